@@ -1,0 +1,93 @@
+//! Traits shared by every lookup structure (FIB).
+//!
+//! A FIB is compiled from a [`Rib`] and answers longest-prefix-match lookups with next-hop ids.
+//! `lookup_batch` exists so that structures can overlap the memory latency of several lookups
+//! (interleaving, prefetching, SIMD); its default is a plain loop.
+
+use crate::addr::Address;
+use crate::nexthop::NextHop;
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+
+/// Why a structure could not be built or updated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    /// The table exceeds a structural limit of the algorithm.
+    #[error("{algo}: {what} exceeds the limit of {limit} (found {found})")]
+    LimitExceeded {
+        algo: &'static str,
+        what: &'static str,
+        limit: u64,
+        found: u64,
+    },
+    /// The table holds something the algorithm cannot represent.
+    #[error("{algo}: {reason}")]
+    Unsupported { algo: &'static str, reason: String },
+    /// A configuration value is invalid.
+    #[error("{algo}: invalid option {option}: {reason}")]
+    BadOption {
+        algo: &'static str,
+        option: String,
+        reason: String,
+    },
+}
+
+/// Longest-prefix-match lookups.
+pub trait Lookup<A: Address>: Send + Sync {
+    /// The next hop of the longest matching prefix, or `None` when no route matches.
+    fn lookup(&self, addr: A) -> Option<NextHop>;
+
+    /// Looks up every address of `addrs` into the same position of `out`.
+    ///
+    /// # Panics
+    /// When `out` is shorter than `addrs`.
+    fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        assert!(out.len() >= addrs.len(), "output shorter than input");
+        for (o, &a) in out.iter_mut().zip(addrs) {
+            *o = self.lookup(a);
+        }
+    }
+
+    /// Heap and inline bytes of every array the structure owns.
+    fn memory_bytes(&self) -> usize;
+}
+
+/// Structures compiled from a RIB.
+pub trait Compile<A: Address>: Lookup<A> + Sized {
+    /// Build parameters; `Default` gives the recommended configuration.
+    type Config: Default + Clone;
+
+    /// Compiles the routes of `rib`.
+    fn compile(rib: &Rib<A>, cfg: &Self::Config) -> Result<Self, BuildError>;
+}
+
+/// Structures that can follow RIB changes without a full rebuild.
+pub trait Incremental<A: Address>: Compile<A> {
+    /// Brings the structure up to date after the routes in `changed` changed in `rib`
+    /// (already applied to `rib`). Afterwards the structure answers like a fresh compile.
+    fn apply_changes(&mut self, rib: &Rib<A>, changed: &[Prefix<A>]) -> Result<(), BuildError>;
+}
+
+impl<A: Address, T: Lookup<A> + ?Sized> Lookup<A> for Box<T> {
+    fn lookup(&self, addr: A) -> Option<NextHop> {
+        (**self).lookup(addr)
+    }
+    fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        (**self).lookup_batch(addrs, out)
+    }
+    fn memory_bytes(&self) -> usize {
+        (**self).memory_bytes()
+    }
+}
+
+impl<A: Address, T: Lookup<A> + ?Sized> Lookup<A> for std::sync::Arc<T> {
+    fn lookup(&self, addr: A) -> Option<NextHop> {
+        (**self).lookup(addr)
+    }
+    fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        (**self).lookup_batch(addrs, out)
+    }
+    fn memory_bytes(&self) -> usize {
+        (**self).memory_bytes()
+    }
+}

@@ -1,0 +1,262 @@
+//! Algorithms by name: what the CLI, the benchmarks and the bindings build.
+//!
+//! An [`AlgoSpec`] is a name with options, written `name` or `name:key=value,key=value`
+//! (`poptrie:s=18,aggregate=off`). [`ALGORITHMS`] lists every name with its families.
+//! [`build`] compiles a RIB into the named structure behind `Box<dyn Lookup>`.
+
+use crate::addr::{Address, Family};
+use crate::algo;
+use crate::fib::{BuildError, Compile, Lookup};
+use crate::rib::Rib;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// One algorithm known to the registry.
+#[derive(Debug, Clone, Copy)]
+pub struct AlgoInfo {
+    /// The name used on the command line.
+    pub name: &'static str,
+    /// Supports IPv4 tables.
+    pub ipv4: bool,
+    /// Supports IPv6 tables.
+    pub ipv6: bool,
+    /// One line on what it is.
+    pub summary: &'static str,
+}
+
+impl AlgoInfo {
+    /// True when the algorithm handles `family`.
+    pub fn supports(&self, family: Family) -> bool {
+        match family {
+            Family::Ipv4 => self.ipv4,
+            Family::Ipv6 => self.ipv6,
+        }
+    }
+}
+
+/// Every algorithm, in the order reports show them.
+pub const ALGORITHMS: &[AlgoInfo] = &[AlgoInfo {
+    name: "radix",
+    ipv4: true,
+    ipv6: true,
+    summary: "binary radix (Patricia) tree: the RIB itself, the baseline",
+}];
+
+/// Looks up an algorithm by name.
+pub fn info(name: &str) -> Option<&'static AlgoInfo> {
+    ALGORITHMS.iter().find(|a| a.name == name)
+}
+
+/// An algorithm name with options.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AlgoSpec {
+    /// The algorithm's name.
+    pub name: String,
+    /// Options as given (`key=value`).
+    pub options: BTreeMap<String, String>,
+}
+
+/// A malformed algorithm specification.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid algorithm '{text}': {reason}")]
+pub struct SpecError {
+    text: String,
+    reason: String,
+}
+
+impl FromStr for AlgoSpec {
+    type Err = SpecError;
+    fn from_str(text: &str) -> Result<Self, SpecError> {
+        let err = |reason: &str| SpecError {
+            text: text.into(),
+            reason: reason.into(),
+        };
+        let (name, opts) = text.split_once(':').unwrap_or((text, ""));
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(err("empty name"));
+        }
+        let mut options = BTreeMap::new();
+        for kv in opts.split(',').filter(|s| !s.trim().is_empty()) {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| err("options are key=value"))?;
+            options.insert(k.trim().to_string(), v.trim().to_string());
+        }
+        Ok(AlgoSpec {
+            name: name.to_string(),
+            options,
+        })
+    }
+}
+
+impl fmt::Display for AlgoSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        for (i, (k, v)) in self.options.iter().enumerate() {
+            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
+        }
+        Ok(())
+    }
+}
+
+impl AlgoSpec {
+    /// A spec without options.
+    pub fn named(name: &str) -> Self {
+        AlgoSpec {
+            name: name.into(),
+            options: BTreeMap::new(),
+        }
+    }
+
+    /// Adds or replaces an option.
+    pub fn with(mut self, key: &str, value: impl ToString) -> Self {
+        self.options.insert(key.into(), value.to_string());
+        self
+    }
+
+    /// Errors on any option not in `known`.
+    pub fn check_options(&self, algo: &'static str, known: &[&str]) -> Result<(), BuildError> {
+        match self.options.keys().find(|k| !known.contains(&k.as_str())) {
+            None => Ok(()),
+            Some(k) => Err(BuildError::BadOption {
+                algo,
+                option: k.clone(),
+                reason: format!("unknown option (known: {})", known.join(", ")),
+            }),
+        }
+    }
+
+    /// An unsigned option, or `default` when absent.
+    pub fn get_u32(&self, algo: &'static str, key: &str, default: u32) -> Result<u32, BuildError> {
+        match self.options.get(key) {
+            None => Ok(default),
+            Some(v) => v
+                .parse()
+                .map_err(|_| bad(algo, key, v, "expected an unsigned integer")),
+        }
+    }
+
+    /// A float option, or `default` when absent.
+    pub fn get_f64(&self, algo: &'static str, key: &str, default: f64) -> Result<f64, BuildError> {
+        match self.options.get(key) {
+            None => Ok(default),
+            Some(v) => v
+                .parse()
+                .map_err(|_| bad(algo, key, v, "expected a number")),
+        }
+    }
+
+    /// A boolean option (`on/off`, `true/false`, `1/0`, `yes/no`), or `default`.
+    pub fn get_bool(
+        &self,
+        algo: &'static str,
+        key: &str,
+        default: bool,
+    ) -> Result<bool, BuildError> {
+        match self.options.get(key).map(|s| s.as_str()) {
+            None => Ok(default),
+            Some("on" | "true" | "1" | "yes") => Ok(true),
+            Some("off" | "false" | "0" | "no") => Ok(false),
+            Some(v) => Err(bad(algo, key, v, "expected on or off")),
+        }
+    }
+}
+
+fn bad(algo: &'static str, key: &str, value: &str, why: &str) -> BuildError {
+    BuildError::BadOption {
+        algo,
+        option: format!("{key}={value}"),
+        reason: why.into(),
+    }
+}
+
+/// Address families the registry can build for (IPv4 and IPv6).
+pub trait RegistryFamily: Address {
+    /// Builds the structure named by `spec` for this family.
+    fn build(spec: &AlgoSpec, rib: &Rib<Self>) -> Result<Box<dyn Lookup<Self>>, BuildError>;
+}
+
+/// Compiles `rib` into the structure named by `spec`.
+pub fn build<A: RegistryFamily>(
+    spec: &AlgoSpec,
+    rib: &Rib<A>,
+) -> Result<Box<dyn Lookup<A>>, BuildError> {
+    A::build(spec, rib)
+}
+
+fn unknown(spec: &AlgoSpec, family: Family) -> BuildError {
+    let reason = match info(&spec.name) {
+        Some(_) => format!("not available for {family}"),
+        None => {
+            let names: Vec<_> = ALGORITHMS.iter().map(|a| a.name).collect();
+            format!("unknown algorithm (known: {})", names.join(", "))
+        }
+    };
+    BuildError::Unsupported {
+        algo: "registry",
+        reason: format!("'{}': {reason}", spec.name),
+    }
+}
+
+fn boxed<A: Address, F: Compile<A> + 'static>(f: F) -> Box<dyn Lookup<A>> {
+    Box::new(f)
+}
+
+/// Builds the algorithms every family has.
+fn build_common<A: Address>(
+    spec: &AlgoSpec,
+    rib: &Rib<A>,
+) -> Option<Result<Box<dyn Lookup<A>>, BuildError>> {
+    let built = match spec.name.as_str() {
+        "radix" => spec
+            .check_options("radix", &[])
+            .and_then(|_| algo::radix::Radix::compile(rib, &()).map(boxed)),
+        _ => return None,
+    };
+    Some(built)
+}
+
+impl RegistryFamily for u32 {
+    fn build(spec: &AlgoSpec, rib: &Rib<u32>) -> Result<Box<dyn Lookup<u32>>, BuildError> {
+        if let Some(r) = build_common(spec, rib) {
+            return r;
+        }
+        Err(unknown(spec, Family::Ipv4))
+    }
+}
+
+impl RegistryFamily for u128 {
+    fn build(spec: &AlgoSpec, rib: &Rib<u128>) -> Result<Box<dyn Lookup<u128>>, BuildError> {
+        if let Some(r) = build_common(spec, rib) {
+            return r;
+        }
+        Err(unknown(spec, Family::Ipv6))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print() {
+        let s: AlgoSpec = "poptrie:s=18,aggregate=off".parse().unwrap();
+        assert_eq!(s.name, "poptrie");
+        assert_eq!(s.get_u32("poptrie", "s", 16).unwrap(), 18);
+        assert!(!s.get_bool("poptrie", "aggregate", true).unwrap());
+        assert_eq!(s.to_string(), "poptrie:aggregate=off,s=18");
+        assert!("poptrie:s".parse::<AlgoSpec>().is_err());
+        assert!("".parse::<AlgoSpec>().is_err());
+        assert!(s.check_options("poptrie", &["s"]).is_err());
+    }
+
+    #[test]
+    fn unknown_names_are_errors() {
+        let rib: Rib<u32> = Rib::new();
+        let e = build(&AlgoSpec::named("nope"), &rib).err().unwrap();
+        assert!(e.to_string().contains("unknown algorithm"), "{e}");
+        assert!(build(&AlgoSpec::named("radix"), &rib).is_ok());
+    }
+}

@@ -1,0 +1,148 @@
+//! Read-only queries on the RIB: exact, longest match, covering, covered, iteration.
+
+use super::{NIL, Node, NodeId, Rib};
+use crate::addr::Address;
+use crate::nexthop::NextHop;
+use crate::prefix::Prefix;
+
+impl<A: Address> Rib<A> {
+    fn node(&self, id: NodeId) -> &Node<A> {
+        &self.nodes[id as usize]
+    }
+
+    /// The next hop of exactly this prefix.
+    pub fn get(&self, prefix: &Prefix<A>) -> Option<NextHop> {
+        let mut cur = self.root;
+        while cur != NIL {
+            let n = self.node(cur);
+            if !n.prefix.covers(prefix) {
+                return None;
+            }
+            if n.prefix.len() == prefix.len() {
+                return n.value;
+            }
+            cur = n.child[prefix.bit(n.prefix.len()) as usize];
+        }
+        None
+    }
+
+    /// The longest route containing `addr`, with its next hop: the oracle lookup.
+    pub fn longest_match(&self, addr: A) -> Option<(Prefix<A>, NextHop)> {
+        let mut best = None;
+        let mut cur = self.root;
+        while cur != NIL {
+            let n = self.node(cur);
+            if !n.prefix.contains(addr) {
+                break;
+            }
+            if let Some(v) = n.value {
+                best = Some((n.prefix, v));
+            }
+            if n.prefix.len() == A::BITS {
+                break;
+            }
+            cur = n.child[addr.bit(n.prefix.len()) as usize];
+        }
+        best
+    }
+
+    /// The next hop of the longest route containing `addr`.
+    #[inline]
+    pub fn lookup(&self, addr: A) -> Option<NextHop> {
+        self.longest_match(addr).map(|(_, h)| h)
+    }
+
+    /// The longest route that covers `prefix` (itself included).
+    pub fn longest_covering(&self, prefix: &Prefix<A>) -> Option<(Prefix<A>, NextHop)> {
+        self.covering(prefix).last()
+    }
+
+    /// All routes that cover `prefix` (itself included), shortest first.
+    pub fn covering(&self, prefix: &Prefix<A>) -> impl Iterator<Item = (Prefix<A>, NextHop)> + '_ {
+        let prefix = *prefix;
+        let mut cur = self.root;
+        std::iter::from_fn(move || {
+            while cur != NIL {
+                let n = self.node(cur);
+                if !n.prefix.covers(&prefix) {
+                    cur = NIL;
+                    break;
+                }
+                cur = if n.prefix.len() == prefix.len() {
+                    NIL
+                } else {
+                    n.child[prefix.bit(n.prefix.len()) as usize]
+                };
+                if let Some(v) = n.value {
+                    return Some((n.prefix, v));
+                }
+            }
+            None
+        })
+    }
+
+    /// All routes inside `prefix` (itself included), in (address, length) order.
+    pub fn covered(&self, prefix: &Prefix<A>) -> Iter<'_, A> {
+        let mut cur = self.root;
+        while cur != NIL {
+            let n = self.node(cur);
+            if prefix.covers(&n.prefix) {
+                break;
+            }
+            if !n.prefix.covers(prefix) {
+                cur = NIL;
+                break;
+            }
+            cur = n.child[prefix.bit(n.prefix.len()) as usize];
+        }
+        Iter::from_root(self, cur)
+    }
+
+    /// All routes in (address, length) order.
+    pub fn iter(&self) -> Iter<'_, A> {
+        Iter::from_root(self, self.root)
+    }
+}
+
+/// Preorder iterator over routes: ordered by address, then by length.
+pub struct Iter<'a, A: Address> {
+    rib: &'a Rib<A>,
+    stack: Vec<NodeId>,
+}
+
+impl<'a, A: Address> Iter<'a, A> {
+    fn from_root(rib: &'a Rib<A>, root: NodeId) -> Self {
+        let mut stack = Vec::with_capacity(64);
+        if root != NIL {
+            stack.push(root);
+        }
+        Iter { rib, stack }
+    }
+}
+
+impl<A: Address> Iterator for Iter<'_, A> {
+    type Item = (Prefix<A>, NextHop);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while let Some(id) = self.stack.pop() {
+            let n = self.rib.node(id);
+            for &c in n.child.iter().rev() {
+                if c != NIL {
+                    self.stack.push(c);
+                }
+            }
+            if let Some(v) = n.value {
+                return Some((n.prefix, v));
+            }
+        }
+        None
+    }
+}
+
+impl<'a, A: Address> IntoIterator for &'a Rib<A> {
+    type Item = (Prefix<A>, NextHop);
+    type IntoIter = Iter<'a, A>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
