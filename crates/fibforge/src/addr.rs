@@ -165,11 +165,7 @@ impl Address for u128 {
     }
     #[inline]
     fn netmask(len: u32) -> Self {
-        if len == 0 {
-            0
-        } else {
-            u128::MAX << (128 - len)
-        }
+        if len == 0 { 0 } else { u128::MAX << (128 - len) }
     }
     #[inline]
     fn common_prefix_len(self, other: Self) -> u32 {
@@ -179,11 +175,7 @@ impl Address for u128 {
 
 #[inline]
 fn low_mask(len: u32) -> u64 {
-    if len >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << len) - 1
-    }
+    if len >= 64 { u64::MAX } else { (1u64 << len) - 1 }
 }
 
 /// The IPv4 address inside an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`), if it is one.

@@ -14,22 +14,13 @@ use crate::rib::Rib;
 pub enum BuildError {
     /// The table exceeds a structural limit of the algorithm.
     #[error("{algo}: {what} exceeds the limit of {limit} (found {found})")]
-    LimitExceeded {
-        algo: &'static str,
-        what: &'static str,
-        limit: u64,
-        found: u64,
-    },
+    LimitExceeded { algo: &'static str, what: &'static str, limit: u64, found: u64 },
     /// The table holds something the algorithm cannot represent.
     #[error("{algo}: {reason}")]
     Unsupported { algo: &'static str, reason: String },
     /// A configuration value is invalid.
     #[error("{algo}: invalid option {option}: {reason}")]
-    BadOption {
-        algo: &'static str,
-        option: String,
-        reason: String,
-    },
+    BadOption { algo: &'static str, option: String, reason: String },
 }
 
 /// Longest-prefix-match lookups.

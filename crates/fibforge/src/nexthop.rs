@@ -21,11 +21,7 @@ impl NextHop {
     /// The id with the given dense index (`index <= MAX_INDEX`).
     #[inline]
     pub fn from_index(index: u32) -> NextHop {
-        assert!(
-            index <= Self::MAX_INDEX,
-            "next-hop index {index} exceeds {}",
-            Self::MAX_INDEX
-        );
+        assert!(index <= Self::MAX_INDEX, "next-hop index {index} exceeds {}", Self::MAX_INDEX);
         // `index + 1` cannot overflow (checked above) and is non-zero.
         NextHop(NonZeroU32::new(index + 1).expect("index + 1 is non-zero"))
     }
@@ -63,10 +59,7 @@ pub struct Interner<T> {
 
 impl<T> Default for Interner<T> {
     fn default() -> Self {
-        Interner {
-            ids: HashMap::new(),
-            values: Vec::new(),
-        }
+        Interner { ids: HashMap::new(), values: Vec::new() }
     }
 }
 

@@ -39,11 +39,7 @@ pub enum PrefixError {
     BadAddress { text: String, family: Family },
     /// The text has an address of the other family.
     #[error("'{text}' is an {found} prefix where {expected} was expected")]
-    WrongFamily {
-        text: String,
-        expected: Family,
-        found: Family,
-    },
+    WrongFamily { text: String, expected: Family, found: Family },
     /// The length is not a number.
     #[error("'{text}': prefix length is not a number")]
     BadLength { text: String },
@@ -60,10 +56,7 @@ pub enum PrefixError {
 
 impl<A: Address> Prefix<A> {
     /// The prefix covering every address (`0.0.0.0/0` or `::/0`).
-    pub const DEFAULT_ROUTE: Self = Prefix {
-        addr: A::ZERO,
-        len: 0,
-    };
+    pub const DEFAULT_ROUTE: Self = Prefix { addr: A::ZERO, len: 0 };
 
     /// A prefix from an address and length; errors if the length is too large or host bits
     /// are set.
@@ -87,10 +80,7 @@ impl<A: Address> Prefix<A> {
                 max: A::BITS,
             });
         }
-        Ok(Prefix {
-            addr: addr.truncate(len),
-            len: len as u8,
-        })
+        Ok(Prefix { addr: addr.truncate(len), len: len as u8 })
     }
 
     /// Builds a prefix whose invariants the caller guarantees (host bits zero, `len <= BITS`);
@@ -98,18 +88,12 @@ impl<A: Address> Prefix<A> {
     #[inline]
     pub fn from_parts_unchecked(addr: A, len: u32) -> Self {
         debug_assert!(len <= A::BITS && addr.truncate(len) == addr);
-        Prefix {
-            addr,
-            len: len as u8,
-        }
+        Prefix { addr, len: len as u8 }
     }
 
     /// The host route of one address.
     pub fn host(addr: A) -> Self {
-        Prefix {
-            addr,
-            len: A::BITS as u8,
-        }
+        Prefix { addr, len: A::BITS as u8 }
     }
 
     /// Parses `addr/len` strictly.
@@ -128,28 +112,18 @@ impl<A: Address> Prefix<A> {
             return Err(classify_bad_address(text, addr_text, A::FAMILY));
         };
         let len = match len_text {
-            Some(l) => l
-                .parse::<u32>()
-                .map_err(|_| PrefixError::BadLength { text: text.into() })?,
+            Some(l) => {
+                l.parse::<u32>().map_err(|_| PrefixError::BadLength { text: text.into() })?
+            }
             None if mode == ParseMode::Lenient => A::BITS,
             None => return Err(PrefixError::MissingLength { text: text.into() }),
         };
         if len > A::BITS {
-            return Err(PrefixError::LengthOutOfRange {
-                text: text.into(),
-                len,
-                max: A::BITS,
-            });
+            return Err(PrefixError::LengthOutOfRange { text: text.into(), len, max: A::BITS });
         }
-        let p = Prefix {
-            addr: addr.truncate(len),
-            len: len as u8,
-        };
+        let p = Prefix { addr: addr.truncate(len), len: len as u8 };
         if mode == ParseMode::Strict && p.addr != addr {
-            return Err(PrefixError::HostBitsSet {
-                text: text.into(),
-                canonical: p.to_string(),
-            });
+            return Err(PrefixError::HostBitsSet { text: text.into(), canonical: p.to_string() });
         }
         Ok(p)
     }
@@ -201,10 +175,7 @@ impl<A: Address> Prefix<A> {
     #[inline]
     pub fn truncated(&self, len: u32) -> Self {
         debug_assert!(len <= self.len());
-        Prefix {
-            addr: self.addr.truncate(len),
-            len: len as u8,
-        }
+        Prefix { addr: self.addr.truncate(len), len: len as u8 }
     }
 
     /// The two halves of this prefix (`None` for a host route).
@@ -214,16 +185,7 @@ impl<A: Address> Prefix<A> {
         }
         let len = self.len() + 1;
         let high = A::from_u128(self.addr.to_u128() | (1u128 << (A::BITS - len)));
-        Some([
-            Prefix {
-                addr: self.addr,
-                len: len as u8,
-            },
-            Prefix {
-                addr: high,
-                len: len as u8,
-            },
-        ])
+        Some([Prefix { addr: self.addr, len: len as u8 }, Prefix { addr: high, len: len as u8 }])
     }
 }
 
@@ -233,15 +195,8 @@ fn classify_bad_address(text: &str, addr_text: &str, expected: Family) -> Prefix
         Family::Ipv6 => parse_addr::<u32>(addr_text).map(|_| Family::Ipv4),
     };
     match other {
-        Some(found) => PrefixError::WrongFamily {
-            text: text.into(),
-            expected,
-            found,
-        },
-        None => PrefixError::BadAddress {
-            text: addr_text.into(),
-            family: expected,
-        },
+        Some(found) => PrefixError::WrongFamily { text: text.into(), expected, found },
+        None => PrefixError::BadAddress { text: addr_text.into(), family: expected },
     }
 }
 
@@ -311,10 +266,7 @@ mod tests {
         assert_eq!(p.addr(), 0x0A00_0000);
         assert_eq!(p.len(), 8);
         assert_eq!(p.to_string(), "10.0.0.0/8");
-        assert_eq!(
-            Prefix6::parse("2001:db8::/32").unwrap().to_string(),
-            "2001:db8::/32"
-        );
+        assert_eq!(Prefix6::parse("2001:db8::/32").unwrap().to_string(), "2001:db8::/32");
         assert_eq!(Prefix4::parse("0.0.0.0/0").unwrap(), Prefix4::DEFAULT_ROUTE);
         assert_eq!(Prefix6::parse("::1/128").unwrap().len(), 128);
     }
@@ -322,39 +274,15 @@ mod tests {
     #[test]
     fn strict_parsing_names_each_problem() {
         use PrefixError::*;
-        assert!(matches!(
-            Prefix4::parse("10.0.0.1/8"),
-            Err(HostBitsSet { .. })
-        ));
-        assert!(matches!(
-            Prefix4::parse("10.0.0.0/33"),
-            Err(LengthOutOfRange { len: 33, .. })
-        ));
-        assert!(matches!(
-            Prefix6::parse("::/129"),
-            Err(LengthOutOfRange { len: 129, .. })
-        ));
-        assert!(matches!(
-            Prefix4::parse("10.0.0.0/x"),
-            Err(BadLength { .. })
-        ));
-        assert!(matches!(
-            Prefix4::parse("10.0.0.0/-1"),
-            Err(BadLength { .. })
-        ));
+        assert!(matches!(Prefix4::parse("10.0.0.1/8"), Err(HostBitsSet { .. })));
+        assert!(matches!(Prefix4::parse("10.0.0.0/33"), Err(LengthOutOfRange { len: 33, .. })));
+        assert!(matches!(Prefix6::parse("::/129"), Err(LengthOutOfRange { len: 129, .. })));
+        assert!(matches!(Prefix4::parse("10.0.0.0/x"), Err(BadLength { .. })));
+        assert!(matches!(Prefix4::parse("10.0.0.0/-1"), Err(BadLength { .. })));
         assert!(matches!(Prefix4::parse("10.0.0/8"), Err(BadAddress { .. })));
-        assert!(matches!(
-            Prefix4::parse("2001:db8::/32"),
-            Err(WrongFamily { .. })
-        ));
-        assert!(matches!(
-            Prefix6::parse("10.0.0.0/8"),
-            Err(WrongFamily { .. })
-        ));
-        assert!(matches!(
-            Prefix4::parse("10.0.0.0"),
-            Err(MissingLength { .. })
-        ));
+        assert!(matches!(Prefix4::parse("2001:db8::/32"), Err(WrongFamily { .. })));
+        assert!(matches!(Prefix6::parse("10.0.0.0/8"), Err(WrongFamily { .. })));
+        assert!(matches!(Prefix4::parse("10.0.0.0"), Err(MissingLength { .. })));
         assert!(matches!(Prefix4::parse(""), Err(BadAddress { .. })));
         let msg = Prefix4::parse("10.0.0.1/8").unwrap_err().to_string();
         assert!(msg.contains("10.0.0.0/8"), "{msg}");
@@ -380,27 +308,18 @@ mod tests {
         assert_eq!(hi.to_string(), "10.128.0.0/9");
         assert!(p.covers(&hi) && !hi.covers(&p));
         assert!(Prefix4::host(1).children().is_none());
-        assert_eq!(
-            Prefix4::new(0x0A01_0000, 8)
-                .unwrap_err()
-                .to_string()
-                .contains("host bits"),
-            true
-        );
+        let err = Prefix4::new(0x0A01_0000, 8).unwrap_err().to_string();
+        assert!(err.contains("host bits"), "{err}");
     }
 
     #[test]
     fn mixed_family_parsing() {
         assert_eq!(
-            AnyPrefix::parse_with("::/0", ParseMode::Strict)
-                .unwrap()
-                .family(),
+            AnyPrefix::parse_with("::/0", ParseMode::Strict).unwrap().family(),
             Family::Ipv6
         );
         assert_eq!(
-            AnyPrefix::parse_with("1.0.0.0/24", ParseMode::Strict)
-                .unwrap()
-                .family(),
+            AnyPrefix::parse_with("1.0.0.0/24", ParseMode::Strict).unwrap().family(),
             Family::Ipv4
         );
         let mapped = AnyPrefix::parse_with("::ffff:10.0.0.0/104", ParseMode::Strict).unwrap();

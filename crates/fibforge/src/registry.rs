@@ -68,10 +68,7 @@ pub struct SpecError {
 impl FromStr for AlgoSpec {
     type Err = SpecError;
     fn from_str(text: &str) -> Result<Self, SpecError> {
-        let err = |reason: &str| SpecError {
-            text: text.into(),
-            reason: reason.into(),
-        };
+        let err = |reason: &str| SpecError { text: text.into(), reason: reason.into() };
         let (name, opts) = text.split_once(':').unwrap_or((text, ""));
         let name = name.trim();
         if name.is_empty() {
@@ -79,15 +76,10 @@ impl FromStr for AlgoSpec {
         }
         let mut options = BTreeMap::new();
         for kv in opts.split(',').filter(|s| !s.trim().is_empty()) {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| err("options are key=value"))?;
+            let (k, v) = kv.split_once('=').ok_or_else(|| err("options are key=value"))?;
             options.insert(k.trim().to_string(), v.trim().to_string());
         }
-        Ok(AlgoSpec {
-            name: name.to_string(),
-            options,
-        })
+        Ok(AlgoSpec { name: name.to_string(), options })
     }
 }
 
@@ -104,10 +96,7 @@ impl fmt::Display for AlgoSpec {
 impl AlgoSpec {
     /// A spec without options.
     pub fn named(name: &str) -> Self {
-        AlgoSpec {
-            name: name.into(),
-            options: BTreeMap::new(),
-        }
+        AlgoSpec { name: name.into(), options: BTreeMap::new() }
     }
 
     /// Adds or replaces an option.
@@ -132,9 +121,7 @@ impl AlgoSpec {
     pub fn get_u32(&self, algo: &'static str, key: &str, default: u32) -> Result<u32, BuildError> {
         match self.options.get(key) {
             None => Ok(default),
-            Some(v) => v
-                .parse()
-                .map_err(|_| bad(algo, key, v, "expected an unsigned integer")),
+            Some(v) => v.parse().map_err(|_| bad(algo, key, v, "expected an unsigned integer")),
         }
     }
 
@@ -142,9 +129,7 @@ impl AlgoSpec {
     pub fn get_f64(&self, algo: &'static str, key: &str, default: f64) -> Result<f64, BuildError> {
         match self.options.get(key) {
             None => Ok(default),
-            Some(v) => v
-                .parse()
-                .map_err(|_| bad(algo, key, v, "expected a number")),
+            Some(v) => v.parse().map_err(|_| bad(algo, key, v, "expected a number")),
         }
     }
 
@@ -165,11 +150,7 @@ impl AlgoSpec {
 }
 
 fn bad(algo: &'static str, key: &str, value: &str, why: &str) -> BuildError {
-    BuildError::BadOption {
-        algo,
-        option: format!("{key}={value}"),
-        reason: why.into(),
-    }
+    BuildError::BadOption { algo, option: format!("{key}={value}"), reason: why.into() }
 }
 
 /// Address families the registry can build for (IPv4 and IPv6).
@@ -194,10 +175,7 @@ fn unknown(spec: &AlgoSpec, family: Family) -> BuildError {
             format!("unknown algorithm (known: {})", names.join(", "))
         }
     };
-    BuildError::Unsupported {
-        algo: "registry",
-        reason: format!("'{}': {reason}", spec.name),
-    }
+    BuildError::Unsupported { algo: "registry", reason: format!("'{}': {reason}", spec.name) }
 }
 
 fn boxed<A: Address, F: Compile<A> + 'static>(f: F) -> Box<dyn Lookup<A>> {

@@ -23,10 +23,7 @@ pub(super) struct ChangeLog<A: Address> {
 
 impl<A: Address> Default for ChangeLog<A> {
     fn default() -> Self {
-        ChangeLog {
-            base: 0,
-            entries: Vec::new(),
-        }
+        ChangeLog { base: 0, entries: Vec::new() }
     }
 }
 

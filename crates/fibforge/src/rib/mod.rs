@@ -48,13 +48,7 @@ pub struct Rib<A: Address> {
 
 impl<A: Address> Default for Rib<A> {
     fn default() -> Self {
-        Rib {
-            nodes: Vec::new(),
-            free: Vec::new(),
-            root: NIL,
-            len: 0,
-            log: Default::default(),
-        }
+        Rib { nodes: Vec::new(), free: Vec::new(), root: NIL, len: 0, log: Default::default() }
     }
 }
 
@@ -96,10 +90,7 @@ impl<A: Address> Rib<A> {
 
     /// Inserts or replaces a route; returns the previous next hop of exactly this prefix.
     pub fn insert(&mut self, prefix: Prefix<A>, hop: NextHop) -> Option<NextHop> {
-        let mut slot = Slot {
-            parent: NIL,
-            dir: 0,
-        };
+        let mut slot = Slot { parent: NIL, dir: 0 };
         let mut cur = self.root;
         loop {
             if cur == NIL {
@@ -109,12 +100,7 @@ impl<A: Address> Rib<A> {
             }
             let node = &self.nodes[cur as usize];
             let (nlen, plen) = (node.prefix.len(), prefix.len());
-            let common = node
-                .prefix
-                .addr()
-                .common_prefix_len(prefix.addr())
-                .min(nlen)
-                .min(plen);
+            let common = node.prefix.addr().common_prefix_len(prefix.addr()).min(nlen).min(plen);
             if common == nlen && nlen == plen {
                 let old = self.nodes[cur as usize].value.replace(hop);
                 if old.is_none() {
@@ -126,10 +112,7 @@ impl<A: Address> Rib<A> {
                 return old;
             }
             if common == nlen {
-                slot = Slot {
-                    parent: cur,
-                    dir: prefix.bit(nlen) as usize,
-                };
+                slot = Slot { parent: cur, dir: prefix.bit(nlen) as usize };
                 cur = node.child[slot.dir];
                 continue;
             }
@@ -222,19 +205,12 @@ impl<A: Address> Rib<A> {
     }
 
     fn alloc(&mut self, prefix: Prefix<A>, value: Option<NextHop>) -> NodeId {
-        let node = Node {
-            prefix,
-            value,
-            child: [NIL, NIL],
-        };
+        let node = Node { prefix, value, child: [NIL, NIL] };
         if let Some(id) = self.free.pop() {
             self.nodes[id as usize] = node;
             id
         } else {
-            assert!(
-                self.nodes.len() < NIL as usize,
-                "RIB arena exceeds 2^32 - 1 nodes"
-            );
+            assert!(self.nodes.len() < NIL as usize, "RIB arena exceeds 2^32 - 1 nodes");
             self.nodes.push(node);
             (self.nodes.len() - 1) as NodeId
         }
@@ -269,31 +245,18 @@ impl<A: Address> Rib<A> {
             }
             let n = &self.nodes[id as usize];
             if let Some(pp) = parent {
-                assert!(
-                    pp.covers(&n.prefix) && pp.len() < n.prefix.len(),
-                    "{pp} !> {}",
-                    n.prefix
-                );
+                assert!(pp.covers(&n.prefix) && pp.len() < n.prefix.len(), "{pp} !> {}", n.prefix);
             }
             for (dir, &c) in n.child.iter().enumerate() {
                 if c != NIL {
                     let cp = self.nodes[c as usize].prefix;
-                    assert_eq!(
-                        cp.bit(n.prefix.len()) as usize,
-                        dir,
-                        "{cp} under {}",
-                        n.prefix
-                    );
+                    assert_eq!(cp.bit(n.prefix.len()) as usize, dir, "{cp} under {}", n.prefix);
                 }
             }
             if n.value.is_some() {
                 count += 1;
             } else {
-                assert!(
-                    n.child.iter().all(|&c| c != NIL),
-                    "glue {} with < 2 children",
-                    n.prefix
-                );
+                assert!(n.child.iter().all(|&c| c != NIL), "glue {} with < 2 children", n.prefix);
             }
             stack.push((n.child[0], Some(n.prefix)));
             stack.push((n.child[1], Some(n.prefix)));

@@ -59,11 +59,7 @@ impl<A: Address> Rib<A> {
     fn visit(&self, id: NodeId, inherited: Option<u32>, h: &mut DepthHistogram) {
         let n = &self.nodes[id as usize];
         let len = n.prefix.len();
-        let matched = if n.value.is_some() {
-            Some(len)
-        } else {
-            inherited
-        };
+        let matched = if n.value.is_some() { Some(len) } else { inherited };
         if len == A::BITS {
             h.add(len, matched, share(len));
             return;

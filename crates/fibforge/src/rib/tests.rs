@@ -49,40 +49,19 @@ fn default_and_host_routes() {
 
 #[test]
 fn covering_and_covered_queries() {
-    let rib: Rib<u32> = [
-        "0.0.0.0/0",
-        "10.0.0.0/8",
-        "10.1.0.0/16",
-        "10.1.2.0/24",
-        "11.0.0.0/8",
-    ]
-    .iter()
-    .enumerate()
-    .map(|(i, s)| (p4(s), hop(i as u32)))
-    .collect();
-    let cov: Vec<_> = rib
-        .covering(&p4("10.1.2.128/25"))
-        .map(|(p, _)| p.to_string())
+    let rib: Rib<u32> = ["0.0.0.0/0", "10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24", "11.0.0.0/8"]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (p4(s), hop(i as u32)))
         .collect();
-    assert_eq!(
-        cov,
-        ["0.0.0.0/0", "10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24"]
-    );
-    let sub: Vec<_> = rib
-        .covered(&p4("10.0.0.0/8"))
-        .map(|(p, _)| p.to_string())
-        .collect();
+    let cov: Vec<_> = rib.covering(&p4("10.1.2.128/25")).map(|(p, _)| p.to_string()).collect();
+    assert_eq!(cov, ["0.0.0.0/0", "10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24"]);
+    let sub: Vec<_> = rib.covered(&p4("10.0.0.0/8")).map(|(p, _)| p.to_string()).collect();
     assert_eq!(sub, ["10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24"]);
-    let sub: Vec<_> = rib
-        .covered(&p4("10.0.0.0/15"))
-        .map(|(p, _)| p.to_string())
-        .collect();
+    let sub: Vec<_> = rib.covered(&p4("10.0.0.0/15")).map(|(p, _)| p.to_string()).collect();
     assert_eq!(sub, ["10.1.0.0/16", "10.1.2.0/24"]);
     assert_eq!(rib.covered(&p4("12.0.0.0/8")).count(), 0);
-    assert_eq!(
-        rib.longest_covering(&p4("10.1.3.0/24")).unwrap().0,
-        p4("10.1.0.0/16")
-    );
+    assert_eq!(rib.longest_covering(&p4("10.1.3.0/24")).unwrap().0, p4("10.1.0.0/16"));
 }
 
 #[test]
@@ -139,10 +118,7 @@ enum Op {
 
 fn arb_prefix() -> impl Strategy<Value = Prefix4> {
     // Few distinct top bits so that prefixes nest and collide often.
-    (
-        0u32..=32,
-        prop_oneof![Just(0u32), Just(0x0A00_0000), any::<u32>(), 0u32..16],
-    )
+    (0u32..=32, prop_oneof![Just(0u32), Just(0x0A00_0000), any::<u32>(), 0u32..16])
         .prop_map(|(len, a)| Prefix4::new_masked(a, len).unwrap())
 }
 
