@@ -6,6 +6,7 @@
 //! needs. [`Interner`] maps any hashable value to an id and back; it allows up to
 //! `u32::MAX - 1` distinct values.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::num::NonZeroU32;
@@ -82,6 +83,18 @@ impl<T: Hash + Eq + Clone> Interner<T> {
         self.ids.insert(value.clone(), id);
         self.values.push(value);
         Ok(id)
+    }
+
+    /// Like [`Interner::intern`] for a borrowed value; clones it only on first sight.
+    pub fn intern_ref<Q>(&mut self, value: &Q) -> Result<NextHop, TooManyNextHops>
+    where
+        T: Borrow<Q>,
+        Q: ?Sized + Hash + Eq + ToOwned<Owned = T>,
+    {
+        match self.ids.get(value) {
+            Some(&id) => Ok(id),
+            None => self.intern(value.to_owned()),
+        }
     }
 
     /// The id already assigned to `value`, if any.

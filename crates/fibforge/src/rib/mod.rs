@@ -88,6 +88,12 @@ impl<A: Address> Rib<A> {
             + self.log.memory_bytes()
     }
 
+    /// Releases spare arena capacity (after a bulk load).
+    pub fn shrink_to_fit(&mut self) {
+        self.nodes.shrink_to_fit();
+        self.free.shrink_to_fit();
+    }
+
     /// Inserts or replaces a route; returns the previous next hop of exactly this prefix.
     pub fn insert(&mut self, prefix: Prefix<A>, hop: NextHop) -> Option<NextHop> {
         let mut slot = Slot { parent: NIL, dir: 0 };

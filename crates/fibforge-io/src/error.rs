@@ -1,0 +1,51 @@
+//! Read errors that name the place and the problem.
+
+use crate::table::Table;
+use std::fmt;
+
+/// What went wrong, and where.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be opened or read.
+    #[error("{source_name}: {err}")]
+    Io { source_name: String, err: std::io::Error },
+    /// A line of a text file is malformed.
+    #[error("{source_name}:{line}: {reason}")]
+    Line { source_name: String, line: u64, reason: String },
+    /// A binary record is malformed.
+    #[error("{source_name}: at byte offset {offset}: {reason}")]
+    Binary { source_name: String, offset: u64, reason: String },
+}
+
+/// A failed load: the error, and everything valid read before it.
+pub struct LoadError {
+    /// The first error.
+    pub error: ReadError,
+    /// The routes read before the error.
+    pub partial: Box<Table>,
+}
+
+impl LoadError {
+    /// Wraps an error with what was read so far.
+    pub fn new(error: ReadError, partial: Table) -> Self {
+        LoadError { error, partial: Box::new(partial) }
+    }
+}
+
+impl fmt::Debug for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LoadError({:?}, {} routes kept)", self.error, self.partial.len())
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({} routes read before it were kept)", self.error, self.partial.len())
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}

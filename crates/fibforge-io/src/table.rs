@@ -1,0 +1,133 @@
+//! A loaded routing table: one RIB per family sharing one next-hop interner.
+
+use fibforge::{AnyPrefix, Interner, NextHop, ParseMode, Rib};
+
+/// Which of several routes for the same prefix is kept.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum DuplicatePolicy {
+    /// The last one read (the default; matches the reference answers).
+    #[default]
+    LastWins,
+    /// The first one read.
+    FirstWins,
+}
+
+/// Next hops for files that list prefixes only.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PrefixOnlyHops {
+    /// Every prefix is its own next hop (value = the prefix text): every route is
+    /// distinguishable, the strictest setting for verification.
+    Distinct,
+    /// `n` synthetic next hops `nh0..nh{n-1}`, assigned by a hash of the prefix (FNV-1a over
+    /// the prefix text, modulo `n`): deterministic, documented, like a router with `n` ports.
+    Synthetic(u32),
+}
+
+impl Default for PrefixOnlyHops {
+    fn default() -> Self {
+        PrefixOnlyHops::Synthetic(16)
+    }
+}
+
+impl PrefixOnlyHops {
+    /// The value assigned to a prefix without a next hop.
+    pub fn value_for(&self, prefix_text: &str) -> String {
+        match *self {
+            PrefixOnlyHops::Distinct => prefix_text.to_string(),
+            PrefixOnlyHops::Synthetic(n) => format!("nh{}", fnv1a(prefix_text.as_bytes()) % n.max(1) as u64),
+        }
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// How to read tables.
+#[derive(Clone, Debug, Default)]
+pub struct ReadConfig {
+    /// Strict (default) or lenient prefix parsing.
+    pub mode: ParseMode,
+    /// What to do with several routes for one prefix.
+    pub duplicates: DuplicatePolicy,
+    /// Next hops for prefix-only lines.
+    pub prefix_only: PrefixOnlyHops,
+}
+
+/// A routing table of either or both families.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// IPv4 routes.
+    pub v4: Rib<u32>,
+    /// IPv6 routes.
+    pub v6: Rib<u128>,
+    /// Next-hop values (shared by both families).
+    pub hops: Interner<String>,
+    /// Routes dropped or replaced because their prefix was already present.
+    pub duplicates: u64,
+    policy: DuplicatePolicy,
+}
+
+impl Table {
+    /// An empty table that will apply `cfg`'s duplicate policy.
+    pub fn new(cfg: &ReadConfig) -> Self {
+        Table {
+            v4: Rib::new(),
+            v6: Rib::new(),
+            hops: Interner::new(),
+            duplicates: 0,
+            policy: cfg.duplicates,
+        }
+    }
+
+    /// Total routes of both families.
+    pub fn len(&self) -> usize {
+        self.v4.len() + self.v6.len()
+    }
+
+    /// True when no route was read.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds a route under the duplicate policy. Returns false when the interner is full.
+    pub fn add(&mut self, prefix: AnyPrefix, hop: NextHop) {
+        let previous = match prefix {
+            AnyPrefix::V4(p) => add_one(&mut self.v4, p, hop, self.policy),
+            AnyPrefix::V6(p) => add_one(&mut self.v6, p, hop, self.policy),
+        };
+        if previous {
+            self.duplicates += 1;
+        }
+    }
+
+    /// Releases spare capacity after a bulk load.
+    pub fn shrink_to_fit(&mut self) {
+        self.v4.shrink_to_fit();
+        self.v6.shrink_to_fit();
+    }
+
+    /// The value behind a next-hop id.
+    pub fn hop_value(&self, hop: NextHop) -> &str {
+        self.hops.value(hop).map(|s| s.as_str()).unwrap_or("?")
+    }
+}
+
+fn add_one<A: fibforge::Address>(
+    rib: &mut Rib<A>,
+    p: fibforge::Prefix<A>,
+    hop: NextHop,
+    policy: DuplicatePolicy,
+) -> bool {
+    match policy {
+        DuplicatePolicy::LastWins => rib.insert(p, hop).is_some(),
+        DuplicatePolicy::FirstWins => {
+            if rib.get(&p).is_some() {
+                true
+            } else {
+                rib.insert(p, hop);
+                false
+            }
+        }
+    }
+}
