@@ -7,7 +7,11 @@ fn main() {
         let bytes = t.v4.memory_bytes() + t.v6.memory_bytes();
         println!(
             "{arg}: v4 {} v6 {} hops {} dups {} in {:.3}s, RIB {:.1} B/prefix",
-            t.v4.len(), t.v6.len(), t.hops.len(), t.duplicates, dt.as_secs_f64(),
+            t.v4.len(),
+            t.v6.len(),
+            t.hops.len(),
+            t.duplicates,
+            dt.as_secs_f64(),
             bytes as f64 / t.len() as f64
         );
     }

@@ -14,13 +14,27 @@ pub mod text;
 
 pub use error::{LoadError, ReadError};
 pub use open::{open, open_reader};
-pub use table::{DuplicatePolicy, PrefixOnlyHops, ReadConfig, Table};
+pub use table::{DuplicatePolicy, PeerFilter, PrefixOnlyHops, ReadConfig, Table};
 pub use text::read_text_table;
 
+use std::io::Read;
 use std::path::Path;
 
 /// Reads a routing table file of any supported format.
 pub fn read_table(path: &Path, cfg: &ReadConfig) -> Result<Table, LoadError> {
-    let input = open(path).map_err(|e| LoadError::new(e, Table::new(cfg)))?;
-    read_text_table(input, &path.display().to_string(), cfg)
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|err| {
+        LoadError::new(ReadError::Io { source_name: name.clone(), err }, Table::new(cfg))
+    })?;
+    read_table_from(file, &name, cfg)
+}
+
+/// Reads a routing table of any supported format from a byte source; `name` is used in errors.
+pub fn read_table_from<R: Read + Send + 'static>(
+    source: R,
+    name: &str,
+    cfg: &ReadConfig,
+) -> Result<Table, LoadError> {
+    let input = open_reader(source, name).map_err(|e| LoadError::new(e, Table::new(cfg)))?;
+    read_text_table(input, name, cfg)
 }

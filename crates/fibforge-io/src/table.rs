@@ -34,13 +34,27 @@ impl PrefixOnlyHops {
     pub fn value_for(&self, prefix_text: &str) -> String {
         match *self {
             PrefixOnlyHops::Distinct => prefix_text.to_string(),
-            PrefixOnlyHops::Synthetic(n) => format!("nh{}", fnv1a(prefix_text.as_bytes()) % n.max(1) as u64),
+            PrefixOnlyHops::Synthetic(n) => {
+                format!("nh{}", fnv1a(prefix_text.as_bytes()) % n.max(1) as u64)
+            }
         }
     }
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Which peer's routes to take from an MRT RIB dump with several peers.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum PeerFilter {
+    /// Every peer; the first route read for a prefix wins (a "union" table).
+    #[default]
+    All,
+    /// The peer with this AS number.
+    As(u32),
+    /// The peer with this address.
+    Ip(std::net::IpAddr),
 }
 
 /// How to read tables.
@@ -52,6 +66,8 @@ pub struct ReadConfig {
     pub duplicates: DuplicatePolicy,
     /// Next hops for prefix-only lines.
     pub prefix_only: PrefixOnlyHops,
+    /// Peer selection for MRT RIB dumps (ignored by text tables).
+    pub peer: PeerFilter,
 }
 
 /// A routing table of either or both families.

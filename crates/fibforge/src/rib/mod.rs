@@ -16,10 +16,12 @@
 
 mod changes;
 mod query;
+mod ranges;
 mod stats;
 
 pub use changes::ChangeMark;
 pub use query::Iter;
+pub use ranges::Range;
 pub use stats::{DepthHistogram, LengthHistogram};
 
 use crate::addr::Address;

@@ -160,6 +160,17 @@ proptest! {
             let want: Vec<_> = model.0.iter().filter(|(q, _)| p.covers(q)).map(|(q, h)| (*q, *h)).collect();
             prop_assert_eq!(sub, want);
         }
+        let ranges = rib.ranges();
+        prop_assert_eq!(ranges[0].start, 0);
+        for (i, r) in ranges.iter().enumerate() {
+            let end = ranges.get(i + 1).map(|n| n.start - 1).unwrap_or(u32::MAX);
+            prop_assert!(r.start <= end);
+            prop_assert_eq!(rib.lookup(r.start), r.hop);
+            prop_assert_eq!(rib.lookup(end), r.hop);
+            if i > 0 {
+                prop_assert_ne!(ranges[i - 1].hop, r.hop);
+            }
+        }
         let h = rib.depth_histogram();
         prop_assert!((h.by_depth.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         prop_assert!((h.by_matched_len.iter().sum::<f64>() + h.unmatched - 1.0).abs() < 1e-9);

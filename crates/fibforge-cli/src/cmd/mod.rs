@@ -1,0 +1,6 @@
+//! One module per subcommand.
+
+pub mod algos;
+pub mod lookup;
+pub mod stats;
+pub mod verify;

@@ -1,0 +1,79 @@
+//! `fibforge stats FILE [--peer-as N | --peer-ip IP] [--json]`: what a table holds.
+
+use crate::load::{TableArgs, load_table};
+use fibforge::{Address, Rib};
+use serde_json::{Value, json};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    table: TableArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let t = load_table(&args.table)?;
+    let report = json!({
+        "table": args.table.path.display().to_string(),
+        "ipv4_prefixes": t.v4.len(),
+        "ipv6_prefixes": t.v6.len(),
+        "next_hops": t.hops.len(),
+        "duplicates_dropped": t.duplicates,
+        "ipv4": family_stats(&t.v4),
+        "ipv6": family_stats(&t.v6),
+    });
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_text(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn family_stats<A: Address>(rib: &Rib<A>) -> Value {
+    let lengths = rib.length_histogram().0;
+    let depth = rib.depth_histogram();
+    let distinct: std::collections::HashSet<_> = rib.iter().map(|(_, h)| h).collect();
+    json!({
+        "prefixes": rib.len(),
+        "next_hops": distinct.len(),
+        "prefix_lengths": lengths,
+        "depth_share": depth.by_depth,
+        "matched_length_share": depth.by_matched_len,
+        "unmatched_share": depth.unmatched,
+    })
+}
+
+fn print_text(r: &Value) {
+    println!("table               {}", r["table"].as_str().unwrap_or(""));
+    println!("IPv4 prefixes       {}", r["ipv4_prefixes"]);
+    println!("IPv6 prefixes       {}", r["ipv6_prefixes"]);
+    println!("distinct next hops  {}", r["next_hops"]);
+    println!("duplicates dropped  {}", r["duplicates_dropped"]);
+    for fam in ["ipv4", "ipv6"] {
+        let f = &r[fam];
+        if f["prefixes"].as_u64().unwrap_or(0) == 0 {
+            continue;
+        }
+        println!("\n{fam}: length  prefixes   matched share   radix-depth share");
+        let lens = f["prefix_lengths"].as_array().cloned().unwrap_or_default();
+        for (len, count) in lens.iter().enumerate() {
+            let matched = f["matched_length_share"][len].as_f64().unwrap_or(0.0);
+            let depth = f["depth_share"][len].as_f64().unwrap_or(0.0);
+            if count.as_u64().unwrap_or(0) > 0 || matched > 0.0 || depth > 0.0 {
+                println!(
+                    "      /{len:<4} {count:>10}   {:>12.6}%   {:>12.6}%",
+                    matched * 100.0,
+                    depth * 100.0
+                );
+            }
+        }
+        println!(
+            "      no route: {:.6}% of the address space",
+            f["unmatched_share"].as_f64().unwrap_or(0.0) * 100.0
+        );
+    }
+}

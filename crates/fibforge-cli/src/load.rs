@@ -1,0 +1,88 @@
+//! Loading tables for the subcommands, with a progress bar on a terminal.
+
+use anyhow::Context;
+use fibforge::ParseMode;
+use fibforge_io::{DuplicatePolicy, PeerFilter, PrefixOnlyHops, ReadConfig, Table};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+/// The algorithm used when none is named.
+pub const DEFAULT_ALGO: &str = "radix";
+
+/// The table file and how to read it (shared by every subcommand).
+#[derive(clap::Args, Clone, Debug)]
+pub struct TableArgs {
+    /// Table file: text (`prefix nexthop` lines or prefixes only) or MRT; plain, gzip or bzip2.
+    pub path: PathBuf,
+    /// From an MRT RIB, the routes of the peer with this AS number.
+    #[arg(long, conflicts_with = "peer_ip")]
+    pub peer_as: Option<u32>,
+    /// From an MRT RIB, the routes of the peer with this address.
+    #[arg(long)]
+    pub peer_ip: Option<IpAddr>,
+    /// Mask host bits (and read bare addresses as host routes) instead of rejecting them.
+    #[arg(long)]
+    pub lenient: bool,
+    /// Keep the first of several routes for one prefix (default: the last wins).
+    #[arg(long)]
+    pub first_wins: bool,
+    /// Next hops for prefix-only files: `distinct` (each prefix its own) or a count N of
+    /// synthetic hops assigned by hash (default 16).
+    #[arg(long, default_value = "16", value_parser = parse_hops)]
+    pub prefix_only_hops: PrefixOnlyHops,
+}
+
+fn parse_hops(s: &str) -> Result<PrefixOnlyHops, String> {
+    if s == "distinct" {
+        return Ok(PrefixOnlyHops::Distinct);
+    }
+    match s.parse::<u32>() {
+        Ok(n) if n > 0 => Ok(PrefixOnlyHops::Synthetic(n)),
+        _ => Err(format!("'{s}': expected 'distinct' or a positive count")),
+    }
+}
+
+impl TableArgs {
+    /// The reader configuration these arguments ask for.
+    pub fn read_config(&self) -> ReadConfig {
+        let peer = match (self.peer_as, self.peer_ip) {
+            (Some(asn), _) => PeerFilter::As(asn),
+            (None, Some(ip)) => PeerFilter::Ip(ip),
+            (None, None) => PeerFilter::All,
+        };
+        ReadConfig {
+            mode: if self.lenient { ParseMode::Lenient } else { ParseMode::Strict },
+            duplicates: if self.first_wins {
+                DuplicatePolicy::FirstWins
+            } else {
+                DuplicatePolicy::LastWins
+            },
+            prefix_only: self.prefix_only_hops,
+            peer,
+        }
+    }
+}
+
+/// Reads a table file (text or MRT, compressed or not), showing progress on a terminal.
+pub fn load_table(args: &TableArgs) -> anyhow::Result<Table> {
+    let path = &args.path;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let bar = if std::io::stderr().is_terminal() && size > (4 << 20) {
+        let style =
+            ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {elapsed}")
+                .expect("valid template")
+                .progress_chars("=> ");
+        ProgressBar::new(size).with_style(style).with_message(format!("reading {}", path.display()))
+    } else {
+        ProgressBar::hidden()
+    };
+    let name = path.display().to_string();
+    let table = fibforge_io::read_table_from(bar.wrap_read(file), &name, &args.read_config())
+        .map_err(|e| e.error)?;
+    bar.finish_and_clear();
+    Ok(table)
+}

@@ -1,0 +1,52 @@
+//! `fibforge`: build, check and measure longest-prefix-match structures on real tables.
+//!
+//! Each subcommand lives in `cmd/<name>.rs`. User mistakes (missing files, malformed tables,
+//! unknown algorithms) print one coloured `error:` line and exit with status 2; a verification
+//! mismatch exits with status 1.
+
+mod cmd;
+mod load;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "fibforge",
+    version,
+    about = "Longest-prefix-match structures, verified and measured"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the available algorithms and the families they support.
+    Algos,
+    /// Print prefix counts, next hops and histograms of a table.
+    Stats(cmd::stats::Args),
+    /// Look up addresses (arguments, or stdin one per line).
+    Lookup(cmd::lookup::Args),
+    /// Compare algorithms against the RIB oracle.
+    Verify(cmd::verify::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Algos => cmd::algos::run(),
+        Command::Stats(a) => cmd::stats::run(a),
+        Command::Lookup(a) => cmd::lookup::run(a),
+        Command::Verify(a) => cmd::verify::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            use owo_colors::OwoColorize;
+            anstream::eprintln!("{} {e:#}", "error:".red().bold());
+            ExitCode::from(2)
+        }
+    }
+}
