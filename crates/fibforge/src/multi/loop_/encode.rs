@@ -116,21 +116,19 @@ mod tests {
         let words = encode_group(&elems);
         let len = group_len(|w| words[w], 64);
         assert_eq!(len, words.len());
-        for i in 0..64 {
+        for (i, &want) in elems.iter().enumerate() {
             let cluster = i / 8;
             let word = words[cluster / 2];
             let cw = codeword(word, cluster);
             let idx = (cw & 0xff) + ((cw >> 8) >> (7 - (i & 7))).count_ones() - 1;
-            assert_eq!(words[4 + idx as usize], elems[i], "element {i}");
+            assert_eq!(words[4 + idx as usize], want, "element {i}");
         }
     }
 
     #[test]
     fn sparse_is_exact_or_refused() {
         let mut elems = vec![1u32; 256];
-        for e in 16..32 {
-            elems[e] = 2;
-        }
+        elems[16..32].fill(2);
         elems[20] = 3;
         let specials = [Special { bits: 1, len: 4 }, Special { bits: 20, len: 8 }];
         let words = encode_sparse(&specials, &elems, 8, 3).unwrap();
