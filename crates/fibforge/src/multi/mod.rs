@@ -7,6 +7,7 @@
 //!
 //! VRF ids are dense indices `0..n` (for table directories: the sorted file order).
 
+pub mod generate;
 pub mod loop_;
 mod per_table;
 

@@ -39,7 +39,10 @@
 mod build;
 mod encode;
 mod layout;
+mod single;
 mod update;
+
+pub use single::LoopFib;
 
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
