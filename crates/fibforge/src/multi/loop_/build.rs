@@ -124,10 +124,14 @@ impl<A: Address> Emitter<'_, A> {
     ) -> Result<(Vec<u32>, Vec<Special>), BuildError> {
         let cv = self.chunk_values(l, base, defaults);
         let t = self.vrfs();
-        let mut elems = Vec::with_capacity(cv.deeper.len());
+        let mut elems: Vec<u32> = Vec::with_capacity(cv.deeper.len());
         for (e, &deep) in cv.deeper.iter().enumerate() {
             let composite = &cv.fpa[e * t..(e + 1) * t];
-            let value = if deep {
+            let same_as_previous =
+                e > 0 && !deep && !cv.deeper[e - 1] && composite == &cv.fpa[(e - 1) * t..e * t];
+            let value = if same_as_previous {
+                elems[e - 1] // ranges are long: skip hashing the same composite again
+            } else if deep {
                 let child = self.element_prefix(base, l, e as u32);
                 self.emit_chunk(l + 1, child, composite, sink)?
             } else {
