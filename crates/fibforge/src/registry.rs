@@ -36,12 +36,20 @@ impl AlgoInfo {
 }
 
 /// Every algorithm, in the order reports show them.
-pub const ALGORITHMS: &[AlgoInfo] = &[AlgoInfo {
-    name: "radix",
-    ipv4: true,
-    ipv6: true,
-    summary: "binary radix (Patricia) tree: the RIB itself, the baseline",
-}];
+pub const ALGORITHMS: &[AlgoInfo] = &[
+    AlgoInfo {
+        name: "radix",
+        ipv4: true,
+        ipv6: true,
+        summary: "binary radix (Patricia) tree: the RIB itself, the baseline",
+    },
+    AlgoInfo {
+        name: "loop",
+        ipv4: true,
+        ipv6: true,
+        summary: "LOOP layered overlay bitmaps (Mi, Yang et al.), one table; many tables via `verify DIR`",
+    },
+];
 
 /// Looks up an algorithm by name.
 pub fn info(name: &str) -> Option<&'static AlgoInfo> {
@@ -191,6 +199,8 @@ fn build_common<A: Address>(
         "radix" => spec
             .check_options("radix", &[])
             .and_then(|_| algo::radix::Radix::compile(rib, &()).map(boxed)),
+        "loop" => crate::multi::loop_::LoopConfig::from_spec(spec)
+            .and_then(|cfg| crate::multi::loop_::LoopFib::compile(rib, &cfg).map(boxed)),
         _ => return None,
     };
     Some(built)
