@@ -49,6 +49,24 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         ipv6: true,
         summary: "LOOP layered overlay bitmaps (Mi, Yang et al.), one table; many tables via `verify DIR`",
     },
+    AlgoInfo {
+        name: "bloom_naive",
+        ipv4: true,
+        ipv6: true,
+        summary: "Bloom filter + hash table per prefix length (Dharmapurikar; Lucchesi §3.1)",
+    },
+    AlgoInfo {
+        name: "bloom_base",
+        ipv4: true,
+        ipv6: true,
+        summary: "counting Bloom filters, asymmetric sizes, IPv4 CPE /20+/24+/32 (Lucchesi §3.2)",
+    },
+    AlgoInfo {
+        name: "bloomfwd",
+        ipv4: true,
+        ipv6: true,
+        summary: "Bloomfwd: H2/Murmur/Knuth double hashing, SIMD batches, DPCPE for IPv6 (Lucchesi §4)",
+    },
 ];
 
 /// Looks up an algorithm by name.
@@ -191,7 +209,7 @@ fn boxed<A: Address, F: Compile<A> + 'static>(f: F) -> Box<dyn Lookup<A>> {
 }
 
 /// Builds the algorithms every family has.
-fn build_common<A: Address>(
+fn build_common<A: algo::bloom::BloomKey>(
     spec: &AlgoSpec,
     rib: &Rib<A>,
 ) -> Option<Result<Box<dyn Lookup<A>>, BuildError>> {
@@ -201,9 +219,41 @@ fn build_common<A: Address>(
             .and_then(|_| algo::radix::Radix::compile(rib, &()).map(boxed)),
         "loop" => crate::multi::loop_::LoopConfig::from_spec(spec)
             .and_then(|cfg| crate::multi::loop_::LoopFib::compile(rib, &cfg).map(boxed)),
+        "bloom_naive" | "bloom_base" | "bloomfwd" => {
+            bloom_config(spec).and_then(|cfg| algo::bloom::BloomFib::compile(rib, &cfg).map(boxed))
+        }
         _ => return None,
     };
     Some(built)
+}
+
+/// Options of the Bloom family: `fpr=F`, `hash=h2|murmur|knuth`, `levels=N` (DPCPE levels;
+/// 0 = one level per length), `cpe=on|off` (IPv4 /20+/24+/32 grouping).
+fn bloom_config(spec: &AlgoSpec) -> Result<algo::bloom::BloomConfig, BuildError> {
+    use algo::bloom::{BloomConfig, Expansion, HashFn};
+    let (name, mut cfg) = match spec.name.as_str() {
+        "bloom_naive" => ("bloom_naive", BloomConfig::naive()),
+        "bloom_base" => ("bloom_base", BloomConfig::baseline()),
+        _ => ("bloomfwd", BloomConfig::default()),
+    };
+    spec.check_options(name, &["fpr", "hash", "levels", "cpe"])?;
+    cfg.fpr = spec.get_f64(name, "fpr", cfg.fpr)?;
+    if let Some(h) = spec.options.get("hash") {
+        cfg.hash = Some(
+            HashFn::parse(h).ok_or_else(|| bad(name, "hash", h, "expected h2, murmur or knuth"))?,
+        );
+    }
+    if spec.options.contains_key("levels") {
+        cfg.expansion = match spec.get_u32(name, "levels", 0)? {
+            0 => Expansion::None,
+            n => Expansion::Levels(n as usize),
+        };
+    }
+    if spec.options.contains_key("cpe") {
+        let on = spec.get_bool(name, "cpe", true)?;
+        cfg.expansion = if on { Expansion::Ipv4Groups } else { Expansion::None };
+    }
+    Ok(cfg)
 }
 
 impl RegistryFamily for u32 {

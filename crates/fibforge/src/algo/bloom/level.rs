@@ -1,0 +1,209 @@
+//! One level of the structure: a counting Bloom filter and its hash table for keys of one length.
+//!
+//! A key is an address truncated to the level's length `len` (host bits zero), so keys of
+//! different lengths never meet in one filter. [`BloomKey`] gives both families the hashing the
+//! scheme needs: IPv4 keys hash as 32-bit values, IPv6 keys fold to 64 bits first (high half xor
+//! the rotated low half; the low half is zero for lengths ≤ 64).
+
+use super::counting::{CountingBloom, filter_shape};
+use super::hash::{HashFn, Scheme, seeded64};
+use super::simd;
+use super::table::HopTable;
+use crate::addr::Address;
+use crate::nexthop::NextHop;
+
+/// Seed of the table hash in the independent scheme (filters use seeds `0..k`).
+const TABLE_SEED: u32 = 0xffff;
+
+/// Address types the Bloom structures can key on.
+pub trait BloomKey: Address {
+    /// The key as 64 bits (exact for IPv4 and for IPv6 keys of length ≤ 64).
+    fn fold64(self) -> u64;
+    /// `self & mask` in the native width.
+    fn and(self, mask: Self) -> Self;
+    /// The double-hashing pair of this key under `f`.
+    fn pair(self, f: HashFn) -> (u32, u32);
+    /// Pairs of many keys at once (SIMD for IPv4 keys where the CPU has it).
+    fn pairs(f: HashFn, keys: &[Self], a: &mut [u32], b: &mut [u32]);
+}
+
+impl BloomKey for u32 {
+    #[inline(always)]
+    fn fold64(self) -> u64 {
+        self as u64
+    }
+    #[inline(always)]
+    fn and(self, mask: Self) -> Self {
+        self & mask
+    }
+    #[inline(always)]
+    fn pair(self, f: HashFn) -> (u32, u32) {
+        f.pair32(self)
+    }
+    fn pairs(f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
+        simd::hash_pairs(f, keys, a, b);
+    }
+}
+
+impl BloomKey for u128 {
+    #[inline(always)]
+    fn fold64(self) -> u64 {
+        ((self >> 64) as u64) ^ (self as u64).rotate_left(29)
+    }
+    #[inline(always)]
+    fn and(self, mask: Self) -> Self {
+        self & mask
+    }
+    #[inline(always)]
+    fn pair(self, f: HashFn) -> (u32, u32) {
+        f.pair64(self.fold64())
+    }
+    fn pairs(f: HashFn, keys: &[u128], a: &mut [u32], b: &mut [u32]) {
+        for ((k, a), b) in keys.iter().zip(a).zip(b) {
+            (*a, *b) = k.pair(f);
+        }
+    }
+}
+
+/// A Bloom filter and hash table holding the keys of one length.
+#[derive(Clone, Debug)]
+pub struct Level<A: BloomKey> {
+    len: u32,
+    mask: A,
+    filter: CountingBloom,
+    table: HopTable<A>,
+    scheme: Scheme,
+    /// Keys the filter was sized for; it is re-sized when the level outgrows twice that.
+    designed: usize,
+    fpr: f64,
+}
+
+impl<A: BloomKey> Level<A> {
+    /// A level for keys of length `len`, its filter sized for `expected` keys.
+    pub fn new(len: u32, expected: usize, fpr: f64, scheme: Scheme) -> Self {
+        let (m, k) = filter_shape(expected, fpr);
+        Level {
+            len,
+            mask: A::netmask(len),
+            filter: CountingBloom::new(m, k),
+            table: HopTable::with_capacity(expected),
+            scheme,
+            designed: expected.max(1),
+            fpr,
+        }
+    }
+
+    /// The key length.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// The key of `addr` at this level.
+    #[inline(always)]
+    pub fn key(&self, addr: A) -> A {
+        addr.and(self.mask)
+    }
+
+    /// Number of keys.
+    pub fn keys(&self) -> usize {
+        self.table.len()
+    }
+
+    /// The filter (for reports).
+    pub fn filter(&self) -> &CountingBloom {
+        &self.filter
+    }
+
+    /// The hash that addresses the table for `key`.
+    #[inline(always)]
+    fn table_hash(scheme: Scheme, key: A) -> u32 {
+        match scheme {
+            Scheme::Double(f) => key.pair(f).0,
+            Scheme::Independent => seeded64(key.fold64(), TABLE_SEED),
+        }
+    }
+
+    /// Looks `addr` up at this level: filter first, then the table on a filter hit.
+    #[inline(always)]
+    pub fn probe(&self, addr: A) -> Option<NextHop> {
+        let key = self.key(addr);
+        match self.scheme {
+            Scheme::Double(f) => {
+                let (a, b) = key.pair(f);
+                self.probe_pair(key, a, b)
+            }
+            Scheme::Independent => {
+                let x = key.fold64();
+                if (0..self.filter.k()).all(|i| self.filter.test(seeded64(x, i))) {
+                    self.table.get(key, seeded64(x, TABLE_SEED))
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// Looks `key` up with its precomputed double-hashing pair (Bloomfwd only).
+    #[inline(always)]
+    pub fn probe_pair(&self, key: A, a: u32, b: u32) -> Option<NextHop> {
+        let mut h = a;
+        for _ in 0..self.filter.k() {
+            if !self.filter.test(h) {
+                return None;
+            }
+            h = h.wrapping_add(b);
+        }
+        self.table.get(key, a)
+    }
+
+    fn for_each_filter_hash(&mut self, key: A, add: bool) {
+        let k = self.filter.k();
+        let mut apply = |h: u32| if add { self.filter.add(h) } else { self.filter.sub(h) };
+        match self.scheme {
+            Scheme::Double(f) => {
+                let (a, b) = key.pair(f);
+                (0..k).for_each(|i| apply(a.wrapping_add(i.wrapping_mul(b))));
+            }
+            Scheme::Independent => (0..k).for_each(|i| apply(seeded64(key.fold64(), i))),
+        }
+    }
+
+    /// Sets `key → hop`, or removes the key when `hop` is `None`.
+    pub fn set(&mut self, key: A, hop: Option<NextHop>) {
+        let scheme = self.scheme;
+        let h = Self::table_hash(scheme, key);
+        let rehash = move |k: A| Self::table_hash(scheme, k);
+        match hop {
+            Some(hop) => {
+                if self.table.insert(key, h, hop, rehash) {
+                    self.for_each_filter_hash(key, true);
+                    if self.table.len() > 2 * self.designed {
+                        self.resize_filter(self.table.len() * 2);
+                    }
+                }
+            }
+            None => {
+                if self.table.remove(key, h, rehash) {
+                    self.for_each_filter_hash(key, false);
+                }
+            }
+        }
+    }
+
+    /// Rebuilds the filter for `expected` keys from the keys in the table.
+    fn resize_filter(&mut self, expected: usize) {
+        let (m, k) = filter_shape(expected, self.fpr);
+        self.filter = CountingBloom::new(m, k);
+        self.designed = expected;
+        let keys: Vec<A> = self.table.entries().map(|(key, _)| key).collect();
+        for key in keys {
+            self.for_each_filter_hash(key, true);
+        }
+    }
+
+    /// Bytes of the filter (bits and counters) and the table.
+    pub fn memory_bytes(&self) -> usize {
+        self.filter.memory_bytes() + self.table.memory_bytes()
+    }
+}

@@ -1,0 +1,216 @@
+//! `bloom_naive`, `bloom_base`, `bloomfwd`: longest-prefix match with Bloom filters and hash
+//! tables, after Lucchesi, Drummond & Teodoro, *Bloomfwd* (2018), built on Dharmapurikar et al.'s
+//! LPM with Bloom filters.
+//!
+//! # The three algorithms (one engine, three configurations)
+//!
+//! All three are a [`BloomFib`]: a list of *levels*, longest first, each a counting Bloom filter
+//! ([`counting`]) in front of a hash table ([`table`]) of keys of one length (an address
+//! truncated to that length) → next hop, then either a direct lookup array or the default route.
+//! A lookup probes the levels longest first; a level's table is read only when its filter says
+//! the key may be there (false positives cost a table miss, never a wrong answer).
+//!
+//! - **`bloom_naive`** (§3.1, Algorithms 1–2): one level per prefix length present (no
+//!   expansion), *symmetric* filters (all sized for the most populated length), independent
+//!   hashing (`k` seeded Murmur evaluations for the filter plus one for the table), the default
+//!   route in a separate field. [`BloomConfig::naive`].
+//! - **`bloom_base`** (§3.2): *asymmetric* filters sized per level from its key count and the
+//!   target false-positive rate (eq. 1–3: `m = n·lg(1/f)/ln 2`, `k = ⌈lg(1/f)⌉`), counting
+//!   filters so routes can be deleted, and for IPv4 controlled prefix expansion into a direct
+//!   lookup array for lengths ≤ 20 (2^20 next hops) and two groups G1 = 21–24 → /24 and
+//!   G2 = 25–32 → /32 with prefix capture ([`expand`]); lookup order G2, G1, array. IPv6 keeps
+//!   one level per present length. Independent hashing. [`BloomConfig::baseline`].
+//! - **`bloomfwd`** (§4.1–4.3): the baseline with the paper's hash optimisations — a chosen
+//!   base function (H2 = Algorithm 3, MurmurHash3 specialised to 32/64-bit keys, or Knuth's
+//!   multiplicative hash; option `hash=`), double hashing `g_i = a + i·b` from one pair, reuse
+//!   of `a` to address the level's table, the false-positive rate as a parameter (`fpr=`),
+//!   SIMD batch hashing ([`simd`], AVX2/AVX-512), and for IPv6 the DPCPE expansion ([`dpcpe`],
+//!   option `levels=n`, default 5 as the paper found best; `levels=0`: one level per length).
+//!   Defaults: `fpr=0.3`, `hash=h2` for IPv4 and `hash=murmur` for IPv6 (the paper's choices,
+//!   §6.2). [`BloomConfig::default`].
+//!
+//! Multi-threaded batches with dynamic scheduling (§4.3.1): [`lookup_parallel`] (rayon, work
+//! stealing over small chunks). Not implemented: the paper's CPU + Xeon Phi cooperative
+//! execution and PCIe double buffering (§4.4) need a coprocessor this machine does not have;
+//! they are left out rather than imitated.
+//!
+//! # Memory layout
+//!
+//! Per level: the filter's bit vector (`⌈m/64⌉` words, the only part lookups read before a hit)
+//! and its `m` 8-bit counters (updates only); the table, a power-of-two array of `(key, hop)`
+//! slots, load ≤ 1/2 (8-byte slots for IPv4, 32-byte for IPv6). IPv4 with expansion adds the
+//! direct array (2^20 × 4 bytes = 4 MiB of raw next-hop ids, 0 = no route).
+//!
+//! # Invariants
+//!
+//! - Level lengths are the plan's expansion lengths; a level of length `q` holds exactly the
+//!   keys of its group `(lo, q]` after expansion with capture, each with the next hop of the
+//!   longest route of the group covering it; `lo` is the previous level (or the direct array's
+//!   width, or 0).
+//! - Every key in a table has all its filter bits set (counters > 0), so no false negatives.
+//! - The direct array entry `i` holds the longest route of length ≤ 20 covering the `/20` `i`.
+//! - After [`Incremental::apply_changes`] every lookup answers as a fresh compile would (the
+//!   filters may differ in size: they only grow).
+//!
+//! # Structural limits
+//!
+//! Filters have at most 2^32 − 1 bits (indices come from 32-bit hashes); the expansion may
+//! create at most [`BloomConfig::max_keys`] keys (default [`MAX_KEYS`] = 2^28) (else `BuildError::LimitExceeded`, e.g. IPv6 with too few
+//! DPCPE levels). Next hops are stored as raw 32-bit ids: no cap. An update whose expansion
+//! would exceed 2^20 keys, a route longer than the longest level, or a new length in a
+//! structure without expansion triggers a full rebuild.
+
+mod build;
+pub mod counting;
+pub mod dpcpe;
+pub mod expand;
+pub mod hash;
+mod level;
+mod lookup;
+pub mod simd;
+pub mod table;
+mod update;
+
+#[cfg(test)]
+mod tests;
+
+pub use hash::HashFn;
+pub use level::BloomKey;
+pub use lookup::lookup_parallel;
+
+use crate::nexthop::NextHop;
+use hash::Scheme;
+use level::Level;
+
+/// The most keys an expansion may create.
+pub const MAX_KEYS: u128 = 1 << 28;
+
+/// Which of the paper's algorithms a configuration describes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// §3.1: one level per length, symmetric filters, independent hashes.
+    Naive,
+    /// §3.2: asymmetric counting filters, IPv4 expansion, independent hashes.
+    Baseline,
+    /// §4: Bloomfwd, double hashing with a chosen function, hash reuse, DPCPE for IPv6.
+    Bloomfwd,
+}
+
+/// How routes are grouped into levels.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Expansion {
+    /// The variant's choice for the family: IPv4 → [`Expansion::Ipv4Groups`] except naive;
+    /// IPv6 → `Levels(5)` for Bloomfwd, `None` otherwise.
+    FamilyDefault,
+    /// One level per present length.
+    None,
+    /// IPv4 only: direct array for ≤ 20, G1 = 21–24 → /24, G2 = 25–32 → /32.
+    Ipv4Groups,
+    /// DPCPE with this many levels.
+    Levels(usize),
+}
+
+/// Build parameters of a [`BloomFib`]; `Default` is Bloomfwd.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BloomConfig {
+    /// Which algorithm.
+    pub variant: Variant,
+    /// Target false-positive rate of each filter, in (0, 1).
+    pub fpr: f64,
+    /// Double hashing with this function; `None`: the family default for Bloomfwd (H2 for
+    /// IPv4, Murmur for IPv6) and independent seeded hashing for naive and baseline.
+    pub hash: Option<HashFn>,
+    /// Level grouping.
+    pub expansion: Expansion,
+    /// The most keys the expansion may create (default [`MAX_KEYS`]).
+    pub max_keys: u128,
+}
+
+impl Default for BloomConfig {
+    fn default() -> Self {
+        BloomConfig {
+            variant: Variant::Bloomfwd,
+            fpr: 0.3,
+            hash: None,
+            expansion: Expansion::FamilyDefault,
+            max_keys: MAX_KEYS,
+        }
+    }
+}
+
+impl BloomConfig {
+    /// `bloom_naive`.
+    pub fn naive() -> Self {
+        BloomConfig { variant: Variant::Naive, expansion: Expansion::None, ..Default::default() }
+    }
+
+    /// `bloom_base`.
+    pub fn baseline() -> Self {
+        BloomConfig { variant: Variant::Baseline, ..Default::default() }
+    }
+}
+
+/// The resolved grouping: optional direct array width and level lengths (ascending).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Plan {
+    direct_bits: u32,
+    levels: Vec<u32>,
+    /// Whether a route of a length that is not a level may be expanded into the next level
+    /// (false for one-level-per-length structures: such a route forces a rebuild).
+    expand_new: bool,
+}
+
+/// The Bloom-filter LPM structure (naive, baseline or Bloomfwd by configuration).
+#[derive(Clone, Debug)]
+pub struct BloomFib<A: BloomKey> {
+    /// Levels, longest first.
+    levels: Vec<Level<A>>,
+    /// Direct lookup array indexed by the first `plan.direct_bits` bits (empty when none).
+    direct: Vec<u32>,
+    /// The default route, when there is no direct array.
+    default: Option<NextHop>,
+    plan: Plan,
+    scheme: Scheme,
+    cfg: BloomConfig,
+}
+
+/// Bloomfwd (the default configuration of [`BloomFib`]).
+pub type Bloomfwd<A> = BloomFib<A>;
+
+/// One level as reported by [`BloomFib::levels`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelInfo {
+    /// Key length.
+    pub len: u32,
+    /// Keys stored.
+    pub keys: usize,
+    /// Filter bits.
+    pub m: u32,
+    /// Hashes per key.
+    pub k: u32,
+}
+
+impl<A: BloomKey> BloomFib<A> {
+    /// The configuration it was built with.
+    pub fn config(&self) -> &BloomConfig {
+        &self.cfg
+    }
+
+    /// Its levels, longest first.
+    pub fn levels(&self) -> Vec<LevelInfo> {
+        self.levels
+            .iter()
+            .map(|l| LevelInfo {
+                len: l.len(),
+                keys: l.keys(),
+                m: l.filter().m(),
+                k: l.filter().k(),
+            })
+            .collect()
+    }
+
+    /// Width of the direct lookup array in bits (0: none).
+    pub fn direct_bits(&self) -> u32 {
+        self.plan.direct_bits
+    }
+}

@@ -1,0 +1,187 @@
+//! The hash table behind each Bloom filter: expanded prefix → next hop.
+//!
+//! Open addressing with linear probing in one array of `(key, hop)` slots; `hop == 0` marks an
+//! empty slot (next hops are stored raw, `NextHop::raw() >= 1`). The capacity is a power of two
+//! kept at least twice the number of keys, so probe runs stay short. The home slot of a key is
+//! the top bits of a 32-bit hash the caller supplies — with double hashing that is the same `a`
+//! that addressed the Bloom filter (the paper's hash reuse). Removal shifts later members of
+//! the probe run back (no tombstones), so lookups never see stale entries.
+
+use crate::addr::Address;
+use crate::nexthop::NextHop;
+
+#[derive(Copy, Clone, Debug, Default)]
+struct Slot<A> {
+    key: A,
+    hop: u32,
+}
+
+/// An open-addressing map from keys (truncated addresses) to next hops.
+#[derive(Clone, Debug)]
+pub struct HopTable<A: Address> {
+    slots: Vec<Slot<A>>,
+    shift: u32,
+    len: usize,
+}
+
+impl<A: Address> HopTable<A> {
+    /// A table with room for `n` keys at load factor ≤ 1/2.
+    pub fn with_capacity(n: usize) -> Self {
+        let cap = (n.max(4) * 2).next_power_of_two();
+        HopTable { slots: vec![Slot::default(); cap], shift: 32 - cap.trailing_zeros(), len: 0 }
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    fn home(&self, h: u32) -> usize {
+        // `shift` is at most 30 (capacity >= 4); a shift of 32 cannot occur.
+        (h >> self.shift) as usize
+    }
+
+    #[inline(always)]
+    fn mask(&self) -> usize {
+        self.slots.len() - 1
+    }
+
+    /// The next hop stored for `key`, whose hash is `h`.
+    #[inline(always)]
+    pub fn get(&self, key: A, h: u32) -> Option<NextHop> {
+        let mut i = self.home(h);
+        loop {
+            let s = &self.slots[i];
+            if s.hop == 0 {
+                return None;
+            }
+            if s.key == key {
+                return NextHop::from_raw(s.hop);
+            }
+            i = (i + 1) & self.mask();
+        }
+    }
+
+    /// Stores `key → hop`; returns true when the key is new. Grows (rehashing every key with
+    /// `rehash`) when the load would exceed 1/2.
+    pub fn insert(&mut self, key: A, h: u32, hop: NextHop, rehash: impl Fn(A) -> u32) -> bool {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow(&rehash);
+        }
+        self.place(key, h, hop)
+    }
+
+    /// Stores `key → hop` without growing (the caller guarantees a free slot).
+    fn place(&mut self, key: A, h: u32, hop: NextHop) -> bool {
+        let mut i = self.home(h);
+        loop {
+            let s = &mut self.slots[i];
+            if s.hop == 0 {
+                *s = Slot { key, hop: hop.raw() };
+                self.len += 1;
+                return true;
+            }
+            if s.key == key {
+                s.hop = hop.raw();
+                return false;
+            }
+            i = (i + 1) & self.mask();
+        }
+    }
+
+    /// Removes `key`; returns true when it was present.
+    pub fn remove(&mut self, key: A, h: u32, rehash: impl Fn(A) -> u32) -> bool {
+        let mask = self.mask();
+        let mut i = self.home(h);
+        loop {
+            let s = &self.slots[i];
+            if s.hop == 0 {
+                return false;
+            }
+            if s.key == key {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        // Backward-shift deletion: move later run members whose home is not in (hole, j].
+        let mut hole = i;
+        let mut j = (i + 1) & mask;
+        while self.slots[j].hop != 0 {
+            let home = self.home(rehash(self.slots[j].key));
+            let stays = if hole <= j { hole < home && home <= j } else { hole < home || home <= j };
+            if !stays {
+                self.slots[hole] = self.slots[j];
+                hole = j;
+            }
+            j = (j + 1) & mask;
+        }
+        self.slots[hole] = Slot::default();
+        self.len -= 1;
+        true
+    }
+
+    fn grow(&mut self, rehash: &impl Fn(A) -> u32) {
+        let mut bigger = HopTable::with_capacity(self.slots.len());
+        debug_assert!(bigger.slots.len() > self.slots.len());
+        for (key, hop) in self.entries() {
+            bigger.place(key, rehash(key), hop);
+        }
+        *self = bigger;
+    }
+
+    /// Every `(key, hop)` pair, in slot order.
+    pub fn entries(&self) -> impl Iterator<Item = (A, NextHop)> + '_ {
+        self.slots.iter().filter_map(|s| NextHop::from_raw(s.hop).map(|h| (s.key, h)))
+    }
+
+    /// Bytes of the slot array.
+    pub fn memory_bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<Slot<A>>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::bloom::hash::h2;
+
+    #[test]
+    fn insert_get_remove_with_collisions() {
+        // A hash that sends everything home to slot 0 makes every key collide.
+        let same = |_: u32| 0u32;
+        let mut t: HopTable<u32> = HopTable::with_capacity(4);
+        for k in 0..50u32 {
+            assert!(t.insert(k, same(k), NextHop::from_index(k), same));
+        }
+        for k in (0..50u32).step_by(3) {
+            assert!(t.remove(k, same(k), same));
+        }
+        for k in 0..50u32 {
+            let want = (k % 3 != 0).then(|| NextHop::from_index(k));
+            assert_eq!(t.get(k, same(k)), want, "key {k}");
+        }
+        assert_eq!(t.len(), 33);
+    }
+
+    #[test]
+    fn removal_keeps_wrapped_runs_reachable() {
+        let mut t: HopTable<u32> = HopTable::with_capacity(1000);
+        let keys: Vec<u32> = (0..1000).map(|i| i * 7919).collect();
+        for &k in &keys {
+            t.insert(k, h2(k), NextHop::from_index(1), h2);
+        }
+        for &k in keys.iter().step_by(2) {
+            assert!(t.remove(k, h2(k), h2));
+            assert!(!t.remove(k, h2(k), h2));
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(t.get(k, h2(k)).is_some(), i % 2 == 1);
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! Bloom structures against the RIB oracle: edge cases, generated tables, property tests with
+//! insert/delete sequences compared with a fresh compile.
+
+use super::*;
+use crate::addr::Address;
+use crate::fib::{Compile, Incremental, Lookup};
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+use proptest::prelude::*;
+
+/// Tests keep expansions small: a larger one fails fast with `LimitExceeded`.
+const TEST_MAX_KEYS: u128 = 1 << 18;
+
+fn small(cfg: BloomConfig) -> BloomConfig {
+    BloomConfig { max_keys: TEST_MAX_KEYS, ..cfg }
+}
+
+fn configs() -> Vec<BloomConfig> {
+    let mut all = vec![BloomConfig::naive(), BloomConfig::baseline(), BloomConfig::default()];
+    for f in [HashFn::H2, HashFn::Murmur, HashFn::Knuth] {
+        all.push(BloomConfig { hash: Some(f), fpr: 0.9, ..Default::default() });
+    }
+    all.push(BloomConfig { expansion: Expansion::Levels(2), fpr: 0.01, ..Default::default() });
+    all.push(BloomConfig { expansion: Expansion::None, ..Default::default() });
+    all.into_iter().map(small).collect()
+}
+
+struct Xorshift(u64);
+impl Xorshift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Addresses worth checking: every route's first and last address and their neighbours, plus
+/// random ones.
+fn probe_addrs<A: Address>(rib: &Rib<A>, random: usize) -> Vec<A> {
+    let mut out = Vec::new();
+    for (p, _) in rib.iter() {
+        let (lo, hi) = (p.addr().to_u128(), p.last().to_u128());
+        out.extend([lo, hi, lo.wrapping_sub(1), hi.wrapping_add(1)].map(A::from_u128));
+    }
+    let mut x = Xorshift(0x9e37_79b9_7f4a_7c15);
+    out.extend((0..random).map(|_| A::from_u128(((x.next() as u128) << 64) | x.next() as u128)));
+    out
+}
+
+fn assert_matches_rib<A: BloomKey>(fib: &BloomFib<A>, rib: &Rib<A>, what: &str) {
+    let addrs = probe_addrs(rib, 2000);
+    let mut batch = vec![None; addrs.len()];
+    fib.lookup_batch(&addrs, &mut batch);
+    for (i, &a) in addrs.iter().enumerate() {
+        let want = rib.lookup(a);
+        assert_eq!(fib.lookup(a), want, "{what}: lookup {a:?}");
+        assert_eq!(batch[i], want, "{what}: lookup_batch {a:?}");
+    }
+}
+
+fn check_all<A: BloomKey>(rib: &Rib<A>, what: &str) {
+    for cfg in configs() {
+        match BloomFib::compile(rib, &cfg) {
+            Ok(fib) => assert_matches_rib(&fib, rib, &format!("{what} {cfg:?}")),
+            Err(e) => {
+                assert!(matches!(e, crate::fib::BuildError::LimitExceeded { .. }), "{what}: {e}")
+            }
+        }
+    }
+}
+
+fn hop(i: u32) -> NextHop {
+    NextHop::from_index(i)
+}
+
+fn pfx<A: Address>(addr: u128, len: u32) -> Prefix<A> {
+    Prefix::new_masked(A::from_u128(addr), len).unwrap()
+}
+
+#[test]
+fn empty_and_default_only() {
+    check_all(&Rib::<u32>::new(), "empty v4");
+    check_all(&Rib::<u128>::new(), "empty v6");
+    let mut r4 = Rib::<u32>::new();
+    r4.insert(pfx(0, 0), hop(7));
+    check_all(&r4, "default v4");
+    let mut r6 = Rib::<u128>::new();
+    r6.insert(pfx(0, 0), hop(7));
+    check_all(&r6, "default v6");
+}
+
+fn every_length<A: Address>() -> Rib<A> {
+    let mut rib = Rib::new();
+    let base: u128 = 0xA5A5_5A5A_0F0F_F0F0_1234_5678_9ABC_DEF0;
+    for len in 0..=A::BITS {
+        rib.insert(pfx(base >> (128 - A::BITS), len), hop(len));
+        rib.insert(pfx(!base >> (128 - A::BITS), len), hop(1000 + len));
+    }
+    rib.insert(pfx(u128::MAX, A::BITS), hop(9));
+    rib.insert(pfx(0, A::BITS), hop(10));
+    rib
+}
+
+#[test]
+fn a_route_at_every_length_and_host_routes() {
+    check_all(&every_length::<u32>(), "every length v4");
+    check_all(&every_length::<u128>(), "every length v6");
+}
+
+#[test]
+fn more_than_65536_next_hops() {
+    let mut rib = Rib::<u32>::new();
+    for i in 0..70_000u32 {
+        rib.insert(pfx((i as u128) << 8, 24), hop(i * 3));
+        rib.insert(pfx(((i as u128) << 8) | 0x80, 25), hop(i * 3 + 1));
+    }
+    let fib = BloomFib::compile(&rib, &BloomConfig::default()).unwrap();
+    assert_matches_rib(&fib, &rib, "70k hops");
+    assert_eq!(fib.lookup(0x0001_0185), Some(hop(257 * 3 + 1)));
+}
+
+#[test]
+fn ipv4_groups_have_the_paper_shape() {
+    let fib = BloomFib::compile(&every_length::<u32>(), &BloomConfig::baseline()).unwrap();
+    assert_eq!(fib.direct_bits(), 20);
+    let lens: Vec<u32> = fib.levels().iter().map(|l| l.len).collect();
+    assert_eq!(lens, [32, 24]);
+}
+
+#[test]
+fn dpcpe_levels_option_sets_the_level_count() {
+    let rib = every_length::<u128>();
+    let cfg = small(BloomConfig { expansion: Expansion::Levels(5), ..Default::default() });
+    // Five levels over lengths 1..=128 need too many keys: the build must say so, not panic.
+    match BloomFib::compile(&rib, &cfg) {
+        Ok(fib) => assert_eq!(fib.levels().len(), 5),
+        Err(e) => assert!(e.to_string().contains("expanded prefixes"), "{e}"),
+    }
+    let cfg = BloomConfig { expansion: Expansion::Levels(200), ..Default::default() };
+    let fib = BloomFib::compile(&rib, &cfg).unwrap();
+    assert_eq!(fib.levels().len(), 128);
+}
+
+#[test]
+fn bad_options_are_errors() {
+    let rib = Rib::<u32>::new();
+    for fpr in [0.0, 1.0, -1.0, f64::NAN] {
+        assert!(BloomFib::compile(&rib, &BloomConfig { fpr, ..Default::default() }).is_err());
+    }
+    let cfg = BloomConfig { expansion: Expansion::Ipv4Groups, ..Default::default() };
+    assert!(BloomFib::<u128>::compile(&Rib::new(), &cfg).is_err());
+}
+
+/// Routes clustered in a few /8s (IPv4) or under 2001::/16 (IPv6) so that they nest.
+fn route_strategy(bits: u32) -> impl Strategy<Value = (u128, u32, u32)> {
+    let top = if bits == 32 { 8u32 } else { 16 };
+    (0u128..4, any::<u128>(), 0..=bits, 0u32..5).prop_map(move |(c, rest, len, h)| {
+        let addr = ((0x0A + c * 0x20) << (bits - top)) | (rest >> (128 - bits + top));
+        let addr = if bits == 128 { addr | (0x2001u128 << 112) } else { addr };
+        (addr, len, h)
+    })
+}
+
+fn updates_equal_fresh_compile<A: BloomKey>(
+    initial: Vec<(u128, u32, u32)>,
+    ops: Vec<(bool, (u128, u32, u32))>,
+) {
+    for cfg in [BloomConfig::naive(), BloomConfig::baseline(), BloomConfig::default()].map(small) {
+        let mut rib = Rib::<A>::new();
+        for &(a, l, h) in &initial {
+            rib.insert(pfx(a, l), hop(h));
+        }
+        let Ok(mut fib) = BloomFib::compile(&rib, &cfg) else { continue };
+        let mark = rib.change_mark();
+        for &(insert, (a, l, h)) in &ops {
+            let p = pfx(a, l);
+            if insert {
+                rib.insert(p, hop(h))
+            } else {
+                rib.remove(&p)
+            };
+        }
+        if fib.apply_changes(&rib, rib.changes_since(mark)).is_err() {
+            continue; // the fresh compile fails the same way (limit)
+        }
+        assert_matches_rib(&fib, &rib, &format!("after updates {cfg:?}"));
+        let fresh = BloomFib::compile(&rib, &cfg).unwrap();
+        for a in probe_addrs(&rib, 500) {
+            assert_eq!(fib.lookup(a), fresh.lookup(a), "{cfg:?} {a:?}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn v4_equals_rib(routes in prop::collection::vec(route_strategy(32), 0..200)) {
+        let mut rib = Rib::<u32>::new();
+        for (a, l, h) in routes {
+            rib.insert(pfx(a, l), hop(h));
+        }
+        check_all(&rib, "proptest v4");
+    }
+
+    #[test]
+    fn v6_equals_rib(routes in prop::collection::vec(route_strategy(128), 0..150)) {
+        let mut rib = Rib::<u128>::new();
+        for (a, l, h) in routes {
+            rib.insert(pfx(a, l.min(64).max(l / 2)), hop(h));
+        }
+        check_all(&rib, "proptest v6");
+    }
+
+    #[test]
+    fn v4_updates_equal_fresh_compile(
+        initial in prop::collection::vec(route_strategy(32), 0..150),
+        ops in prop::collection::vec((any::<bool>(), route_strategy(32)), 0..80),
+        deletes in prop::collection::vec(any::<prop::sample::Index>(), 0..40),
+    ) {
+        let mut ops = ops;
+        // Also delete routes that exist, not only random ones.
+        ops.extend(deletes.iter().filter(|_| !initial.is_empty()).map(|i| (false, initial[i.index(initial.len())])));
+        updates_equal_fresh_compile::<u32>(initial, ops);
+    }
+
+    #[test]
+    fn v6_updates_equal_fresh_compile(
+        initial in prop::collection::vec(route_strategy(128), 0..100),
+        ops in prop::collection::vec((any::<bool>(), route_strategy(128)), 0..60),
+    ) {
+        let clamp = |(a, l, h): (u128, u32, u32)| (a, l.clamp(16, 64), h);
+        let initial: Vec<_> = initial.into_iter().map(clamp).collect();
+        let ops = ops.into_iter().map(|(i, r)| (i, clamp(r))).collect();
+        updates_equal_fresh_compile::<u128>(initial, ops);
+    }
+}
+
+#[test]
+fn parallel_batches_equal_single_lookups() {
+    let rib = every_length::<u32>();
+    let fib = BloomFib::compile(&rib, &BloomConfig::default()).unwrap();
+    let addrs = probe_addrs(&rib, 10_000);
+    let mut out = vec![None; addrs.len()];
+    lookup_parallel(&fib, &addrs, &mut out);
+    for (a, o) in addrs.iter().zip(&out) {
+        assert_eq!(*o, rib.lookup(*a));
+    }
+}

@@ -1,0 +1,88 @@
+//! Incremental updates through the counting filters (§3.1–3.2).
+//!
+//! A changed route of length `l` touches exactly the keys it expands to in its group, or the
+//! direct-array entries it covers. Each touched key is recomputed from the RIB (its longest
+//! covering route within the group — prefix capture) and then stored, replaced or removed;
+//! storing and removing a key adds or subtracts its filter counters. Route lengths the plan
+//! cannot absorb (longer than every level, a new length in a one-level-per-length structure,
+//! or a fan-out above 2^20 keys) rebuild the whole structure.
+
+use super::build::build_direct;
+use super::expand::key_value;
+use super::{BloomFib, BloomKey, Level};
+use crate::fib::{BuildError, Compile, Incremental};
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+
+/// The largest expansion fan-out of one update applied in place (log2).
+const MAX_FANOUT_BITS: u32 = 20;
+
+impl<A: BloomKey> BloomFib<A> {
+    /// Applies one changed route; false when it needs a rebuild.
+    fn apply_one(&mut self, rib: &Rib<A>, p: &Prefix<A>) -> bool {
+        let l = p.len();
+        let bits = self.plan.direct_bits;
+        if bits > 0 && l <= bits {
+            self.refresh_direct(rib, p);
+            return true;
+        }
+        if l == 0 {
+            self.default = rib.get(p);
+            return true;
+        }
+        let Some(index) = self.plan.levels.iter().position(|&q| q >= l) else { return false };
+        let (lo, q) = self.plan.group(index);
+        if (!self.plan.expand_new && q != l) || q - l > MAX_FANOUT_BITS {
+            return false;
+        }
+        let level = self.level_mut(q);
+        let step = A::BITS - q;
+        for i in 0..1u128 << (q - l) {
+            let key = A::from_u128(p.addr().to_u128() + (i << step));
+            level.set(key, key_value(rib, key, lo + 1, q));
+        }
+        true
+    }
+
+    /// Recomputes the direct-array entries under `p` (length ≤ the array width).
+    fn refresh_direct(&mut self, rib: &Rib<A>, p: &Prefix<A>) {
+        let bits = self.plan.direct_bits;
+        if p.len() == 0 {
+            self.direct = build_direct(rib, bits);
+            return;
+        }
+        let first = p.addr().bits(0, bits) as usize;
+        for i in first..first + (1 << (bits - p.len())) {
+            let key = A::from_u128((i as u128) << (A::BITS - bits));
+            self.direct[i] = key_value(rib, key, 0, bits).map_or(0, |h| h.raw());
+        }
+    }
+
+    /// The level of length `q`, created (small, growing on demand) when absent.
+    fn level_mut(&mut self, q: u32) -> &mut Level<A> {
+        let pos = match self.levels.iter().position(|l| l.len() <= q) {
+            Some(i) if self.levels[i].len() == q => i,
+            found => {
+                let at = found.unwrap_or(self.levels.len());
+                self.levels.insert(at, Level::new(q, 64, self.cfg.fpr, self.scheme));
+                at
+            }
+        };
+        &mut self.levels[pos]
+    }
+}
+
+impl<A: BloomKey> Incremental<A> for BloomFib<A> {
+    fn apply_changes(&mut self, rib: &Rib<A>, changed: &[Prefix<A>]) -> Result<(), BuildError> {
+        let mut todo = changed.to_vec();
+        todo.sort_unstable_by_key(|p| (p.addr(), p.len()));
+        todo.dedup();
+        for p in &todo {
+            if !self.apply_one(rib, p) {
+                *self = Self::compile(rib, &self.cfg)?;
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+}
