@@ -60,7 +60,7 @@ fn add_path_ribs_keep_the_first_path_per_prefix() {
         let t = load(&path, PeerFilter::All);
         assert_eq!(t.len(), prefixes.len(), "{file}");
         assert_eq!(t.duplicates as usize, entries.len() - prefixes.len());
-        assert_eq!((t.v4.len() > 0, t.v6.len() > 0), (v4, v6));
+        assert_eq!((!t.v4.is_empty(), !t.v6.is_empty()), (v4, v6));
         for e in &entries {
             let first = entries.iter().find(|f| f.prefix == e.prefix).unwrap();
             let want = first.next_hop.unwrap_or(first.peer.ip).to_string();
