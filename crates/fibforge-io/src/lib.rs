@@ -19,12 +19,14 @@ pub mod mrt;
 pub mod open;
 pub mod table;
 pub mod text;
+pub mod trace;
 pub mod updates;
 
 pub use error::{LoadError, ReadError};
 pub use open::{open, open_reader};
 pub use table::{DuplicatePolicy, PeerFilter, PrefixOnlyHops, ReadConfig, Table};
 pub use text::read_text_table;
+pub use trace::{Trace, TraceError, read_trace, read_trace_from};
 pub use updates::{Update, UpdateKind, UpdateReader, read_updates, read_updates_from};
 
 use std::io::Read;
