@@ -54,6 +54,8 @@ pub(super) struct Shape {
     pub starts: Vec<u32>,
     /// Elements per group (32, 64 or 128).
     pub group: u32,
+    /// Group pointers per chunk id (the maximum over lower layers), precomputed.
+    pub chunk_stride: u32,
 }
 
 impl Shape {
@@ -63,12 +65,6 @@ impl Shape {
         Shape { strides, starts, group }
     }
 
-    /// Groups per chunk of layer `l` (l >= 1).
-    #[inline]
-    pub(super) fn groups_per_chunk(&self, l: usize) -> u32 {
-        ((1u32 << self.strides[l]) / self.group).max(1)
-    }
-
     /// Codeword words at the start of a group structure.
     #[inline]
     pub(super) fn codeword_words(&self) -> u32 {
@@ -76,8 +72,9 @@ impl Shape {
     }
 
     /// Groups per chunk, maximum over lower layers (chunk ids index `chunk_groups` with it).
+    #[inline]
     pub(super) fn chunk_stride(&self) -> u32 {
-        (1..self.strides.len()).map(|l| self.groups_per_chunk(l)).max().unwrap_or(1)
+        self.chunk_stride
     }
 }
 
