@@ -62,7 +62,9 @@ impl Shape {
     pub(super) fn new(strides: Vec<u32>, group: u32) -> Self {
         let starts =
             strides.iter().scan(0, |acc, &s| Some(std::mem::replace(acc, *acc + s))).collect();
-        Shape { strides, starts, group }
+        let chunk_stride =
+            strides[1..].iter().map(|&s| ((1u32 << s) / group).max(1)).max().unwrap_or(1);
+        Shape { strides, starts, group, chunk_stride }
     }
 
     /// Codeword words at the start of a group structure.
