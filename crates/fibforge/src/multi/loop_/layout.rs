@@ -54,19 +54,17 @@ pub(super) struct Shape {
     pub starts: Vec<u32>,
     /// Elements per group (32, 64 or 128).
     pub group: u32,
+    /// Group pointers per chunk id (the maximum over lower layers), precomputed.
+    pub chunk_stride: u32,
 }
 
 impl Shape {
     pub(super) fn new(strides: Vec<u32>, group: u32) -> Self {
         let starts =
             strides.iter().scan(0, |acc, &s| Some(std::mem::replace(acc, *acc + s))).collect();
-        Shape { strides, starts, group }
-    }
-
-    /// Groups per chunk of layer `l` (l >= 1).
-    #[inline]
-    pub(super) fn groups_per_chunk(&self, l: usize) -> u32 {
-        ((1u32 << self.strides[l]) / self.group).max(1)
+        let chunk_stride =
+            strides[1..].iter().map(|&s| ((1u32 << s) / group).max(1)).max().unwrap_or(1);
+        Shape { strides, starts, group, chunk_stride }
     }
 
     /// Codeword words at the start of a group structure.
@@ -76,8 +74,9 @@ impl Shape {
     }
 
     /// Groups per chunk, maximum over lower layers (chunk ids index `chunk_groups` with it).
+    #[inline]
     pub(super) fn chunk_stride(&self) -> u32 {
-        (1..self.strides.len()).map(|l| self.groups_per_chunk(l)).max().unwrap_or(1)
+        self.chunk_stride
     }
 }
 

@@ -1,0 +1,230 @@
+//! LOOP measurements (the paper's Fig. 9/10, Tables III/IV, Fig. 14) on the tables at hand.
+//!
+//! `cargo run --release -p fibforge --example loop_bench -- [SHARED_DATA_DIR]`
+//!
+//! Prints: memory and bytes per prefix versus the number of tables (real sets and perturbed
+//! copies of `data/ris2015-as3856`), lookup rates of LOOP against one structure per table,
+//! update execution time and modified pointers for a real update stream, the group-size
+//! trade-off, and table insertion/deletion times versus the number of tables.
+
+use fibforge::multi::generate::{Perturbation, perturbed_tables};
+use fibforge::multi::loop_::{Loop, LoopConfig};
+use fibforge::multi::{MultiLookup, PerTable};
+use fibforge::registry::AlgoSpec;
+use fibforge::{Interner, NextHop, Prefix4, Rib};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+fn load_dir(dir: &Path) -> Vec<Rib<u32>> {
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files.retain(|f| !f.to_string_lossy().contains("all_peers"));
+    let mut hops = Interner::<String>::new();
+    files
+        .iter()
+        .map(|f| remap(&fibforge_io::read_table(f, &Default::default()).unwrap(), &mut hops))
+        .collect()
+}
+
+fn remap(t: &fibforge_io::Table, hops: &mut Interner<String>) -> Rib<u32> {
+    t.v4.iter().map(|(p, h)| (p, hops.intern_ref(t.hop_value(h)).unwrap())).collect()
+}
+
+fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
+/// Million lookups per second over random (vrf, address) pairs, median of 5 runs.
+fn mlps(m: &dyn MultiLookup<u32>, vrfs: u32) -> f64 {
+    let n = 4_000_000u64;
+    let mut runs: Vec<f64> = (0..5)
+        .map(|r| {
+            let mut s = 0x9E37_79B9 + r;
+            let mut acc = 0u32;
+            let t0 = Instant::now();
+            for _ in 0..n {
+                let x = xorshift(&mut s);
+                let h = m.lookup((x >> 32) as u32 % vrfs, x as u32);
+                acc = acc.wrapping_add(h.map_or(0, |h| h.raw()));
+            }
+            std::hint::black_box(acc);
+            n as f64 / t0.elapsed().as_secs_f64() / 1e6
+        })
+        .collect();
+    runs.sort_by(f64::total_cmp);
+    runs[2]
+}
+
+/// The same, pinned once (the way a data-plane thread uses a reader).
+fn mlps_pinned(l: &Loop<u32>, vrfs: u32) -> f64 {
+    let n = 4_000_000u64;
+    let reader = l.reader();
+    let mut runs: Vec<f64> = (0..5)
+        .map(|r| {
+            let mut s = 0x9E37_79B9 + r;
+            reader.with(|v| {
+                let mut acc = 0u32;
+                let t0 = Instant::now();
+                for _ in 0..n {
+                    let x = xorshift(&mut s);
+                    acc = acc.wrapping_add(
+                        v.lookup((x >> 32) as u32 % vrfs, x as u32).map_or(0, |h| h.raw()),
+                    );
+                }
+                std::hint::black_box(acc);
+                n as f64 / t0.elapsed().as_secs_f64() / 1e6
+            })
+        })
+        .collect();
+    runs.sort_by(f64::total_cmp);
+    runs[2]
+}
+
+fn memory_row(name: &str, ribs: &[Rib<u32>], cfg: &LoopConfig) {
+    let prefixes: usize = ribs.iter().map(|r| r.len()).sum();
+    let t0 = Instant::now();
+    let l = Loop::build(ribs.to_vec(), cfg).unwrap();
+    let build = t0.elapsed().as_secs_f64() * 1e3;
+    let st = l.stats();
+    let bytes = l.memory_bytes();
+    println!(
+        "{name:<28} tables {:>3}  prefixes {prefixes:>9}  build {build:>8.1} ms  memory {:>7.2} MiB  {:>6.3} B/prefix  pmt {:>7}  chunks {:>6}",
+        ribs.len(),
+        bytes as f64 / 1048576.0,
+        bytes as f64 / prefixes as f64,
+        st.pmt_entries,
+        st.chunks
+    );
+}
+
+fn read_updates(path: &Path, hops: &mut Interner<String>) -> Vec<(bool, Prefix4, NextHop)> {
+    let file = std::fs::File::open(path).unwrap();
+    let r = std::io::BufReader::new(flate2::read::MultiGzDecoder::new(file));
+    r.lines()
+        .map_while(Result::ok)
+        .filter_map(|line| {
+            let c: Vec<&str> = line.split_whitespace().collect();
+            let p = c.get(2)?.parse::<Prefix4>().ok()?;
+            Some((c[1] == "a", p, hops.intern(c.get(3).unwrap_or(&"-").to_string()).unwrap()))
+        })
+        .collect()
+}
+
+fn percentile(v: &mut [f64], q: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[((v.len() - 1) as f64 * q) as usize]
+}
+
+fn update_row(base: &[Rib<u32>], updates: &[(bool, Prefix4, NextHop)], cfg: &LoopConfig) {
+    let mut l = Loop::build(base.to_vec(), cfg).unwrap();
+    let mut times = Vec::with_capacity(updates.len());
+    let mut pointers = [0u64; 3];
+    for &(announce, p, h) in updates {
+        let before = l.stats().modified_pointers;
+        let t0 = Instant::now();
+        if announce {
+            l.insert(0, p, h).unwrap()
+        } else {
+            l.remove(0, &p).unwrap()
+        };
+        times.push(t0.elapsed().as_nanos() as f64);
+        let changed = (l.stats().modified_pointers - before) as usize;
+        if changed > 0 {
+            pointers[(changed - 1).min(2)] += 1;
+        }
+    }
+    let total: u64 = pointers.iter().sum();
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    let prefixes: usize = base.iter().map(|r| r.len()).sum();
+    println!(
+        "group {:>3}: {:>6.3} B/prefix  update mean {:>7.0} ns  p50 {:>7.0} ns  p99 {:>8.0} ns  modified pointers 1: {:.2}%  2: {:.2}%  >=3: {:.2}%",
+        cfg.group,
+        l.memory_bytes() as f64 / prefixes as f64,
+        mean,
+        percentile(&mut times, 0.5),
+        percentile(&mut times, 0.99),
+        100.0 * pointers[0] as f64 / total.max(1) as f64,
+        100.0 * pointers[1] as f64 / total.max(1) as f64,
+        100.0 * pointers[2] as f64 / total.max(1) as f64,
+    );
+}
+
+fn main() {
+    let shared = std::env::args()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("../shared/data"));
+    let cfg = LoopConfig::default();
+    let mut hops = Interner::<String>::new();
+    let base = remap(
+        &fibforge_io::read_table(Path::new("data/ris2015-as3856.tsv.gz"), &Default::default())
+            .unwrap(),
+        &mut hops,
+    );
+
+    println!("== memory vs number of tables (Fig. 9/10)");
+    for dir in ["internet2", "ris2000-v4"] {
+        let p = shared.join("multi").join(dir);
+        if p.exists() {
+            let ribs = load_dir(&p);
+            for n in 1..=ribs.len() {
+                memory_row(dir, &ribs[..n], &cfg);
+            }
+        }
+    }
+    let perturbed = perturbed_tables(&base, 32, Perturbation::default(), 11);
+    for n in [1, 2, 4, 8, 16, 32] {
+        memory_row("ris2015 perturbed", &perturbed[..n], &cfg);
+    }
+
+    println!("\n== lookup rate, random (vrf, address), Mlps median of 5");
+    for (name, ribs) in [("ris2015 perturbed x8", perturbed[..8].to_vec())].into_iter().chain(
+        shared
+            .join("multi/internet2")
+            .exists()
+            .then(|| ("internet2 x9", load_dir(&shared.join("multi/internet2")))),
+    ) {
+        let n = ribs.len() as u32;
+        let l = Loop::build(ribs.clone(), &cfg).unwrap();
+        print!("{name:<22} loop {:>6.1} (pinned {:>6.1})", mlps(&l, n), mlps_pinned(&l, n));
+        for algo in ["poptrie", "radix"] {
+            if let Ok(per) = PerTable::build(&ribs, &AlgoSpec::named(algo)) {
+                print!(
+                    "  per-table {algo} {:>6.1} ({:.1} MiB)",
+                    mlps(&per, n),
+                    per.memory_bytes() as f64 / 1048576.0
+                );
+            }
+        }
+        println!("  loop {:.2} MiB", l.memory_bytes() as f64 / 1048576.0);
+    }
+
+    let stream = shared.join("updates/linx2014-p52-v4.txt.gz");
+    if stream.exists() {
+        let updates = read_updates(&stream, &mut hops);
+        println!(
+            "\n== updates: {} real updates into VRF 0 of 2 tables (Table III, Table IV)",
+            updates.len()
+        );
+        for group in [32, 64, 128] {
+            update_row(&perturbed[..2], &updates, &LoopConfig { group, ..cfg.clone() });
+        }
+    }
+
+    println!("\n== table insertion / deletion time vs number of tables (Fig. 14)");
+    for n in [1, 2, 4, 8, 16] {
+        let mut l = Loop::build(perturbed[..n].to_vec(), &cfg).unwrap();
+        let t0 = Instant::now();
+        l.add_table(perturbed[n].clone()).unwrap();
+        let add = t0.elapsed().as_secs_f64() * 1e3;
+        let t0 = Instant::now();
+        l.remove_table(n as u32).unwrap();
+        let del = t0.elapsed().as_secs_f64() * 1e3;
+        println!("tables {n:>3}: insert one {add:>8.1} ms  delete one {del:>8.1} ms");
+    }
+}
