@@ -105,7 +105,9 @@ fn rate_batch<A: Address>(fib: &dyn Lookup<A>, t: Traffic<A>, repeats: usize) ->
 
 fn data(rel: &str) -> Option<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    [root.join("data").join(rel), root.join("../shared/data/tables").join(rel)].into_iter().find(|p| p.exists())
+    [root.join("data").join(rel), root.join("../shared/data/tables").join(rel)]
+        .into_iter()
+        .find(|p| p.exists())
 }
 
 fn load(rel: &str) -> Option<fibforge_io::Table> {
@@ -113,7 +115,14 @@ fn load(rel: &str) -> Option<fibforge_io::Table> {
     Some(read_table(&path, &ReadConfig::default()).expect("table"))
 }
 
-fn spec_row<A: RegistryFamily>(rib: &Rib<A>, spec: &str, t: Traffic<A>, repeats: usize, table: &str, traffic: &str) {
+fn spec_row<A: RegistryFamily>(
+    rib: &Rib<A>,
+    spec: &str,
+    t: Traffic<A>,
+    repeats: usize,
+    table: &str,
+    traffic: &str,
+) {
     let start = Instant::now();
     let fib = match build(&spec.parse::<AlgoSpec>().unwrap(), rib) {
         Ok(f) => f,
@@ -122,19 +131,34 @@ fn spec_row<A: RegistryFamily>(rib: &Rib<A>, spec: &str, t: Traffic<A>, repeats:
     let ms = start.elapsed().as_secs_f64() * 1e3;
     let (s, b) = (rate_single(&*fib, t, repeats), rate_batch(&*fib, t, repeats));
     let mib = fib.memory_bytes() as f64 / (1 << 20) as f64;
-    println!("{table}\t{spec}\t{traffic}\tsingle {s:.2}\tbatch {b:.2}\tmem {mib:.1} MiB\tbuild {ms:.0} ms");
+    println!(
+        "{table}\t{spec}\t{traffic}\tsingle {s:.2}\tbatch {b:.2}\tmem {mib:.1} MiB\tbuild {ms:.0} ms"
+    );
 }
 
 fn fpr_sweep(repeats: usize) {
     let Some(t) = load("ris2015-as3856.tsv.gz") else { return };
-    println!("# FPR x hash sweep (Fig. 1, Table 5): ris2015-as3856, bloomfwd, random traffic, Mlps");
+    println!(
+        "# FPR x hash sweep (Fig. 1, Table 5): ris2015-as3856, bloomfwd, random traffic, Mlps"
+    );
     for fpr in [0.01, 0.1, 0.3, 0.6, 0.9] {
         for hash in [HashFn::H2, HashFn::Murmur, HashFn::Knuth] {
             let cfg = BloomConfig { fpr, hash: Some(hash), ..Default::default() };
             let fib = BloomFib::compile(&t.v4, &cfg).unwrap();
-            let shape: Vec<String> = fib.levels().iter().map(|l| format!("/{}: n={} m={} k={}", l.len, l.keys, l.m, l.k)).collect();
-            let (s, b) = (rate_single(&fib, Traffic::Random, repeats), rate_batch(&fib, Traffic::Random, repeats));
-            println!("fpr={fpr}\thash={}\tsingle {s:.2}\tbatch {b:.2}\t{}", hash.name(), shape.join("; "));
+            let shape: Vec<String> = fib
+                .levels()
+                .iter()
+                .map(|l| format!("/{}: n={} m={} k={}", l.len, l.keys, l.m, l.k))
+                .collect();
+            let (s, b) = (
+                rate_single(&fib, Traffic::Random, repeats),
+                rate_batch(&fib, Traffic::Random, repeats),
+            );
+            println!(
+                "fpr={fpr}\thash={}\tsingle {s:.2}\tbatch {b:.2}\t{}",
+                hash.name(),
+                shape.join("; ")
+            );
         }
     }
 }
@@ -163,7 +187,12 @@ fn matching_ratio(repeats: usize) {
 
 fn ipv4_tables(repeats: usize) {
     println!("# IPv4 tables (Fig. 6), Mlps");
-    for name in ["ris2015-as3856.tsv.gz", "v4/ris2010-as4777.tsv.gz", "v4/ris2002-as1853.tsv.gz", "mixed/tier1-2024.txt.gz"] {
+    for name in [
+        "ris2015-as3856.tsv.gz",
+        "v4/ris2010-as4777.tsv.gz",
+        "v4/ris2002-as1853.tsv.gz",
+        "mixed/tier1-2024.txt.gz",
+    ] {
         let Some(t) = load(name) else { continue };
         for spec in ["radix", "bloom_naive", "bloom_base", "bloomfwd", "miht"] {
             spec_row(&t.v4, spec, Traffic::Random, repeats, name, "random");
@@ -186,7 +215,13 @@ fn ipv6_tables(repeats: usize) {
     }
 }
 
-fn threads_for<A: BloomKey + RegistryFamily>(rib: &Rib<A>, spec: &str, addrs: &[A], table: &str, repeats: usize) {
+fn threads_for<A: BloomKey + RegistryFamily>(
+    rib: &Rib<A>,
+    spec: &str,
+    addrs: &[A],
+    table: &str,
+    repeats: usize,
+) {
     let Ok(fib) = build(&spec.parse::<AlgoSpec>().unwrap(), rib) else { return };
     let mut out: Vec<Option<NextHop>> = vec![None; addrs.len()];
     for threads in [1, 2] {
@@ -211,7 +246,8 @@ fn thread_scaling(repeats: usize) {
     }
     if let Some(t) = load("tier1-2024-v6.txt.gz") {
         let routes: Vec<Prefix<u128>> = t.v6.iter().map(|(p, _)| p).collect();
-        let addrs: Vec<u128> = (0..1 << 22).map(|_| Traffic::InPrefix(&routes).next(&mut x)).collect();
+        let addrs: Vec<u128> =
+            (0..1 << 22).map(|_| Traffic::InPrefix(&routes).next(&mut x)).collect();
         for spec in ["radix", "bloom_base", "bloomfwd", "miht"] {
             threads_for(&t.v6, spec, &addrs, "tier1-2024-v6 inpfx", repeats);
         }
@@ -223,13 +259,23 @@ fn dpcpe_report() {
     for name in ["tier1-2024-v6.txt.gz", "v6/linx2014-p69.txt.gz", "v6/rrc00-v6.txt.gz"] {
         let Some(t) = load(name) else { continue };
         let counts = length_counts(&t.v6);
-        println!("{name}: {} prefixes, {} lengths", t.v6.len(), counts.iter().filter(|&&c| c > 0).count());
+        println!(
+            "{name}: {} prefixes, {} lengths",
+            t.v6.len(),
+            counts.iter().filter(|&&c| c > 0).count()
+        );
         for row in dpcpe_table(&t.v6, 3..=10) {
             let greedy = choose_levels_greedy(&counts, row.n);
-            let k = |v: u128| if v > 1 << 100 { ">2^100".to_string() } else { format!("{}", v / 1000) };
+            let k =
+                |v: u128| if v > 1 << 100 { ">2^100".to_string() } else { format!("{}", v / 1000) };
             println!(
                 "  CPE{}\t{:?}\test {}\tactual {}\tpaper's greedy {:?} est {}",
-                row.n, row.levels, k(row.estimated), k(row.actual), greedy, k(estimate(&counts, &greedy))
+                row.n,
+                row.levels,
+                k(row.estimated),
+                k(row.actual),
+                greedy,
+                k(estimate(&counts, &greedy))
             );
         }
     }
@@ -237,10 +283,20 @@ fn dpcpe_report() {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let repeats = args.iter().position(|a| a == "--repeats").and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(5);
-    let wanted: Vec<&str> = args.iter().map(|s| s.as_str()).filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err()).collect();
+    let repeats = args
+        .iter()
+        .position(|a| a == "--repeats")
+        .and_then(|i| args.get(i + 1)?.parse().ok())
+        .unwrap_or(5);
+    let wanted: Vec<&str> = args
+        .iter()
+        .map(|s| s.as_str())
+        .filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err())
+        .collect();
     let run = |name: &str| wanted.is_empty() || wanted.contains(&name);
-    println!("# bloom_bench: {LOOKUPS} lookups per measurement, median of {repeats}; shared 2-core machine");
+    println!(
+        "# bloom_bench: {LOOKUPS} lookups per measurement, median of {repeats}; shared 2-core machine"
+    );
     if run("dpcpe") {
         dpcpe_report();
     }

@@ -87,7 +87,13 @@ fn shared_tables_equal_the_rib_sampled() {
         eprintln!("../shared/data absent: skipped");
         return;
     };
-    for name in ["v4/ris2010-as4777.tsv.gz", "v4/ris2002-as1853.tsv.gz", "v4/maewest.txt.gz", "v6/linx2014-p69.txt.gz", "v6/rrc00-v6.txt.gz"] {
+    for name in [
+        "v4/ris2010-as4777.tsv.gz",
+        "v4/ris2002-as1853.tsv.gz",
+        "v4/maewest.txt.gz",
+        "v6/linx2014-p69.txt.gz",
+        "v6/rrc00-v6.txt.gz",
+    ] {
         let t = load(&shared.join("tables").join(name));
         check(&t.v4, name, 17);
         check(&t.v6, name, 7);
@@ -130,7 +136,8 @@ fn real_update_stream_equals_fresh_compile() {
     let mut table = load(&repo_root().join("data/ris2015-as3856.tsv.gz"));
     let mut rib = std::mem::take(&mut table.v4);
     let cfgs = [BloomConfig::baseline(), BloomConfig::default()];
-    let mut fibs: Vec<BloomFib<u32>> = cfgs.iter().map(|c| BloomFib::compile(&rib, c).unwrap()).collect();
+    let mut fibs: Vec<BloomFib<u32>> =
+        cfgs.iter().map(|c| BloomFib::compile(&rib, c).unwrap()).collect();
     let mut mark = rib.change_mark();
     let mut touched: Vec<Prefix<u32>> = Vec::new();
     replay(&shared.join("updates/linx2014-p52-v4.txt.gz"), &mut rib, &mut table, |rib| {
