@@ -15,6 +15,9 @@ pub enum ReadError {
     /// A binary record is malformed.
     #[error("{source_name}: at byte offset {offset}: {reason}")]
     Binary { source_name: String, offset: u64, reason: String },
+    /// The file reads fine but cannot give what was asked (an absent peer, a limit).
+    #[error("{source_name}: {reason}")]
+    Content { source_name: String, reason: String },
 }
 
 /// A failed load: the error, and everything valid read before it.

@@ -3,19 +3,29 @@
 //! - [`open`]: any file, plain, gzip or bzip2, chosen by content (magic bytes), not by name;
 //! - [`text`]: text tables (`prefix<TAB or spaces>nexthop[...]`, prefix-only lists, comments,
 //!   mixed IPv4/IPv6) into a [`Table`];
+//! - [`mrt`]: MRT RIB dumps and BGP update files (TABLE_DUMP, TABLE_DUMP_V2, BGP4MP, BGP4MP_ET),
+//!   as entries ([`mrt::MrtReader`]) or as a [`Table`] of one peer or all;
+//! - [`updates`]: update streams (MRT or `time a|w prefix nexthop` text) as [`updates::Update`]s;
+//! - [`trace`]: destination addresses of pcap/pcapng captures and address lists.
+//!
+//! [`read_table`] chooses the format by content: after decompression, a stream whose first
+//! 12 bytes are an MRT header of a routing type is MRT, anything else is text.
 //!
 //! Every error names the file and the line or byte offset and what was wrong; a failed load
 //! still hands back everything valid that was read before the failure.
 
 pub mod error;
+pub mod mrt;
 pub mod open;
 pub mod table;
 pub mod text;
+pub mod updates;
 
 pub use error::{LoadError, ReadError};
 pub use open::{open, open_reader};
 pub use table::{DuplicatePolicy, PeerFilter, PrefixOnlyHops, ReadConfig, Table};
 pub use text::read_text_table;
+pub use updates::{Update, UpdateKind, UpdateReader, read_updates, read_updates_from};
 
 use std::io::Read;
 use std::path::Path;
@@ -35,6 +45,12 @@ pub fn read_table_from<R: Read + Send + 'static>(
     name: &str,
     cfg: &ReadConfig,
 ) -> Result<Table, LoadError> {
-    let input = open_reader(source, name).map_err(|e| LoadError::new(e, Table::new(cfg)))?;
-    read_text_table(input, name, cfg)
+    let fail = |e| LoadError::new(e, Table::new(cfg));
+    let input = open_reader(source, name).map_err(fail)?;
+    let (head, input) = open::peek(input, 12, name).map_err(fail)?;
+    if mrt::looks_like_mrt(&head) {
+        mrt::read_mrt_table(input, name, cfg)
+    } else {
+        read_text_table(input, name, cfg)
+    }
 }

@@ -34,3 +34,18 @@ pub fn open_reader<R: Read + Send + 'static>(
     };
     Ok(reader)
 }
+
+/// The first `n` bytes of a stream (fewer if it is shorter) and the stream, unchanged.
+pub fn peek(
+    mut input: Box<dyn BufRead + Send>,
+    n: usize,
+    name: &str,
+) -> Result<(Vec<u8>, Box<dyn BufRead + Send>), ReadError> {
+    let mut head = Vec::with_capacity(n);
+    (&mut input)
+        .take(n as u64)
+        .read_to_end(&mut head)
+        .map_err(|err| ReadError::Io { source_name: name.into(), err })?;
+    let replay = std::io::Cursor::new(head.clone());
+    Ok((head, Box::new(replay.chain(input))))
+}

@@ -106,7 +106,7 @@ impl Table {
         self.len() == 0
     }
 
-    /// Adds a route under the duplicate policy. Returns false when the interner is full.
+    /// Adds a route under the duplicate policy (counting a duplicate when the prefix exists).
     pub fn add(&mut self, prefix: AnyPrefix, hop: NextHop) {
         let previous = match prefix {
             AnyPrefix::V4(p) => add_one(&mut self.v4, p, hop, self.policy),
@@ -114,6 +114,31 @@ impl Table {
         };
         if previous {
             self.duplicates += 1;
+        }
+    }
+
+    /// Sets a route, replacing any previous one without counting a duplicate (for update
+    /// streams, where a new announcement implicitly replaces the old route).
+    pub fn set(&mut self, prefix: AnyPrefix, hop: NextHop) {
+        match prefix {
+            AnyPrefix::V4(p) => self.v4.insert(p, hop),
+            AnyPrefix::V6(p) => self.v6.insert(p, hop),
+        };
+    }
+
+    /// Removes a route; returns its next hop if it was present.
+    pub fn remove(&mut self, prefix: &AnyPrefix) -> Option<NextHop> {
+        match prefix {
+            AnyPrefix::V4(p) => self.v4.remove(p),
+            AnyPrefix::V6(p) => self.v6.remove(p),
+        }
+    }
+
+    /// The next hop of exactly this prefix.
+    pub fn get(&self, prefix: &AnyPrefix) -> Option<NextHop> {
+        match prefix {
+            AnyPrefix::V4(p) => self.v4.get(p),
+            AnyPrefix::V6(p) => self.v6.get(p),
         }
     }
 

@@ -11,6 +11,7 @@
 pub mod addr;
 pub mod algo;
 pub mod fib;
+pub mod multi;
 pub mod nexthop;
 pub mod prefix;
 pub mod registry;

@@ -44,6 +44,12 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         summary: "binary radix (Patricia) tree: the RIB itself, the baseline",
     },
     AlgoInfo {
+        name: "loop",
+        ipv4: true,
+        ipv6: true,
+        summary: "LOOP layered overlay bitmaps (Mi, Yang et al.), one table; many tables via `verify DIR`",
+    },
+    AlgoInfo {
         name: "bloom_naive",
         ipv4: true,
         ipv6: true,
@@ -211,6 +217,8 @@ fn build_common<A: algo::bloom::BloomKey>(
         "radix" => spec
             .check_options("radix", &[])
             .and_then(|_| algo::radix::Radix::compile(rib, &()).map(boxed)),
+        "loop" => crate::multi::loop_::LoopConfig::from_spec(spec)
+            .and_then(|cfg| crate::multi::loop_::LoopFib::compile(rib, &cfg).map(boxed)),
         "bloom_naive" | "bloom_base" | "bloomfwd" => {
             bloom_config(spec).and_then(|cfg| algo::bloom::BloomFib::compile(rib, &cfg).map(boxed))
         }

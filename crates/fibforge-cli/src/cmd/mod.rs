@@ -4,3 +4,4 @@ pub mod algos;
 pub mod lookup;
 pub mod stats;
 pub mod verify;
+mod verify_multi;

@@ -19,33 +19,36 @@ use std::time::Instant;
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    table: TableArgs,
+    pub(crate) table: TableArgs,
     /// Algorithms to check: `all`, or a comma-separated list (`name:key=value` for options).
     #[arg(long, default_value = "all")]
-    algo: String,
+    pub(crate) algo: String,
     /// IPv4: check all 2^32 addresses. IPv6: ten times more random samples.
     #[arg(long)]
-    exhaustive: bool,
+    pub(crate) exhaustive: bool,
     /// Random addresses to check besides the route boundaries.
     #[arg(long, default_value_t = 1_000_000)]
-    samples: usize,
+    pub(crate) samples: usize,
     /// Seed of the random addresses.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub(crate) seed: u64,
     /// Print the JSON report instead of text.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
-struct Outcome {
-    algo: String,
-    family: Family,
-    checked: u64,
-    mismatches: u64,
-    examples: Vec<String>,
+pub(crate) struct Outcome {
+    pub(crate) algo: String,
+    pub(crate) family: Family,
+    pub(crate) checked: u64,
+    pub(crate) mismatches: u64,
+    pub(crate) examples: Vec<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.table.path.is_dir() {
+        return super::verify_multi::run(&args);
+    }
     let table = load_table(&args.table)?;
     let specs = parse_specs(&args.algo)?;
     let mut outcomes = Vec::new();
@@ -126,7 +129,7 @@ fn verify_family<A: RegistryFamily>(
 }
 
 /// Route boundaries and their neighbours, uniform random addresses, random in-route addresses.
-fn probe_addresses<A: Address>(rib: &Rib<A>, args: &Args) -> Vec<A> {
+pub(crate) fn probe_addresses<A: Address>(rib: &Rib<A>, args: &Args) -> Vec<A> {
     let mut v = Vec::with_capacity(rib.len() * 4 + args.samples * 2);
     for (p, _) in rib.iter() {
         let (first, last) = (p.addr().to_u128(), p.last().to_u128());
@@ -171,7 +174,12 @@ fn record<A: Address>(
     }
 }
 
-fn check_probes<A: Address>(rib: &Rib<A>, fib: &dyn Lookup<A>, probes: &[A], o: &mut Outcome) {
+pub(crate) fn check_probes<A: Address>(
+    rib: &Rib<A>,
+    fib: &dyn Lookup<A>,
+    probes: &[A],
+    o: &mut Outcome,
+) {
     let found: Vec<(usize, Option<NextHop>, Option<NextHop>, &str)> = probes
         .par_chunks(4096)
         .enumerate()
@@ -199,7 +207,11 @@ fn check_probes<A: Address>(rib: &Rib<A>, fib: &dyn Lookup<A>, probes: &[A], o: 
 }
 
 /// All 2^32 IPv4 addresses, range by range, split over the cores in blocks of 2^20 addresses.
-fn check_all_ranges<A: Address>(ranges: &[Range<A>], fib: &dyn Lookup<A>, o: &mut Outcome) {
+pub(crate) fn check_all_ranges<A: Address>(
+    ranges: &[Range<A>],
+    fib: &dyn Lookup<A>,
+    o: &mut Outcome,
+) {
     const BLOCK: u64 = 1 << 20;
     let blocks = (1u64 << 32) / BLOCK;
     let results: Vec<BlockResult> =

@@ -1,0 +1,165 @@
+//! `fibforge verify DIR --algo loop|per_table`: many tables at once. Each table file in DIR
+//! is one table (VRF id = sorted file order); every table is checked against its own RIB on
+//! the route boundaries of all tables plus random and in-route addresses, and with
+//! `--exhaustive` (IPv4) on all 2^32 addresses for the first three tables.
+
+use super::verify::{Args, Outcome, check_all_ranges, check_probes, probe_addresses};
+use crate::load::{DEFAULT_ALGO, load_table};
+use anyhow::Context;
+use fibforge::multi::loop_::{Loop, LoopConfig};
+use fibforge::multi::{MultiLookup, PerTable, VrfId};
+use fibforge::registry::{AlgoSpec, RegistryFamily};
+use fibforge::{Address, Interner, Lookup, NextHop, Rib};
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Exhaustive IPv4 checks cover this many tables of a set.
+const EXHAUSTIVE_TABLES: usize = 3;
+
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let files = table_files(&args.table.path)?;
+    let mut hops = Interner::<String>::new();
+    let (mut v4, mut v6) = (Vec::new(), Vec::new());
+    for f in &files {
+        let mut targs = args.table.clone();
+        targs.path = f.clone();
+        let t = load_table(&targs)?;
+        v4.push(remap(&t.v4, &t, &mut hops)?);
+        v6.push(remap(&t.v6, &t, &mut hops)?);
+    }
+    let algos: Vec<String> = if args.algo == "all" {
+        vec!["loop".into(), "per_table".into()]
+    } else {
+        args.algo.split(',').map(str::to_string).collect()
+    };
+    let mut outcomes = Vec::new();
+    for algo in &algos {
+        outcomes.extend(verify_family(&v4, algo, args)?);
+        outcomes.extend(verify_family(&v6, algo, args)?);
+    }
+    let failed = outcomes.iter().any(|(_, o)| o.mismatches > 0);
+    if args.json {
+        let results: Vec<_> = outcomes
+            .iter()
+            .map(|(vrf, o)| json!({"algo": o.algo, "family": o.family.name(), "vrf": vrf, "table": files[*vrf as usize].display().to_string(), "checked": o.checked, "mismatches": o.mismatches}))
+            .collect();
+        let report = json!({"table": args.table.path.display().to_string(), "results": results});
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    }
+    for (vrf, o) in outcomes.iter().filter(|(_, o)| o.mismatches > 0) {
+        eprintln!("{} {} vrf {vrf}: {} mismatches; first ones:", o.algo, o.family, o.mismatches);
+        for e in &o.examples {
+            eprintln!("  {e}");
+        }
+    }
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The table files of a directory, sorted by name (hidden files skipped).
+pub(crate) fn table_files(dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file() && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    files.sort();
+    anyhow::ensure!(!files.is_empty(), "{} holds no table files", dir.display());
+    Ok(files)
+}
+
+/// Re-expresses a table's next hops in the set-wide interner, so equal values share ids.
+fn remap<A: Address>(
+    rib: &Rib<A>,
+    t: &fibforge_io::Table,
+    hops: &mut Interner<String>,
+) -> anyhow::Result<Rib<A>> {
+    let mut out = Rib::with_capacity(rib.len());
+    for (p, h) in rib.iter() {
+        out.insert(p, hops.intern_ref(t.hop_value(h))?);
+    }
+    Ok(out)
+}
+
+/// One table of a multi-table structure seen as a single-table `Lookup`.
+struct Vrf<'a, A: Address, M: MultiLookup<A> + ?Sized> {
+    multi: &'a M,
+    vrf: VrfId,
+    _family: std::marker::PhantomData<fn() -> A>,
+}
+
+impl<A: Address, M: MultiLookup<A> + ?Sized> Lookup<A> for Vrf<'_, A, M> {
+    fn lookup(&self, addr: A) -> Option<NextHop> {
+        self.multi.lookup(self.vrf, addr)
+    }
+    fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        let keys: Vec<(VrfId, A)> = addrs.iter().map(|&a| (self.vrf, a)).collect();
+        self.multi.lookup_batch(&keys, out)
+    }
+    fn memory_bytes(&self) -> usize {
+        self.multi.memory_bytes()
+    }
+}
+
+fn verify_family<A: RegistryFamily>(
+    ribs: &[Rib<A>],
+    algo: &str,
+    args: &Args,
+) -> anyhow::Result<Vec<(VrfId, Outcome)>> {
+    if ribs.iter().all(|r| r.is_empty()) {
+        return Ok(Vec::new());
+    }
+    let spec: AlgoSpec = algo.parse()?;
+    let t0 = Instant::now();
+    let multi: Box<dyn MultiLookup<A>> = match spec.name.as_str() {
+        "loop" => Box::new(Loop::build(ribs.to_vec(), &LoopConfig::from_spec(&spec)?)?),
+        "per_table" => {
+            let inner = spec.options.get("algo").map_or(DEFAULT_ALGO, |s| s.as_str());
+            Box::new(PerTable::build(ribs, &AlgoSpec::named(inner))?)
+        }
+        other => {
+            anyhow::bail!("'{other}' is not a multi-table algorithm (loop, per_table[:algo=NAME])")
+        }
+    };
+    let built = t0.elapsed();
+    let mut union = Rib::new();
+    for r in ribs {
+        for (p, h) in r.iter() {
+            union.insert(p, h);
+        }
+    }
+    let probes = probe_addresses(&union, args);
+    let mut out = Vec::new();
+    for (vrf, rib) in ribs.iter().enumerate() {
+        let view = Vrf { multi: &*multi, vrf: vrf as VrfId, _family: Default::default() };
+        let mut o = Outcome {
+            algo: spec.to_string(),
+            family: A::FAMILY,
+            checked: 0,
+            mismatches: 0,
+            examples: vec![],
+        };
+        check_probes(rib, &view, &probes, &mut o);
+        if args.exhaustive && A::BITS == 32 && vrf < EXHAUSTIVE_TABLES {
+            check_all_ranges(&rib.ranges(), &view, &mut o);
+        }
+        out.push((vrf as VrfId, o));
+    }
+    if !args.json {
+        let checked: u64 = out.iter().map(|(_, o)| o.checked).sum();
+        let bad: u64 = out.iter().map(|(_, o)| o.mismatches).sum();
+        let status = if bad == 0 { "ok" } else { "MISMATCH" };
+        println!(
+            "{:<22} {}  {} tables  built in {:>8.1} ms  {:>8.2} MiB  {checked:>12} lookups checked  {bad} mismatches  {status}",
+            spec.to_string(),
+            A::FAMILY,
+            ribs.len(),
+            built.as_secs_f64() * 1e3,
+            multi.memory_bytes() as f64 / (1 << 20) as f64
+        );
+    }
+    Ok(out)
+}

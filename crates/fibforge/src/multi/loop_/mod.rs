@@ -1,0 +1,397 @@
+//! LOOP: Layer-based Overlay and Optimized Polymerization for multiple virtual tables
+//! (Z. Mi, T. Yang et al.; `papers/loop-mi-yang.txt`).
+//!
+//! **Structure** (§III-A to §III-C, §IV). The address is cut into layers (partition mode
+//! `[16-8-8]` for IPv4 by default, configurable as in Fig. 11). Layer 1 is one chunk stored as
+//! `2^16` uncompressed lookup entries. Every lower chunk (a subtree confined to one layer) is
+//! split into groups of `G` elements (64 by default; 32 and 128 allowed, Table IV); each group
+//! stores eight-element codewords (an 8-bit slice of the overlay bitmap plus the count of ones
+//! before it) and one lookup entry per range head. The entry of an element is found with the
+//! codeword's `before` count plus a population count (`count_ones`, a single instruction here,
+//! replacing the paper's 128-byte IndexTable: the same answer with one memory access fewer).
+//! Chunks whose routes (and next-layer pointers) are at most `K` relative prefixes (3 by
+//! default) are stored as sparse chunks (Optimization 2).
+//!
+//! **Many tables** (§III-C). All tables share one structure: each element's value is the
+//! composite of every table's FPA value at that element (the Multiplexed FPA), so the overlay
+//! bitmap is the OR of the tables' bitmaps; lookup entries index a PortMapTable that stores each
+//! distinct composite once, `vrfs` next hops wide. A lookup reads the composite's slot for its
+//! VRF: one array access more than a single table.
+//!
+//! **Updates** (§III-E): see [`update`](self::update). Readers never block: the writer
+//! regenerates groups into fresh storage and swaps one pointer; retired storage is reclaimed
+//! with `crossbeam-epoch` after a grace period. Table insertion and deletion (§III-D) rebuild
+//! the merged structure from the tables' RIBs and publish it atomically: the result is the
+//! same structure as the paper's Table II actions produce, but the time grows with the total
+//! size of all tables (the paper's incremental merge is not implemented yet).
+//!
+//! **IPv6** (beyond the paper, which is IPv4 only): partition `[16, 8 × 14]` — one uncompressed
+//! 16-bit root (real IPv6 tables spread over 2000::/3 at /16–/48) and byte-sized lower layers, so
+//! groups, codewords and sparse chunks work unchanged down to /128.
+//!
+//! **Limits**: lookup entries carry 30-bit payloads (PortMapTable indices, chunk ids, arena
+//! offsets); exceeding them is a `BuildError::LimitExceeded`. Next hops are stored as full
+//! 32-bit ids in the PortMapTable (the paper uses 8 bits), so there is no next-hop cap.
+//! After updates the answers equal a fresh build's; the memory layout may differ (a chunk
+//! is not converted between sparse and grouped forms in place, and PortMapTable entries that
+//! fall out of use are kept until the next rebuild).
+
+mod build;
+mod encode;
+mod layout;
+mod single;
+mod update;
+
+pub use single::LoopFib;
+
+use super::{MultiLookup, VrfId};
+use crate::addr::Address;
+use crate::fib::BuildError;
+use crate::nexthop::NextHop;
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+use build::{Emitter, VecSink};
+use crossbeam_epoch::{self as epoch, Atomic, Guard, Owned};
+use layout::{Core, Shape, atomic_vec};
+use std::marker::PhantomData;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use update::Store;
+
+/// LOOP build parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopConfig {
+    /// Bits per layer; `None` gives `[16, 8, 8]` for IPv4 and `[16, 8 × 14]` for IPv6.
+    pub strides: Option<Vec<u32>>,
+    /// Elements per group: 32, 64 (default) or 128.
+    pub group: u32,
+    /// Chunks with at most this many relative prefixes are sparse (`K`, default 3).
+    pub sparse_limit: usize,
+    /// Spare capacity reserved for updates, as a fraction of the built size (default 0.5).
+    pub headroom: f64,
+}
+
+impl Default for LoopConfig {
+    fn default() -> Self {
+        LoopConfig { strides: None, group: 64, sparse_limit: 3, headroom: 0.5 }
+    }
+}
+
+impl LoopConfig {
+    fn shape<A: Address>(&self) -> Result<Shape, BuildError> {
+        let strides = self.strides.clone().unwrap_or_else(|| {
+            let mut v = vec![16];
+            v.extend(std::iter::repeat_n(8, (A::BITS as usize - 16) / 8));
+            v
+        });
+        let bad = |reason: String| BuildError::BadOption {
+            algo: "loop",
+            option: "strides/group".into(),
+            reason,
+        };
+        if ![32, 64, 128].contains(&self.group) {
+            return Err(bad(format!("group size {} is not 32, 64 or 128", self.group)));
+        }
+        if strides.iter().sum::<u32>() != A::BITS
+            || strides.is_empty()
+            || !(1..=24).contains(&strides[0])
+        {
+            return Err(bad(format!(
+                "strides {strides:?} must sum to {} with a root of 1..=24 bits",
+                A::BITS
+            )));
+        }
+        if let Some(s) = strides[1..].iter().find(|&&s| s > 16 || (1u32 << s) < self.group) {
+            return Err(bad(format!(
+                "lower-layer stride {s} must hold a whole group and be at most 16"
+            )));
+        }
+        Ok(Shape::new(strides, self.group))
+    }
+}
+
+/// Counters describing the structure (the paper's storage terms).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoopStats {
+    /// Table slots (PortMapTable width).
+    pub vrfs: usize,
+    /// Grouped chunks in lower layers.
+    pub chunks: usize,
+    /// Arena words in use (group structures and sparse chunks).
+    pub arena_words: usize,
+    /// Distinct composites in the PortMapTable.
+    pub pmt_entries: usize,
+    /// Group or root pointers modified by updates so far (Table III's "modified pointers").
+    pub modified_pointers: u64,
+}
+
+struct Shared {
+    core: Atomic<Core>,
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // SAFETY: the last `Arc<Shared>` is going away, so no reader or writer can hold a
+        // reference to the current core; it was created by `Owned::new` and is freed once.
+        unsafe {
+            let core = self.core.load(Ordering::Relaxed, epoch::unprotected());
+            if !core.is_null() {
+                drop(core.into_owned());
+            }
+        }
+    }
+}
+
+fn current<'g>(shared: &Shared, guard: &'g Guard) -> &'g Core {
+    let ptr = shared.core.load(Ordering::Acquire, guard);
+    // SAFETY: the core pointer is never null after construction, and a core replaced by a
+    // rebuild is destroyed only through `defer_destroy`, after every guard pinned before the
+    // replacement (including `guard`) is gone.
+    unsafe { ptr.deref() }
+}
+
+/// The writer of a LOOP multi-table: owns the RIBs and applies changes.
+pub struct Loop<A: Address> {
+    shared: Arc<Shared>,
+    ribs: Vec<Option<Rib<A>>>,
+    store: Store,
+    cfg: LoopConfig,
+    shape: Shape,
+}
+
+/// A cheap, cloneable lookup handle for any thread.
+pub struct LoopReader<A: Address> {
+    shared: Arc<Shared>,
+    _family: PhantomData<fn() -> A>,
+}
+
+impl<A: Address> Clone for LoopReader<A> {
+    fn clone(&self) -> Self {
+        LoopReader { shared: self.shared.clone(), _family: PhantomData }
+    }
+}
+
+fn build_core<A: Address>(
+    ribs: &[Option<Rib<A>>],
+    shape: &Shape,
+    cfg: &LoopConfig,
+) -> Result<(Core, Store), BuildError> {
+    let em = Emitter { ribs, shape, sparse_limit: cfg.sparse_limit };
+    let mut sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
+    let defaults = vec![0u32; ribs.len()];
+    let (root, _) = em.element_entries(0, Prefix::DEFAULT_ROUTE, &defaults, &mut sink)?;
+    let spare = |n: usize, min: usize| n + (n as f64 * cfg.headroom) as usize + min;
+    let core = Core {
+        shape: shape.clone(),
+        vrfs: ribs.len() as u32,
+        root: filled(&root, root.len()),
+        chunk_groups: filled(&sink.chunk_groups, spare(sink.chunk_groups.len(), 64 * 4)),
+        arena: filled(&sink.arena, spare(sink.arena.len(), 1 << 14)),
+        pmt: filled(&sink.pmt, spare(sink.pmt.len(), 1024 * ribs.len().max(1))),
+    };
+    let store = Store {
+        arena_top: sink.arena.len() as u32,
+        chunk_top: sink.chunks,
+        pmt_top: (sink.pmt.len() / ribs.len().max(1)) as u32,
+        free_words: Default::default(),
+        free_chunks: Vec::new(),
+        pmt_index: sink.pmt_index,
+        reclaimed: Arc::new(Mutex::new(Vec::new())),
+        retiring: Vec::new(),
+        modified_pointers: 0,
+    };
+    Ok((core, store))
+}
+
+fn filled(values: &[u32], capacity: usize) -> Box<[std::sync::atomic::AtomicU32]> {
+    let v = atomic_vec(capacity.max(values.len()));
+    for (slot, &x) in v.iter().zip(values) {
+        slot.store(x, Ordering::Relaxed);
+    }
+    v
+}
+
+impl<A: Address> Loop<A> {
+    /// Merges `tables` (VRF id = position) into one structure.
+    pub fn build(tables: Vec<Rib<A>>, cfg: &LoopConfig) -> Result<Self, BuildError> {
+        let shape = cfg.shape::<A>()?;
+        let ribs: Vec<Option<Rib<A>>> = tables.into_iter().map(Some).collect();
+        let (core, store) = build_core(&ribs, &shape, cfg)?;
+        let shared = Arc::new(Shared { core: Atomic::new(core) });
+        Ok(Loop { shared, ribs, store, cfg: cfg.clone(), shape })
+    }
+
+    /// A lookup handle for other threads.
+    pub fn reader(&self) -> LoopReader<A> {
+        LoopReader { shared: self.shared.clone(), _family: PhantomData }
+    }
+
+    /// The RIB of table `vrf`, if it exists.
+    pub fn rib(&self, vrf: VrfId) -> Option<&Rib<A>> {
+        self.ribs.get(vrf as usize)?.as_ref()
+    }
+
+    fn rib_mut(&mut self, vrf: VrfId) -> Result<&mut Rib<A>, BuildError> {
+        self.ribs.get_mut(vrf as usize).and_then(|r| r.as_mut()).ok_or_else(|| {
+            BuildError::Unsupported { algo: "loop", reason: format!("no table with VRF id {vrf}") }
+        })
+    }
+
+    /// Inserts or replaces a route of table `vrf`; returns the previous next hop.
+    pub fn insert(
+        &mut self,
+        vrf: VrfId,
+        prefix: Prefix<A>,
+        hop: NextHop,
+    ) -> Result<Option<NextHop>, BuildError> {
+        let old = self.rib_mut(vrf)?.insert(prefix, hop);
+        if old != Some(hop) {
+            self.refresh(&prefix)?;
+        }
+        Ok(old)
+    }
+
+    /// Withdraws a route of table `vrf`; returns its next hop if it was present.
+    pub fn remove(
+        &mut self,
+        vrf: VrfId,
+        prefix: &Prefix<A>,
+    ) -> Result<Option<NextHop>, BuildError> {
+        let old = self.rib_mut(vrf)?.remove(prefix);
+        if old.is_some() {
+            self.refresh(prefix)?;
+        }
+        Ok(old)
+    }
+
+    /// Adds a whole table; returns its VRF id.
+    pub fn add_table(&mut self, rib: Rib<A>) -> Result<VrfId, BuildError> {
+        self.ribs.push(Some(rib));
+        self.rebuild()?;
+        Ok(self.ribs.len() as VrfId - 1)
+    }
+
+    /// Removes a whole table; its VRF id stays reserved (lookups in it find no route).
+    pub fn remove_table(&mut self, vrf: VrfId) -> Result<Rib<A>, BuildError> {
+        let rib = std::mem::take(self.rib_mut(vrf)?);
+        self.ribs[vrf as usize] = None;
+        self.rebuild()?;
+        Ok(rib)
+    }
+
+    fn refresh(&mut self, prefix: &Prefix<A>) -> Result<(), BuildError> {
+        self.store.collect();
+        let guard = epoch::pin();
+        let core = current(&self.shared, &guard);
+        let em =
+            Emitter { ribs: &self.ribs, shape: &self.shape, sparse_limit: self.cfg.sparse_limit };
+        let result = update::refresh(&em, core, &mut self.store, prefix);
+        let retiring = std::mem::take(&mut self.store.retiring);
+        let reclaimed = self.store.reclaimed.clone();
+        guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
+        guard.flush();
+        match result {
+            Err(BuildError::LimitExceeded { what, .. }) if what.starts_with("reserved") => {
+                self.rebuild()
+            }
+            other => other,
+        }
+    }
+
+    /// Builds a fresh structure from the RIBs and publishes it.
+    fn rebuild(&mut self) -> Result<(), BuildError> {
+        let (core, store) = build_core(&self.ribs, &self.shape, &self.cfg)?;
+        let modified = self.store.modified_pointers;
+        self.store = store;
+        self.store.modified_pointers = modified;
+        let guard = epoch::pin();
+        let old = self.shared.core.swap(Owned::new(core), Ordering::AcqRel, &guard);
+        // SAFETY: `old` was just unlinked; readers that still see it are pinned, and deferred
+        // destruction waits for them.
+        unsafe { guard.defer_destroy(old) };
+        guard.flush();
+        Ok(())
+    }
+
+    /// Storage counters.
+    pub fn stats(&self) -> LoopStats {
+        let guard = epoch::pin();
+        let core = current(&self.shared, &guard);
+        LoopStats {
+            vrfs: core.vrfs as usize,
+            chunks: self.store.chunks_used(),
+            arena_words: self.store.arena_used(),
+            pmt_entries: self.store.pmt_top as usize,
+            modified_pointers: self.store.modified_pointers,
+        }
+    }
+}
+
+impl<A: Address> MultiLookup<A> for Loop<A> {
+    fn vrfs(&self) -> usize {
+        self.ribs.len()
+    }
+    fn lookup(&self, vrf: VrfId, addr: A) -> Option<NextHop> {
+        current(&self.shared, &epoch::pin()).lookup(vrf, addr)
+    }
+    fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
+        self.reader().lookup_batch(keys, out)
+    }
+    /// Bytes in use: root, group pointers of live chunks, arena words, PortMapTable.
+    fn memory_bytes(&self) -> usize {
+        let guard = epoch::pin();
+        let core = current(&self.shared, &guard);
+        let pmt = self.store.pmt_top as usize * core.vrfs as usize;
+        core.memory_bytes(self.store.arena_used(), pmt, self.store.chunks_used())
+    }
+}
+
+impl<A: Address> LoopReader<A> {
+    /// Runs `f` with the structure pinned: lookups inside pay no per-call pinning cost.
+    pub fn with<R>(&self, f: impl FnOnce(&LoopView<'_, A>) -> R) -> R {
+        let guard = epoch::pin();
+        let view = LoopView { core: current(&self.shared, &guard), _family: PhantomData };
+        f(&view)
+    }
+}
+
+/// The structure as seen while pinned.
+pub struct LoopView<'g, A: Address> {
+    core: &'g Core,
+    _family: PhantomData<fn() -> A>,
+}
+
+impl<A: Address> LoopView<'_, A> {
+    /// The next hop of table `vrf` for `addr`.
+    #[inline]
+    pub fn lookup(&self, vrf: VrfId, addr: A) -> Option<NextHop> {
+        self.core.lookup(vrf, addr)
+    }
+}
+
+impl<A: Address> MultiLookup<A> for LoopReader<A> {
+    fn vrfs(&self) -> usize {
+        self.with(|v| v.core.vrfs as usize)
+    }
+    fn lookup(&self, vrf: VrfId, addr: A) -> Option<NextHop> {
+        self.with(|v| v.lookup(vrf, addr))
+    }
+    fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
+        assert!(out.len() >= keys.len(), "output shorter than input");
+        self.with(|v| {
+            for (o, &(vrf, a)) in out.iter_mut().zip(keys) {
+                *o = v.lookup(vrf, a);
+            }
+        })
+    }
+    /// Bytes allocated, including the capacity reserved for updates.
+    fn memory_bytes(&self) -> usize {
+        self.with(|v| {
+            let c = v.core;
+            4 * (c.root.len() + c.chunk_groups.len() + c.arena.len() + c.pmt.len())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,70 @@
+//! LOOP over one table, as an ordinary single-table structure (registry name `loop`).
+
+use super::{Loop, LoopConfig};
+use crate::addr::Address;
+use crate::fib::{BuildError, Compile, Incremental, Lookup};
+use crate::multi::MultiLookup;
+use crate::nexthop::NextHop;
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+
+/// A one-table LOOP (VRF 0).
+pub struct LoopFib<A: Address>(Loop<A>);
+
+impl<A: Address> Lookup<A> for LoopFib<A> {
+    #[inline]
+    fn lookup(&self, addr: A) -> Option<NextHop> {
+        self.0.lookup(0, addr)
+    }
+    fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        assert!(out.len() >= addrs.len(), "output shorter than input");
+        self.0.reader().with(|v| {
+            for (o, &a) in out.iter_mut().zip(addrs) {
+                *o = v.lookup(0, a);
+            }
+        })
+    }
+    fn memory_bytes(&self) -> usize {
+        self.0.memory_bytes()
+    }
+}
+
+impl<A: Address> Compile<A> for LoopFib<A> {
+    type Config = LoopConfig;
+    fn compile(rib: &Rib<A>, cfg: &LoopConfig) -> Result<Self, BuildError> {
+        Loop::build(vec![rib.clone()], cfg).map(LoopFib)
+    }
+}
+
+impl<A: Address> Incremental<A> for LoopFib<A> {
+    fn apply_changes(&mut self, rib: &Rib<A>, changed: &[Prefix<A>]) -> Result<(), BuildError> {
+        for p in changed {
+            match rib.get(p) {
+                Some(h) => self.0.insert(0, *p, h)?,
+                None => self.0.remove(0, p)?,
+            };
+        }
+        Ok(())
+    }
+}
+
+impl LoopConfig {
+    /// Reads `group=`, `sparse=`, `strides=16-8-8` options.
+    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+        spec.check_options("loop", &["group", "sparse", "strides"])?;
+        let mut cfg = LoopConfig {
+            group: spec.get_u32("loop", "group", 64)?,
+            sparse_limit: spec.get_u32("loop", "sparse", 3)? as usize,
+            ..Default::default()
+        };
+        if let Some(s) = spec.options.get("strides") {
+            let strides: Result<Vec<u32>, _> = s.split('-').map(str::parse).collect();
+            cfg.strides = Some(strides.map_err(|_| BuildError::BadOption {
+                algo: "loop",
+                option: format!("strides={s}"),
+                reason: "expected bit counts joined by '-', e.g. 16-8-8".into(),
+            })?);
+        }
+        Ok(cfg)
+    }
+}

@@ -1,0 +1,143 @@
+//! LOOP tests: every table's answers equal its own RIB, after builds and after updates.
+
+use super::*;
+use crate::prefix::Prefix4;
+use proptest::prelude::*;
+
+fn hop(i: u32) -> NextHop {
+    NextHop::from_index(i)
+}
+
+fn rib4(routes: &[(&str, u32)]) -> Rib<u32> {
+    routes.iter().map(|(p, h)| (p.parse::<Prefix4>().unwrap(), hop(*h))).collect()
+}
+
+/// Route boundaries of every table plus some fixed addresses.
+fn probes<A: Address>(ribs: &[Option<Rib<A>>], extra: &[A]) -> Vec<A> {
+    let mut v = extra.to_vec();
+    for rib in ribs.iter().flatten() {
+        for (p, _) in rib.iter() {
+            let (a, z) = (p.addr().to_u128(), p.last().to_u128());
+            v.extend([a, z, a.wrapping_sub(1), z.wrapping_add(1)].map(A::from_u128));
+        }
+    }
+    v
+}
+
+fn assert_matches<A: Address>(l: &Loop<A>, extra: &[A]) {
+    let reader = l.reader();
+    for a in probes(&l.ribs, extra) {
+        for (vrf, rib) in l.ribs.iter().enumerate() {
+            let want = rib.as_ref().and_then(|r| r.lookup(a));
+            assert_eq!(l.lookup(vrf as u32, a), want, "vrf {vrf} addr {}", a.to_std());
+            assert_eq!(reader.lookup(vrf as u32, a), want);
+        }
+    }
+}
+
+#[test]
+fn merged_tables_answer_like_their_ribs() {
+    let t1 = rib4(&[("0.0.0.0/0", 1), ("10.0.0.0/8", 2), ("10.1.2.0/24", 3), ("10.1.2.128/25", 4)]);
+    let t2 = rib4(&[("10.0.0.0/16", 5), ("10.1.2.3/32", 6), ("192.168.0.0/16", 7)]);
+    let t3 = Rib::new();
+    let l = Loop::build(vec![t1, t2, t3], &LoopConfig::default()).unwrap();
+    assert_matches(&l, &[0, u32::MAX, 0x0A01_0203]);
+    assert_eq!(l.lookup(3, 0x0A00_0000), None, "unknown VRF");
+    assert!(l.memory_bytes() > 0);
+}
+
+#[test]
+fn edge_tables() {
+    for routes in
+        [vec![], vec![("0.0.0.0/0", 1)], vec![("255.255.255.255/32", 1), ("0.0.0.0/32", 2)]]
+    {
+        let l = Loop::build(vec![rib4(&routes)], &LoopConfig::default()).unwrap();
+        assert_matches(&l, &[0, 1, u32::MAX]);
+    }
+    let every: Vec<(String, u32)> = (0..=32)
+        .map(|len| (Prefix4::new_masked(0xA5A5_A5A5, len).unwrap().to_string(), len))
+        .collect();
+    let routes: Vec<(&str, u32)> = every.iter().map(|(p, h)| (p.as_str(), *h)).collect();
+    for group in [32, 64, 128] {
+        let cfg = LoopConfig { group, ..Default::default() };
+        let l = Loop::build(vec![rib4(&routes), rib4(&routes[..10])], &cfg).unwrap();
+        assert_matches(&l, &[0xA5A5_A5A5, 0xA5A5_A5A4]);
+    }
+}
+
+#[test]
+fn ipv6_tables_down_to_128() {
+    let p = |s: &str| s.parse::<Prefix<u128>>().unwrap();
+    let t1: Rib<u128> =
+        [(p("::/0"), hop(0)), (p("2001:db8::/32"), hop(1)), (p("2001:db8::1/128"), hop(2))]
+            .into_iter()
+            .collect();
+    let t2: Rib<u128> =
+        [(p("2001:db8::/126"), hop(3)), (p("2001:db8:0:1::/64"), hop(4))].into_iter().collect();
+    let mut l = Loop::build(vec![t1, t2], &LoopConfig::default()).unwrap();
+    assert_matches(&l, &[0, u128::MAX]);
+    l.insert(1, p("2001:db8::2/127"), hop(5)).unwrap();
+    l.remove(0, &p("2001:db8::1/128")).unwrap();
+    assert_matches(&l, &[0, u128::MAX]);
+}
+
+#[test]
+fn bad_shapes_are_rejected() {
+    let bad = |strides: Vec<u32>, group| LoopConfig {
+        strides: Some(strides),
+        group,
+        ..Default::default()
+    };
+    assert!(Loop::<u32>::build(vec![], &bad(vec![16, 8, 4], 64)).is_err());
+    assert!(Loop::<u32>::build(vec![], &bad(vec![16, 8, 8], 48)).is_err());
+    assert!(Loop::<u32>::build(vec![], &bad(vec![26, 6], 64)).is_err());
+    assert!(Loop::<u32>::build(vec![], &bad(vec![8, 8, 8, 8], 64)).is_ok());
+}
+
+#[test]
+fn table_insertion_and_deletion() {
+    let t1 = rib4(&[("10.0.0.0/8", 1), ("10.1.0.0/24", 2)]);
+    let mut l = Loop::build(vec![t1], &LoopConfig::default()).unwrap();
+    let id = l.add_table(rib4(&[("10.1.0.0/25", 3)])).unwrap();
+    assert_eq!(id, 1);
+    assert_matches(&l, &[0x0A01_0001]);
+    l.remove_table(0).unwrap();
+    assert_eq!(l.lookup(0, 0x0A01_0001), None);
+    assert_eq!(l.lookup(1, 0x0A01_0001), Some(hop(3)));
+}
+
+fn arb_prefix() -> impl Strategy<Value = Prefix4> {
+    (0u32..=32, prop_oneof![Just(0x0A00_0000u32), Just(0x0A01_0200), any::<u32>()])
+        .prop_map(|(len, a)| Prefix4::new_masked(a, len).unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn updates_equal_fresh_build(
+        initial in prop::collection::vec((0u32..3, arb_prefix(), 0u32..6), 0..40),
+        changes in prop::collection::vec((0u32..3, arb_prefix(), prop::option::of(0u32..6)), 0..40),
+        group in prop_oneof![Just(32u32), Just(64), Just(128)],
+    ) {
+        let mut tables = vec![Rib::new(), Rib::new(), Rib::new()];
+        for (v, p, h) in initial {
+            tables[v as usize].insert(p, hop(h));
+        }
+        let cfg = LoopConfig { group, headroom: 0.0, ..Default::default() };
+        let mut l = Loop::build(tables, &cfg).unwrap();
+        for (v, p, h) in changes {
+            match h {
+                Some(h) => { l.insert(v, p, hop(h)).unwrap(); }
+                None => { l.remove(v, &p).unwrap(); }
+            }
+        }
+        let fresh = Loop::build(l.ribs.iter().map(|r| r.clone().unwrap()).collect(), &cfg).unwrap();
+        for a in probes(&l.ribs, &[0, u32::MAX]) {
+            for vrf in 0..3 {
+                let want = l.ribs[vrf].as_ref().unwrap().lookup(a);
+                prop_assert_eq!(l.lookup(vrf as u32, a), want);
+                prop_assert_eq!(fresh.lookup(vrf as u32, a), want);
+            }
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! LOOP route updates: group regeneration and atomic pointer replacement (paper §III-E, §IV).
+//!
+//! A route change in one table is applied to that table's RIB, then the structure is walked
+//! from layer 1 towards the route's layer. Where the route's own layer is reached, the elements
+//! it covers are recomputed; where an element's kind changes (a next-layer chunk appears or
+//! disappears) or a sparse chunk is met, that element is recomputed. Recomputing an element
+//! emits its subtree afresh. Root elements are replaced in place (one atomic store each);
+//! in a lower chunk, every group holding a changed element is regenerated into new arena words
+//! and its group pointer swapped with one release store. Replaced words, chunks and subtrees
+//! are retired through epoch-based reclamation and reused once no reader can see them.
+
+use super::build::{Emitter, Sink, limit_error};
+use super::encode::{encode_group, group_len};
+use super::layout::{Core, TAG_CHUNK, TAG_SPARSE, payload, tag};
+use crate::addr::Address;
+use crate::fib::BuildError;
+use crate::prefix::Prefix;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+
+/// A retired piece of storage.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Retired {
+    Words { offset: u32, len: u32 },
+    Chunk(u32),
+}
+
+/// The writer's allocator over a live `Core`: bump allocation within the reserved capacity,
+/// plus free lists of retired storage whose grace period has passed.
+pub(super) struct Store {
+    pub arena_top: u32,
+    pub chunk_top: u32,
+    pub pmt_top: u32,
+    pub free_words: HashMap<u32, Vec<u32>>,
+    pub free_chunks: Vec<u32>,
+    pub pmt_index: HashMap<Box<[u32]>, u32>,
+    /// Storage retired by updates, handed back by the epoch collector after the grace period.
+    pub reclaimed: Arc<Mutex<Vec<Retired>>>,
+    /// Storage retired by the update in progress (deferred when it is published).
+    pub retiring: Vec<Retired>,
+    /// Counters for the paper's Table III: pointers modified per update.
+    pub modified_pointers: u64,
+}
+
+impl Store {
+    /// Moves storage whose grace period has passed into the free lists.
+    pub(super) fn collect(&mut self) {
+        let back: Vec<Retired> = std::mem::take(&mut *self.reclaimed.lock().expect("reclaim lock"));
+        for r in back {
+            match r {
+                Retired::Words { offset, len } => {
+                    self.free_words.entry(len).or_default().push(offset)
+                }
+                Retired::Chunk(id) => self.free_chunks.push(id),
+            }
+        }
+    }
+
+    pub(super) fn arena_used(&self) -> usize {
+        let free: usize = self.free_words.iter().map(|(len, v)| *len as usize * v.len()).sum();
+        self.arena_top as usize - free
+    }
+
+    pub(super) fn chunks_used(&self) -> usize {
+        self.chunk_top as usize - self.free_chunks.len()
+    }
+}
+
+/// A sink writing into the live arrays.
+pub(super) struct CoreSink<'a> {
+    pub core: &'a Core,
+    pub store: &'a mut Store,
+}
+
+impl Sink for CoreSink<'_> {
+    fn place(&mut self, words: &[u32]) -> Result<u32, BuildError> {
+        let len = words.len() as u32;
+        let offset = match self.store.free_words.get_mut(&len).and_then(|v| v.pop()) {
+            Some(o) => o,
+            None => {
+                let o = self.store.arena_top;
+                if o as usize + words.len() > self.core.arena.len() {
+                    return Err(limit_error("reserved arena words"));
+                }
+                self.store.arena_top += len;
+                o
+            }
+        };
+        for (i, &w) in words.iter().enumerate() {
+            self.core.arena[offset as usize + i].store(w, Ordering::Relaxed);
+        }
+        Ok(offset)
+    }
+
+    fn new_chunk(&mut self) -> Result<u32, BuildError> {
+        if let Some(id) = self.store.free_chunks.pop() {
+            return Ok(id);
+        }
+        let id = self.store.chunk_top;
+        let stride = self.core.shape.chunk_stride() as usize;
+        if (id as usize + 1) * stride > self.core.chunk_groups.len() {
+            return Err(limit_error("reserved chunk ids"));
+        }
+        self.store.chunk_top += 1;
+        Ok(id)
+    }
+
+    fn set_group(&mut self, chunk: u32, g: u32, offset: u32) {
+        let slot = chunk as usize * self.core.shape.chunk_stride() as usize + g as usize;
+        self.core.chunk_groups[slot].store(offset, Ordering::Release);
+    }
+
+    fn intern(&mut self, composite: &[u32]) -> Result<u32, BuildError> {
+        if let Some(&i) = self.store.pmt_index.get(composite) {
+            return Ok(i);
+        }
+        let i = self.store.pmt_top;
+        let t = composite.len();
+        if (i as usize + 1) * t > self.core.pmt.len() {
+            return Err(limit_error("reserved PortMapTable entries"));
+        }
+        for (k, &h) in composite.iter().enumerate() {
+            self.core.pmt[i as usize * t + k].store(h, Ordering::Relaxed);
+        }
+        self.store.pmt_top += 1;
+        self.store.pmt_index.insert(composite.into(), i);
+        Ok(i)
+    }
+}
+
+impl Core {
+    /// Words of the group structure at `offset`.
+    fn group_words(&self, offset: u32) -> usize {
+        let base = offset as usize;
+        group_len(|w| self.arena[base + w].load(Ordering::Relaxed), self.shape.group)
+    }
+
+    /// Retires the subtree an entry points to (nothing for PortMapTable entries).
+    pub(super) fn retire_subtree(&self, e: u32, out: &mut Vec<Retired>) {
+        match tag(e) {
+            TAG_CHUNK => {
+                let chunk = payload(e);
+                let stride = self.shape.chunk_stride() as usize;
+                for g in 0..stride {
+                    let offset =
+                        self.chunk_groups[chunk as usize * stride + g].load(Ordering::Relaxed);
+                    let len = self.group_words(offset);
+                    let cw = self.shape.codeword_words() as usize;
+                    for k in cw..len {
+                        self.retire_subtree(
+                            self.arena[offset as usize + k].load(Ordering::Relaxed),
+                            out,
+                        );
+                    }
+                    out.push(Retired::Words { offset, len: len as u32 });
+                }
+                out.push(Retired::Chunk(chunk));
+            }
+            TAG_SPARSE => {
+                let base = payload(e) as usize;
+                let count = self.arena[base].load(Ordering::Relaxed) as usize;
+                self.retire_subtree(self.arena[base + 1].load(Ordering::Relaxed), out);
+                for k in 0..count {
+                    self.retire_subtree(self.arena[base + 3 + 2 * k].load(Ordering::Relaxed), out);
+                }
+                out.push(Retired::Words { offset: base as u32, len: 2 + 2 * count as u32 });
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Brings the structure in line with the RIBs for a change of `prefix` in any table.
+pub(super) fn refresh<A: Address>(
+    em: &Emitter<'_, A>,
+    core: &Core,
+    store: &mut Store,
+    prefix: &Prefix<A>,
+) -> Result<(), BuildError> {
+    let sh = &core.shape;
+    let layers = sh.strides.len();
+    let mut chunk: Option<(u32, Prefix<A>)> = None; // None = the root
+    for l in 0..layers {
+        let (d, s) = (sh.starts[l], sh.strides[l]);
+        let base = chunk.map_or(Prefix::DEFAULT_ROUTE, |(_, b)| b);
+        if prefix.len() <= d + s {
+            let first = prefix.addr().bits(d, s) as u32;
+            let span = 1u32 << (d + s - prefix.len().max(d));
+            return regenerate(em, core, store, l, chunk, base, first..first + span);
+        }
+        let e = prefix.addr().bits(d, s) as u32;
+        let current = match chunk {
+            None => core.root[e as usize].load(Ordering::Relaxed),
+            Some((id, _)) => core.group_entry(id, e),
+        };
+        let elem = em.element_prefix(base, l, e);
+        if tag(current) == TAG_CHUNK && em.has_deeper(&elem) {
+            chunk = Some((payload(current), elem));
+            continue;
+        }
+        return regenerate(em, core, store, l, chunk, base, e..e + 1);
+    }
+    Ok(())
+}
+
+/// Recomputes elements `range` of a chunk (the root when `chunk` is `None`) and publishes them.
+fn regenerate<A: Address>(
+    em: &Emitter<'_, A>,
+    core: &Core,
+    store: &mut Store,
+    l: usize,
+    chunk: Option<(u32, Prefix<A>)>,
+    base: Prefix<A>,
+    range: std::ops::Range<u32>,
+) -> Result<(), BuildError> {
+    let mut fresh = Vec::with_capacity(range.len());
+    for e in range.clone() {
+        let elem = em.element_prefix(base, l, e);
+        fresh.push(em.element_entry(elem, l, &mut CoreSink { core, store })?);
+    }
+    let Some((id, _)) = chunk else {
+        for (e, new) in range.zip(fresh) {
+            let old = core.root[e as usize].swap(new, Ordering::AcqRel);
+            if old != new {
+                store.modified_pointers += 1;
+                core.retire_subtree(old, &mut store.retiring);
+            }
+        }
+        return Ok(());
+    };
+    let g = core.shape.group;
+    let (first_group, last_group) = (range.start / g, (range.end - 1) / g);
+    for grp in first_group..=last_group {
+        let mut elems: Vec<u32> = (grp * g..grp * g + g).map(|e| core.group_entry(id, e)).collect();
+        let mut changed = false;
+        for (e, &new) in range.clone().zip(&fresh) {
+            if e / g == grp {
+                let old = std::mem::replace(&mut elems[(e % g) as usize], new);
+                if old != new {
+                    changed = true;
+                    core.retire_subtree(old, &mut store.retiring);
+                }
+            }
+        }
+        if !changed {
+            continue;
+        }
+        let slot = id as usize * core.shape.chunk_stride() as usize + grp as usize;
+        let old_offset = core.chunk_groups[slot].load(Ordering::Relaxed);
+        let old_len = core.group_words(old_offset) as u32;
+        let offset = CoreSink { core, store }.place(&encode_group(&elems))?;
+        core.chunk_groups[slot].store(offset, Ordering::Release);
+        store.modified_pointers += 1;
+        store.retiring.push(Retired::Words { offset: old_offset, len: old_len });
+    }
+    Ok(())
+}

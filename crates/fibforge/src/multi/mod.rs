@@ -1,0 +1,41 @@
+//! Many tables at once (virtual routers, VRFs): one structure answering `lookup(vrf, addr)`.
+//!
+//! - [`loop_`]: LOOP (Mi, Yang et al.), the layered overlay-bitmap structure that merges all
+//!   tables into one, with a shared PortMapTable of composite next hops;
+//! - [`PerTable`]: the naive baseline, one independent structure per table (any registry
+//!   algorithm, Poptrie by default).
+//!
+//! VRF ids are dense indices `0..n` (for table directories: the sorted file order).
+
+pub mod generate;
+pub mod loop_;
+mod per_table;
+
+pub use per_table::PerTable;
+
+use crate::addr::Address;
+use crate::nexthop::NextHop;
+
+/// A virtual routing table's id.
+pub type VrfId = u32;
+
+/// Longest-prefix-match lookups in one of several tables.
+pub trait MultiLookup<A: Address>: Send + Sync {
+    /// Number of table slots (valid VRF ids are `0..vrfs()`).
+    fn vrfs(&self) -> usize;
+
+    /// The next hop of the longest route of table `vrf` matching `addr`; `None` when no route
+    /// matches or the table does not exist.
+    fn lookup(&self, vrf: VrfId, addr: A) -> Option<NextHop>;
+
+    /// Looks up every `(vrf, addr)` pair into the same position of `out`.
+    fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
+        assert!(out.len() >= keys.len(), "output shorter than input");
+        for (o, &(v, a)) in out.iter_mut().zip(keys) {
+            *o = self.lookup(v, a);
+        }
+    }
+
+    /// Bytes of every array the structure owns.
+    fn memory_bytes(&self) -> usize;
+}
