@@ -68,8 +68,8 @@ enum Source {
 /// Opens an update file (MRT or text, plain or compressed).
 pub fn read_updates(path: &Path, cfg: &ReadConfig) -> Result<UpdateReader, ReadError> {
     let name = path.display().to_string();
-    let file =
-        std::fs::File::open(path).map_err(|err| ReadError::Io { source_name: name.clone(), err })?;
+    let file = std::fs::File::open(path)
+        .map_err(|err| ReadError::Io { source_name: name.clone(), err })?;
     read_updates_from(file, &name, cfg)
 }
 
@@ -219,19 +219,29 @@ mod tests {
 
     #[test]
     fn reads_text_updates_and_stops_at_the_first_bad_line() {
-        let all = read("# c\n1 a 10.0.0.0/8 192.0.2.1\n\n2.5 W 2001:db8::/32 ::\n3 x 10.0.0.0/8\n4 a 11.0.0.0/8 h\n");
+        let all = read(
+            "# c\n1 a 10.0.0.0/8 192.0.2.1\n\n2.5 W 2001:db8::/32 ::\n3 x 10.0.0.0/8\n4 a 11.0.0.0/8 h\n",
+        );
         assert_eq!(all.len(), 3, "two updates, the error, nothing after it");
         let a = all[0].as_ref().unwrap();
-        assert_eq!((a.time_us, a.kind, a.next_hop.as_deref()), (1_000_000, UpdateKind::Announce, Some("192.0.2.1")));
+        assert_eq!(
+            (a.time_us, a.kind, a.next_hop.as_deref()),
+            (1_000_000, UpdateKind::Announce, Some("192.0.2.1"))
+        );
         let w = all[1].as_ref().unwrap();
-        assert_eq!((w.time_us, w.kind, w.next_hop.clone()), (2_500_000, UpdateKind::Withdraw, None));
+        assert_eq!(
+            (w.time_us, w.kind, w.next_hop.clone()),
+            (2_500_000, UpdateKind::Withdraw, None)
+        );
         let msg = all[2].as_ref().unwrap_err().to_string();
         assert!(msg.contains("t:5") && msg.contains("'x'"), "{msg}");
     }
 
     #[test]
     fn rejects_bad_times_prefixes_and_short_lines() {
-        for bad in ["x a 10.0.0.0/8", "1.1234567 a 10.0.0.0/8", "1 a 10.0.0.1/8", "1 a", "-1 a 10.0.0.0/8"] {
+        for bad in
+            ["x a 10.0.0.0/8", "1.1234567 a 10.0.0.0/8", "1 a 10.0.0.1/8", "1 a", "-1 a 10.0.0.0/8"]
+        {
             let all = read(bad);
             assert!(all.len() == 1 && all[0].is_err(), "{bad}");
         }

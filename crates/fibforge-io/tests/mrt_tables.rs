@@ -48,7 +48,10 @@ fn every_shipped_mrt_file_loads() {
 #[test]
 fn add_path_ribs_keep_the_first_path_per_prefix() {
     let data = common::repo_data().join("mrt");
-    for (file, v4, v6) in [("bview.ipv4_unicast_add_path.gz", true, false), ("bview.ipv6_unicast_add_path.gz", false, true)] {
+    for (file, v4, v6) in [
+        ("bview.ipv4_unicast_add_path.gz", true, false),
+        ("bview.ipv6_unicast_add_path.gz", false, true),
+    ] {
         let path = data.join(file);
         let entries: Vec<_> =
             MrtReader::new(fibforge_io::open(&path).unwrap(), file).map(|e| e.unwrap()).collect();
@@ -87,7 +90,8 @@ fn ris2000_bview_with_the_length_quirk_is_read_whole() {
     for e in reader.by_ref() {
         let e = e.unwrap();
         let hop = e.next_hop.unwrap().to_string();
-        *ours.entry((e.prefix.to_string(), hop, e.peer.ip.to_string(), e.peer.asn)).or_default() += 1;
+        *ours.entry((e.prefix.to_string(), hop, e.peer.ip.to_string(), e.peer.asn)).or_default() +=
+            1;
     }
     assert!(reader.stats().table_dump_length_quirk);
     let peers: BTreeSet<_> = ours.keys().map(|k| (k.2.clone(), k.3)).collect();
@@ -115,7 +119,9 @@ fn ris2000_bview_peer_tables_are_the_multi_tables() {
     for path in common::files_in(&shared.join("multi/ris2000-v4")) {
         let name = path.file_name().unwrap().to_str().unwrap();
         // AS3333_193.0.0.56.tsv.gz: one peer's table.
-        let Some(ip) = name.strip_suffix(".tsv.gz").and_then(|n| n.split('_').nth(1)) else { continue };
+        let Some(ip) = name.strip_suffix(".tsv.gz").and_then(|n| n.split('_').nth(1)) else {
+            continue;
+        };
         let Ok(ip) = ip.parse() else { continue };
         let ours = load(&bview, PeerFilter::Ip(ip));
         assert_same_routes(&ours, &load(&path, PeerFilter::All), name);
@@ -136,8 +142,11 @@ fn damaged_update_file_fails_at_its_offset_keeping_the_routes_before() {
 #[test]
 fn an_absent_peer_is_an_error_that_lists_the_peers() {
     let path = common::repo_data().join("mrt/updates.20100722.2015.gz");
-    let err = read_table(&path, &ReadConfig { peer: PeerFilter::As(4_000_000_000), ..Default::default() })
-        .unwrap_err();
+    let err = read_table(
+        &path,
+        &ReadConfig { peer: PeerFilter::As(4_000_000_000), ..Default::default() },
+    )
+    .unwrap_err();
     let msg = err.to_string();
     assert!(matches!(err.error, ReadError::Content { .. }) && msg.contains("AS286 "), "{msg}");
 }

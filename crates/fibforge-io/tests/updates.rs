@@ -13,7 +13,8 @@ fn all_updates(path: &std::path::Path, cfg: &ReadConfig) -> Vec<fibforge_io::Upd
 #[test]
 fn linx_text_stream_has_the_documented_counts() {
     let Some(shared) = common::shared_data() else { return };
-    let updates = all_updates(&shared.join("updates/linx2014-p52-v4.txt.gz"), &ReadConfig::default());
+    let updates =
+        all_updates(&shared.join("updates/linx2014-p52-v4.txt.gz"), &ReadConfig::default());
     let announced = updates.iter().filter(|u| u.kind == UpdateKind::Announce).count();
     let prefixes: BTreeSet<_> = updates.iter().map(|u| u.prefix).collect();
     assert_eq!((updates.len(), announced, prefixes.len()), (23_446, 18_141, 3_551));
@@ -43,7 +44,11 @@ fn mrt_updates_carry_peers_times_and_next_hops() {
             }
         }
     }
-    let text = fibforge_io::read_table(&common::repo_data().join("ris2015-as3856.tsv.gz"), &ReadConfig::default()).unwrap();
+    let text = fibforge_io::read_table(
+        &common::repo_data().join("ris2015-as3856.tsv.gz"),
+        &ReadConfig::default(),
+    )
+    .unwrap();
     assert_eq!(table.len(), text.len());
     for (p, hop) in text.v4.iter() {
         assert_eq!(table.v4.get(&p).map(|h| table.hop_value(h)), Some(text.hop_value(hop)), "{p}");
