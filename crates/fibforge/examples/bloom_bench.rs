@@ -11,6 +11,7 @@
 //! non-default route. Rates are millions of lookups per second (Mlps), the median of the
 //! repeats; `single` calls `lookup` per address, `batch` calls `lookup_batch` on 256 addresses
 //! generated just before. The machine is shared: compare rows of one run, not across runs.
+//! Tables: the repository's `data/`, then `../shared/data/tables` or `$FIBFORGE_SHARED_DATA`.
 
 use fibforge::algo::bloom::dpcpe::{choose_levels_greedy, dpcpe_table, estimate, length_counts};
 use fibforge::algo::bloom::{BloomConfig, BloomFib, BloomKey, HashFn, lookup_parallel};

@@ -1,8 +1,8 @@
 //! bloom_naive, bloom_base and bloomfwd on real tables: equal to the RIB on sampled addresses,
 //! and after replaying a real BGP update stream equal to a fresh compile.
 //!
-//! Uses the repository's `data/` tables and, when present, `../shared/data` (skipped
-//! otherwise). Exhaustive IPv4 checks are a command: `fibforge verify TABLE --exhaustive`.
+//! Uses the repository's `data/` tables and, when present, `../shared/data` or
+//! `$FIBFORGE_SHARED_DATA` (skipped otherwise). Exhaustive IPv4 checks are a command: `fibforge verify TABLE --exhaustive`.
 
 use fibforge::algo::bloom::{BloomConfig, BloomFib, BloomKey};
 use fibforge::{Address, Compile, Incremental, Lookup, NextHop, Prefix, Rib};
@@ -14,9 +14,11 @@ fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// `../shared/data` next to the repository, or `$FIBFORGE_SHARED_DATA` (for worktrees that
+/// live elsewhere); `None` when neither exists.
 fn shared_data() -> Option<PathBuf> {
-    let p = repo_root().join("../shared/data");
-    p.is_dir().then_some(p)
+    let from_env = std::env::var_os("FIBFORGE_SHARED_DATA").map(PathBuf::from);
+    from_env.into_iter().chain([repo_root().join("../shared/data")]).find(|p| p.is_dir())
 }
 
 fn load(path: &Path) -> Table {

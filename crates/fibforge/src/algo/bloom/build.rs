@@ -109,12 +109,15 @@ fn group_rib_with_default<A: Address>(rib: &Rib<A>, bits: u32) -> Rib<A> {
     sub
 }
 
+/// One level's length and its expanded `(key, next hop)` pairs.
+type ExpandedLevel<A> = (u32, Vec<(A, NextHop)>);
+
 /// Expanded keys of every level (ascending lengths), checked against [`MAX_KEYS`].
 fn expand_levels<A: Address>(
     rib: &Rib<A>,
     plan: &Plan,
     cfg: &BloomConfig,
-) -> Result<Vec<(u32, Vec<(A, NextHop)>)>, BuildError> {
+) -> Result<Vec<ExpandedLevel<A>>, BuildError> {
     let subs: Vec<(u32, Rib<A>)> = (0..plan.levels.len())
         .map(|i| {
             let (lo, q) = plan.group(i);

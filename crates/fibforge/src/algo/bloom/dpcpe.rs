@@ -57,8 +57,8 @@ pub fn choose_levels(counts: &[u64], n: usize) -> Vec<u32> {
     // best[j][t]: least cost covering lengths up to present[t] with j+1 levels, the last at t.
     let mut best = vec![vec![f64::INFINITY; p]; n];
     let mut from = vec![vec![usize::MAX; p]; n];
-    for t in 0..p {
-        best[0][t] = cost(counts, &present, 0, t);
+    for (t, b) in best[0].iter_mut().enumerate() {
+        *b = cost(counts, &present, 0, t);
     }
     for j in 1..n {
         for t in j..p {
