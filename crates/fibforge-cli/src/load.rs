@@ -9,7 +9,7 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 
 /// The algorithm used when none is named.
-pub const DEFAULT_ALGO: &str = "radix";
+pub const DEFAULT_ALGO: &str = "poptrie";
 
 /// The table file and how to read it (shared by every subcommand).
 #[derive(clap::Args, Clone, Debug)]

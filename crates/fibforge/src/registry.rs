@@ -67,6 +67,30 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         ipv6: true,
         summary: "Bloomfwd: H2/Murmur/Knuth double hashing, SIMD batches, DPCPE for IPv6 (Lucchesi §4)",
     },
+    AlgoInfo {
+        name: "poptrie",
+        ipv4: true,
+        ipv6: true,
+        summary: "Poptrie (Asai & Ohara 2015): 64-ary popcount trie; options s=N, aggregate=on|off",
+    },
+    AlgoInfo {
+        name: "poptrie0",
+        ipv4: true,
+        ipv6: true,
+        summary: "Poptrie without direct pointing (s=0)",
+    },
+    AlgoInfo {
+        name: "poptrie16",
+        ipv4: true,
+        ipv6: true,
+        summary: "Poptrie with 16-bit direct pointing (s=16)",
+    },
+    AlgoInfo {
+        name: "poptrie18",
+        ipv4: true,
+        ipv6: true,
+        summary: "Poptrie with 18-bit direct pointing (s=18)",
+    },
 ];
 
 /// Looks up an algorithm by name.
@@ -256,9 +280,36 @@ fn bloom_config(spec: &AlgoSpec) -> Result<algo::bloom::BloomConfig, BuildError>
     Ok(cfg)
 }
 
+/// Builds `poptrie` and its shorthands (`poptrie0`, `poptrie16`, `poptrie18`).
+fn build_poptrie<A: algo::poptrie::Key>(
+    spec: &AlgoSpec,
+    rib: &Rib<A>,
+) -> Option<Result<Box<dyn Lookup<A>>, BuildError>> {
+    let default = algo::poptrie::Config::for_family::<A>();
+    let s = match spec.name.as_str() {
+        "poptrie" => default.s,
+        "poptrie0" => 0,
+        "poptrie16" => 16,
+        "poptrie18" => 18,
+        _ => return None,
+    };
+    let built = (|| {
+        spec.check_options("poptrie", &["s", "aggregate"])?;
+        let cfg = algo::poptrie::Config {
+            s: spec.get_u32("poptrie", "s", s)?,
+            aggregate: spec.get_bool("poptrie", "aggregate", default.aggregate)?,
+        };
+        algo::poptrie::Poptrie::compile(rib, &cfg).map(boxed)
+    })();
+    Some(built)
+}
+
 impl RegistryFamily for u32 {
     fn build(spec: &AlgoSpec, rib: &Rib<u32>) -> Result<Box<dyn Lookup<u32>>, BuildError> {
         if let Some(r) = build_common(spec, rib) {
+            return r;
+        }
+        if let Some(r) = build_poptrie(spec, rib) {
             return r;
         }
         Err(unknown(spec, Family::Ipv4))
@@ -268,6 +319,9 @@ impl RegistryFamily for u32 {
 impl RegistryFamily for u128 {
     fn build(spec: &AlgoSpec, rib: &Rib<u128>) -> Result<Box<dyn Lookup<u128>>, BuildError> {
         if let Some(r) = build_common(spec, rib) {
+            return r;
+        }
+        if let Some(r) = build_poptrie(spec, rib) {
             return r;
         }
         Err(unknown(spec, Family::Ipv6))

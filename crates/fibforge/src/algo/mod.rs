@@ -2,4 +2,5 @@
 //! memory layout, its invariants and its structural limits.
 
 pub mod bloom;
+pub mod poptrie;
 pub mod radix;

@@ -1,0 +1,294 @@
+//! Compiling a region of the RIB into Poptrie nodes and leaves.
+//!
+//! The RIB is first turned into *segments*: the address range as consecutive runs, each with
+//! one answer (raw next hop, 0 = none). With route aggregation, adjacent runs always differ,
+//! so a slot is a leaf exactly when its answer is constant — redundant more-specific routes
+//! (same next hop as their cover) leave no trace. Without aggregation every route start and
+//! end is a segment boundary even when the answer does not change, so a slot becomes an
+//! internal node exactly when a route lies strictly inside it (the paper's Table 2 rows
+//! "without route aggregation").
+//!
+//! A region is built bottom-up: the 64 slots of a node are classified by walking the
+//! segments once; slots with more than one segment recurse one level deeper; then the node is
+//! emitted — its children block and its leaf block (runs of equal leaves compressed with
+//! `leafvec`, holes under internal children ignored) are written through a [`Sink`], and the
+//! node record is returned to the caller, which places it in its own children block.
+
+use super::layout::{DIRECT_LEAF, Key, Leaf, Node, STRIDE};
+use crate::addr::Address;
+use crate::fib::BuildError;
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+
+/// A run of addresses from `start` to the next segment's start with one answer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Seg<A> {
+    pub start: A,
+    pub raw: u32,
+}
+
+/// What one slot (or one region) compiles to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// Every address has this answer (raw next hop).
+    Leaf(u32),
+    /// An internal node.
+    Child(Node),
+}
+
+/// Where emitted blocks go: plain vectors when compiling, the arenas when updating.
+pub(crate) trait Sink<L: Leaf> {
+    /// Stores a block of node records; returns the index of the first.
+    fn put_nodes(&mut self, nodes: &[Node]) -> Result<u32, BuildError>;
+    /// Stores a block of leaves; returns the index of the first.
+    fn put_leaves(&mut self, leaves: &[L]) -> Result<u32, BuildError>;
+}
+
+/// All ones in the low `w` bits (`w <= 128`).
+#[inline]
+pub(crate) fn low_ones(w: u32) -> u128 {
+    if w >= 128 { u128::MAX } else { (1u128 << w) - 1 }
+}
+
+/// Appends the segments of `region` to `out`: the first starts at `region.addr()`.
+pub(crate) fn segments<A: Address>(
+    rib: &Rib<A>,
+    region: &Prefix<A>,
+    merge: bool,
+    out: &mut Vec<Seg<A>>,
+) {
+    let outer = rib.covering(region).filter(|(p, _)| p.len() < region.len()).last();
+    let outer_raw = outer.map_or(0, |(_, h)| h.raw());
+    let mut sweep = Sweep { out, base: 0, merge, region_last: region.last().to_u128(), outer_raw };
+    sweep.base = sweep.out.len();
+    sweep.push(region.addr().to_u128(), outer_raw);
+    // Enclosing routes inside the region: (last address, raw), innermost on top.
+    let mut stack: Vec<(u128, u32)> = Vec::with_capacity(A::BITS as usize + 1);
+    for (p, h) in rib.covered(region) {
+        let start = p.addr().to_u128();
+        sweep.close_before(&mut stack, start);
+        sweep.push(start, h.raw());
+        stack.push((p.last().to_u128(), h.raw()));
+    }
+    // Routes ending at the very last address (u128::MAX) need no closing: nothing follows.
+    sweep.close_before(&mut stack, u128::MAX);
+}
+
+/// State of the segment sweep over one region.
+struct Sweep<'a, A> {
+    out: &'a mut Vec<Seg<A>>,
+    base: usize,
+    merge: bool,
+    region_last: u128,
+    outer_raw: u32,
+}
+
+impl<A: Address> Sweep<'_, A> {
+    /// Starts a segment; a second start at the same address replaces the first.
+    fn push(&mut self, start: u128, raw: u32) {
+        let start = A::from_u128(start);
+        let n = self.out.len();
+        match self.out[self.base..].last_mut() {
+            Some(last) if last.start == start => {
+                last.raw = raw;
+                if self.merge && n >= self.base + 2 && self.out[n - 2].raw == raw {
+                    self.out.pop();
+                }
+            }
+            Some(last) if self.merge && last.raw == raw => {}
+            _ => self.out.push(Seg { start, raw }),
+        }
+    }
+
+    /// Pops the routes ending before `next`, starting the segment that resumes after each.
+    fn close_before(&mut self, stack: &mut Vec<(u128, u32)>, next: u128) {
+        while let Some(&(last, _)) = stack.last() {
+            if last >= next {
+                return;
+            }
+            stack.pop();
+            if last < self.region_last {
+                let raw = stack.last().map_or(self.outer_raw, |&(_, r)| r);
+                self.push(last + 1, raw);
+            }
+        }
+    }
+}
+
+/// Builds the node for the region starting at `start` at bit offset `off`, whose segments are
+/// `segs` (the first may begin before `start`), or a leaf when they are a single segment.
+pub(crate) fn build_region<A: Key, L: Leaf, S: Sink<L>>(
+    off: u32,
+    start: u128,
+    segs: &[Seg<A>],
+    sink: &mut S,
+) -> Result<Slot, BuildError> {
+    if segs.len() == 1 {
+        return Ok(Slot::Leaf(segs[0].raw));
+    }
+    let mut slots = [Slot::Leaf(0); 64];
+    fill_slots(off, start, segs, &mut slots, sink)?;
+    emit(&slots, sink).map(Slot::Child)
+}
+
+/// Classifies (and for internal slots, builds) the 64 slots of a node.
+fn fill_slots<A: Key, L: Leaf, S: Sink<L>>(
+    off: u32,
+    start: u128,
+    segs: &[Seg<A>],
+    slots: &mut [Slot; 64],
+    sink: &mut S,
+) -> Result<(), BuildError> {
+    let real = STRIDE.min(A::BITS - off);
+    let pad = STRIDE - real;
+    let width = A::BITS - off - real; // host bits per slot
+    let mut j = 0;
+    for r in 0..1u32 << real {
+        let first = start + ((r as u128) << width);
+        let last = first + low_ones(width);
+        while j + 1 < segs.len() && segs[j + 1].start.to_u128() <= first {
+            j += 1;
+        }
+        let mut k = j;
+        while k + 1 < segs.len() && segs[k + 1].start.to_u128() <= last {
+            k += 1;
+        }
+        let slot = if k == j {
+            Slot::Leaf(segs[j].raw)
+        } else {
+            build_region(off + STRIDE, first, &segs[j..=k], sink)?
+        };
+        j = k;
+        for p in 0..1usize << pad {
+            slots[((r as usize) << pad) | p] = slot;
+        }
+    }
+    Ok(())
+}
+
+/// Writes a node's children and leaves through `sink` and returns its record.
+pub(crate) fn emit<L: Leaf, S: Sink<L>>(
+    slots: &[Slot; 64],
+    sink: &mut S,
+) -> Result<Node, BuildError> {
+    let mut lay = Layout::<L>::of(slots);
+    lay.node.base1 = if lay.nc == 0 { 0 } else { sink.put_nodes(lay.children())? };
+    lay.node.base0 = if lay.nl == 0 { 0 } else { sink.put_leaves(lay.leaves())? };
+    Ok(lay.node)
+}
+
+/// A node laid out from its slots: vectors (bases zero), children records, compressed leaves.
+pub(crate) struct Layout<L> {
+    pub node: Node,
+    children: [Node; 64],
+    pub nc: usize,
+    leaves: [L; 64],
+    pub nl: usize,
+}
+
+impl<L: Leaf> Layout<L> {
+    pub(crate) fn of(slots: &[Slot; 64]) -> Self {
+        let mut lay = Layout {
+            node: Node::default(),
+            children: [Node::default(); 64],
+            nc: 0,
+            leaves: [L::default(); 64],
+            nl: 0,
+        };
+        let mut prev: Option<u32> = None;
+        for (n, slot) in slots.iter().enumerate() {
+            match *slot {
+                Slot::Child(c) => {
+                    lay.node.vector |= 1 << n;
+                    lay.children[lay.nc] = c;
+                    lay.nc += 1;
+                }
+                Slot::Leaf(raw) if prev != Some(raw) => {
+                    lay.node.leafvec |= 1 << n;
+                    lay.leaves[lay.nl] = L::from_raw(raw);
+                    lay.nl += 1;
+                    prev = Some(raw);
+                }
+                Slot::Leaf(_) => {}
+            }
+        }
+        lay
+    }
+
+    pub(crate) fn children(&self) -> &[Node] {
+        &self.children[..self.nc]
+    }
+
+    pub(crate) fn leaves(&self) -> &[L] {
+        &self.leaves[..self.nl]
+    }
+}
+
+/// Builds the direct-pointing array for `s` bits over whole-table segments.
+pub(crate) fn build_direct<A: Key, L: Leaf, S: Sink<L>>(
+    s: u32,
+    segs: &[Seg<A>],
+    sink: &mut S,
+) -> Result<Vec<u32>, BuildError> {
+    let width = A::BITS - s;
+    let mut dir = Vec::with_capacity(1 << s);
+    let mut j = 0;
+    for i in 0..1u128 << s {
+        let first = if width >= 128 { 0 } else { i << width };
+        let last = first + low_ones(width);
+        while j + 1 < segs.len() && segs[j + 1].start.to_u128() <= first {
+            j += 1;
+        }
+        let mut k = j;
+        while k + 1 < segs.len() && segs[k + 1].start.to_u128() <= last {
+            k += 1;
+        }
+        dir.push(direct_entry(build_region(s, first, &segs[j..=k], sink)?, sink)?);
+        j = k;
+    }
+    Ok(dir)
+}
+
+/// The direct-pointing encoding of a region's slot.
+pub(crate) fn direct_entry<L: Leaf, S: Sink<L>>(
+    slot: Slot,
+    sink: &mut S,
+) -> Result<u32, BuildError> {
+    match slot {
+        Slot::Leaf(raw) => Ok(DIRECT_LEAF | raw),
+        Slot::Child(node) => sink.put_nodes(&[node]),
+    }
+}
+
+/// A sink that appends to vectors (a fresh compile: blocks packed without gaps).
+pub(crate) struct VecSink<L> {
+    pub nodes: Vec<Node>,
+    pub leaves: Vec<L>,
+}
+
+impl<L: Leaf> Sink<L> for VecSink<L> {
+    fn put_nodes(&mut self, nodes: &[Node]) -> Result<u32, BuildError> {
+        let base = self.nodes.len();
+        if base + nodes.len() > super::layout::MAX_NODES as usize {
+            return Err(limit(
+                "internal nodes",
+                super::layout::MAX_NODES as u64,
+                base + nodes.len(),
+            ));
+        }
+        self.nodes.extend_from_slice(nodes);
+        Ok(base as u32)
+    }
+    fn put_leaves(&mut self, leaves: &[L]) -> Result<u32, BuildError> {
+        let base = self.leaves.len();
+        if base + leaves.len() > u32::MAX as usize {
+            return Err(limit("leaves", u32::MAX as u64, base + leaves.len()));
+        }
+        self.leaves.extend_from_slice(leaves);
+        Ok(base as u32)
+    }
+}
+
+pub(crate) fn limit(what: &'static str, limit: u64, found: usize) -> BuildError {
+    BuildError::LimitExceeded { algo: "poptrie", what, limit, found: found as u64 }
+}

@@ -1,0 +1,334 @@
+//! Memory layout: the node record, the leaf widths, the direct-pointing encoding and the
+//! arrays readers walk ([`Core`]).
+//!
+//! Every array is allocated once with a fixed capacity and never moves while readers may use
+//! it; the writer only writes into slots that no reader can reach yet (blocks it has just
+//! allocated) and publishes them with one atomic store of a direct-pointing entry (see
+//! `update.rs`). Growing an array means copying the whole [`Core`] (same indices) and
+//! publishing the copy.
+
+use crate::addr::Address;
+use std::cell::UnsafeCell;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Bits per trie level (the paper's `k`): 64-ary nodes, one `u64` bit vector each.
+pub(crate) const STRIDE: u32 = 6;
+
+/// Direct-pointing entries with this bit set hold a raw next hop, otherwise a node index.
+pub(crate) const DIRECT_LEAF: u32 = 1 << 31;
+
+/// The largest raw next hop (index + 1) a direct-pointing entry can hold.
+pub(crate) const MAX_DIRECT_RAW: u32 = DIRECT_LEAF - 1;
+
+/// The largest node index a direct-pointing entry or a `base1` can hold.
+pub(crate) const MAX_NODES: u32 = DIRECT_LEAF - 1;
+
+/// Address bit extraction for the lookup: chunks are zero-padded past the last address bit,
+/// so a node at offset 30 of an IPv4 address uses slots `0, 16, 32, 48` (2 real bits, 4
+/// padding bits) and needs no special case.
+pub trait Key: Address {
+    /// The address with consumed bits shifted out, unconsumed bits at the top of a register.
+    type Cursor: Copy;
+    /// The first `s` bits (`s <= 24`), right-aligned.
+    fn top(self, s: u32) -> usize;
+    /// The 6 bits starting `off` bits from the top (`off < BITS`), zero-padded on the right.
+    fn chunk(self, off: u32) -> u32;
+    /// The cursor after the first `s` bits.
+    fn cursor(self, s: u32) -> Self::Cursor;
+    /// `63 - chunk` for the cursor's current chunk.
+    fn inv_chunk(k: Self::Cursor) -> u32;
+    /// The cursor one level deeper.
+    fn advance(k: Self::Cursor) -> Self::Cursor;
+}
+
+impl Key for u32 {
+    #[inline(always)]
+    fn top(self, s: u32) -> usize {
+        ((self as u64) >> (32 - s)) as usize
+    }
+    #[inline(always)]
+    fn chunk(self, off: u32) -> u32 {
+        (((self as u64) << (32 + off)) >> 58) as u32
+    }
+    type Cursor = u64;
+    #[inline(always)]
+    fn cursor(self, s: u32) -> u64 {
+        (self as u64) << (32 + s)
+    }
+    #[inline(always)]
+    fn inv_chunk(k: u64) -> u32 {
+        (!k >> 58) as u32
+    }
+    #[inline(always)]
+    fn advance(k: u64) -> u64 {
+        k << STRIDE
+    }
+}
+
+impl Key for u128 {
+    #[inline(always)]
+    fn top(self, s: u32) -> usize {
+        (((self >> 64) as u64 >> 1) >> (63 - s)) as usize
+    }
+    #[inline(always)]
+    fn chunk(self, off: u32) -> u32 {
+        ((self << off) >> 122) as u32
+    }
+    type Cursor = u128;
+    #[inline(always)]
+    fn cursor(self, s: u32) -> u128 {
+        self << s
+    }
+    #[inline(always)]
+    fn inv_chunk(k: u128) -> u32 {
+        (!k >> 122) as u32
+    }
+    #[inline(always)]
+    fn advance(k: u128) -> u128 {
+        k << STRIDE
+    }
+}
+
+/// A leaf: a raw next hop (`NextHop::raw`, 0 = no route) in 16 or 32 bits.
+pub trait Leaf: Copy + Default + Eq + Send + Sync + std::fmt::Debug + 'static {
+    /// Width in bits (16 or 32).
+    const BITS: u32;
+    /// The largest raw value this width holds.
+    const MAX_RAW: u32;
+    /// Narrows a raw value (`raw <= MAX_RAW`).
+    fn from_raw(raw: u32) -> Self;
+    /// Widens to a raw value.
+    fn raw(self) -> u32;
+}
+
+impl Leaf for u16 {
+    const BITS: u32 = 16;
+    const MAX_RAW: u32 = u16::MAX as u32;
+    #[inline(always)]
+    fn from_raw(raw: u32) -> Self {
+        debug_assert!(raw <= Self::MAX_RAW);
+        raw as u16
+    }
+    #[inline(always)]
+    fn raw(self) -> u32 {
+        self as u32
+    }
+}
+
+impl Leaf for u32 {
+    const BITS: u32 = 32;
+    const MAX_RAW: u32 = MAX_DIRECT_RAW;
+    #[inline(always)]
+    fn from_raw(raw: u32) -> Self {
+        raw
+    }
+    #[inline(always)]
+    fn raw(self) -> u32 {
+        self
+    }
+}
+
+/// An internal node (§3.1–3.3): 24 bytes.
+///
+/// - `vector` bit `n`: slot `n` (chunk value `n`) continues in an internal child;
+/// - `leafvec` bit `n`: slot `n` is a leaf slot that starts a new run of equal leaves (slots
+///   with an internal child are holes and never set a bit, so runs continue across them);
+/// - children are `nodes[base1 ..]` in slot order, `popcount(vector)` of them;
+/// - leaves are `leaves[base0 ..]`, `popcount(leafvec)` of them.
+///
+/// The child of slot `n` is `nodes[base1 + popcount(vector & mask(n)) - 1]` and the leaf of a
+/// leaf slot is `leaves[base0 + popcount(leafvec & mask(n)) - 1]`, `mask(n)` keeping bits
+/// `0..=n`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Node {
+    pub vector: u64,
+    pub leafvec: u64,
+    pub base0: u32,
+    pub base1: u32,
+}
+
+impl Node {
+    /// Number of internal children.
+    #[inline]
+    pub fn children(&self) -> u32 {
+        self.vector.count_ones()
+    }
+    /// Number of stored leaves.
+    #[inline]
+    pub fn leaf_count(&self) -> u32 {
+        self.leafvec.count_ones()
+    }
+}
+
+/// Bits `0..=n` set.
+#[inline(always)]
+pub(crate) fn upto(n: u32) -> u64 {
+    u64::MAX >> (63 - n)
+}
+
+/// A fixed-capacity array that the single writer fills while readers read other slots.
+pub(crate) struct Arena<T> {
+    slots: Box<[UnsafeCell<T>]>,
+}
+
+// SAFETY: readers only read slots that were completely written before they were published
+// (a Release store they observe with an Acquire load); the one writer only writes slots no
+// reader can reach (fresh blocks, or blocks retired past a grace period). So no slot is ever
+// read and written concurrently.
+unsafe impl<T: Send + Sync> Sync for Arena<T> {}
+
+impl<T: Copy + Default> Arena<T> {
+    /// An arena of `cap` default slots.
+    pub(crate) fn new(cap: usize) -> Self {
+        Arena { slots: (0..cap).map(|_| UnsafeCell::new(T::default())).collect() }
+    }
+
+    /// An arena holding exactly `v`.
+    pub(crate) fn from_vec(v: Vec<T>) -> Self {
+        Arena { slots: v.into_iter().map(UnsafeCell::new).collect() }
+    }
+
+    /// A copy with a larger capacity (same indices).
+    pub(crate) fn grown(&self, cap: usize) -> Self {
+        debug_assert!(cap >= self.slots.len());
+        let mut v: Vec<UnsafeCell<T>> = Vec::with_capacity(cap);
+        // SAFETY: the caller is the writer; reading every slot races with no write.
+        v.extend(self.slots.iter().map(|c| UnsafeCell::new(unsafe { *c.get() })));
+        v.resize_with(cap, || UnsafeCell::new(T::default()));
+        Arena { slots: v.into_boxed_slice() }
+    }
+
+    #[inline]
+    pub(crate) fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Reads slot `i` (bounds-checked).
+    #[inline]
+    pub(crate) fn get(&self, i: u32) -> T {
+        // SAFETY: see the `Sync` impl: a readable slot is never being written.
+        unsafe { *self.slots[i as usize].get() }
+    }
+
+    /// Reads slot `i` without a bounds check.
+    ///
+    /// # Safety
+    /// `i < capacity()`.
+    #[inline(always)]
+    pub(crate) unsafe fn get_unchecked(&self, i: u32) -> T {
+        debug_assert!((i as usize) < self.slots.len());
+        // SAFETY: in bounds by the caller's contract; never written concurrently (`Sync`).
+        unsafe { *self.slots.get_unchecked(i as usize).get() }
+    }
+
+    /// Base pointer for prefetching and SIMD gathers.
+    #[inline(always)]
+    pub(crate) fn as_ptr(&self) -> *const T {
+        self.slots.as_ptr() as *const T
+    }
+
+    /// Writes slot `i`.
+    ///
+    /// # Safety
+    /// Only the writer calls this, and only for slots no reader can reach (not yet published,
+    /// or retired past a grace period).
+    #[inline]
+    pub(crate) unsafe fn set(&self, i: u32, value: T) {
+        // SAFETY: exclusive by the caller's contract.
+        unsafe { *self.slots[i as usize].get() = value }
+    }
+}
+
+/// The arrays a lookup reads: direct-pointing entries, nodes, leaves.
+pub(crate) struct Core<A: Key, L: Leaf> {
+    /// `2^s` entries: `DIRECT_LEAF | raw hop`, or the index of the node for that `/s`.
+    pub(crate) dir: Box<[AtomicU32]>,
+    pub(crate) nodes: Arena<Node>,
+    pub(crate) leaves: Arena<L>,
+    /// Direct-pointing bits.
+    pub(crate) s: u32,
+    _addr: PhantomData<A>,
+}
+
+impl<A: Key, L: Leaf> Core<A, L> {
+    pub(crate) fn new(s: u32, dir: Vec<u32>, nodes: Arena<Node>, leaves: Arena<L>) -> Self {
+        debug_assert_eq!(dir.len(), 1 << s);
+        let dir = dir.into_iter().map(AtomicU32::new).collect();
+        Core { dir, nodes, leaves, s, _addr: PhantomData }
+    }
+
+    /// A copy with larger arenas and the same contents (writer only).
+    pub(crate) fn grown(&self, node_cap: usize, leaf_cap: usize) -> Self {
+        Core {
+            dir: self.dir.iter().map(|d| AtomicU32::new(d.load(Ordering::Relaxed))).collect(),
+            nodes: self.nodes.grown(node_cap),
+            leaves: self.leaves.grown(leaf_cap),
+            s: self.s,
+            _addr: PhantomData,
+        }
+    }
+
+    /// The same structure with another leaf width (writer only; values must fit).
+    pub(crate) fn rewidened<M: Leaf>(&self) -> Core<A, M> {
+        let leaves = Arena::new(self.leaves.capacity());
+        for i in 0..self.leaves.capacity() as u32 {
+            // SAFETY: the new arena is private to the writer until published.
+            unsafe { leaves.set(i, M::from_raw(self.leaves.get(i).raw().min(M::MAX_RAW))) };
+        }
+        Core {
+            dir: self.dir.iter().map(|d| AtomicU32::new(d.load(Ordering::Relaxed))).collect(),
+            nodes: self.nodes.grown(self.nodes.capacity()),
+            leaves,
+            s: self.s,
+            _addr: PhantomData,
+        }
+    }
+
+    /// Bytes of every array.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.dir.len() * 4
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.leaves.capacity() * std::mem::size_of::<L>()
+            + std::mem::size_of::<Self>()
+    }
+
+    /// The direct-pointing entry `i`, as readers see it.
+    #[inline(always)]
+    pub(crate) fn direct(&self, i: usize) -> u32 {
+        self.dir[i].load(Ordering::Acquire)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_are_zero_padded() {
+        let a: u32 = 0xC0A8_0103;
+        assert_eq!(a.chunk(0), 0xC0 >> 2);
+        assert_eq!(a.chunk(26), 0x03);
+        assert_eq!(a.chunk(30), 0b11 << 4);
+        assert_eq!(a.top(0), 0);
+        assert_eq!(a.top(8), 0xC0);
+        assert_eq!(a.top(18), (a >> 14) as usize);
+        let b: u128 = (0x2001u128 << 112) | 0b10;
+        assert_eq!(b.top(0), 0);
+        assert_eq!(b.top(16), 0x2001);
+        assert_eq!(b.chunk(0), 0x2001 >> 10);
+        assert_eq!(b.chunk(126), 0b10 << 4);
+        assert_eq!(b.chunk(122), 0b10);
+        assert_eq!(u32::inv_chunk(a.cursor(26)), 63 - 0x03);
+        assert_eq!(u32::inv_chunk(u32::advance(a.cursor(24))), 63 - (0b11 << 4));
+        assert_eq!(u128::inv_chunk(u128::advance(b.cursor(120))), 63 - (0b10 << 4));
+    }
+
+    #[test]
+    fn masks() {
+        assert_eq!(upto(0), 1);
+        assert_eq!(upto(5), 0x3f);
+        assert_eq!(upto(63), u64::MAX);
+    }
+}

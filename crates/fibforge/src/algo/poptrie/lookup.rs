@@ -1,0 +1,191 @@
+//! The lookup (§3.2 Algorithm 1 with §3.3 Algorithm 2 and §3.4 Algorithm 3), specialised per
+//! address family, leaf width and instruction set.
+//!
+//! The walk keeps the address in a *cursor*: the not-yet-consumed bits at the top of a
+//! register. The chunk value `v` is the cursor's top 6 bits, and `63 - v` is the top 6 bits of
+//! its complement, so `vector << (63 - v)` moves slot `v`'s bit to the sign bit (is it an
+//! internal child?) and leaves exactly bits `0..=v` for the population count — one shift
+//! replaces the paper's mask `(2 << v) - 1`.
+//!
+//! `count_ones` is a single instruction only where the compiler may assume `popcnt`; the
+//! crate is built for baseline x86-64, so the walk is compiled twice: a portable copy, and one
+//! with `popcnt` and BMI enabled, chosen once at build time by runtime CPU detection
+//! ([`Isa`]).
+
+use super::layout::{Core, DIRECT_LEAF, Key, Leaf, Node};
+
+/// The instruction set a structure's lookup runs with, detected at run time.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Isa {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    X86Popcnt,
+}
+
+impl Isa {
+    /// The best the running CPU supports.
+    pub(crate) fn detect() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+        {
+            return Isa::X86Popcnt;
+        }
+        Isa::Portable
+    }
+}
+
+impl<A: Key, L: Leaf> Core<A, L> {
+    /// The node record at `i`.
+    ///
+    /// # Safety
+    /// `i` is a node index reached from a published entry (always in bounds: every `base1`
+    /// and direct-pointing node index points into the arena the writer allocated it from).
+    #[inline(always)]
+    unsafe fn node_at(&self, i: u32) -> Node {
+        // SAFETY: in bounds by the caller's contract.
+        unsafe { self.nodes.get_unchecked(i) }
+    }
+
+    /// The walk below a direct-pointing node entry: returns the raw next hop.
+    ///
+    /// # Safety
+    /// `d` is a node index read from `self.dir`.
+    #[inline(always)]
+    pub(crate) unsafe fn walk(&self, d: u32, a: A) -> u32 {
+        // SAFETY (whole function): indices come from the structure's invariants — a set
+        // vector bit has a child at base1 + rank - 1 < base1 + popcount(vector), and a leaf
+        // slot's rank in leafvec is at least 1 (the first leaf slot always sets its bit), so
+        // base0 + rank - 1 lies in the node's leaf block.
+        unsafe {
+            let mut node = self.node_at(d);
+            let mut k = a.cursor(self.s);
+            loop {
+                let t = node.vector << A::inv_chunk(k);
+                if (t as i64) >= 0 {
+                    break;
+                }
+                node = self.node_at(node.base1 + t.count_ones() - 1);
+                k = A::advance(k);
+            }
+            let t = node.leafvec << A::inv_chunk(k);
+            self.leaves.get_unchecked(node.base0 + t.count_ones() - 1).raw()
+        }
+    }
+
+    /// The raw next hop of `a` (0 = no route), in whatever instruction set the caller has.
+    #[inline(always)]
+    pub(crate) fn lookup_inline(&self, a: A) -> u32 {
+        // `top(s)` has `s` bits, and `dir` has `2^s` entries.
+        debug_assert!(a.top(self.s) < self.dir.len());
+        // SAFETY: in bounds (above).
+        let d = unsafe { self.dir.get_unchecked(a.top(self.s)) }
+            .load(std::sync::atomic::Ordering::Acquire);
+        if d & DIRECT_LEAF != 0 {
+            return d & !DIRECT_LEAF;
+        }
+        // SAFETY: `d` is a node index from `dir`.
+        unsafe { self.walk(d, a) }
+    }
+
+    /// Looks up every address of `addrs` into `out`, overlapping the memory accesses of a
+    /// group of lookups: the direct-pointing entries of the whole group are prefetched, then
+    /// read and the first node of each prefetched, then each walk finishes.
+    #[inline(always)]
+    pub(crate) fn lookup_batch_inline(&self, addrs: &[A], out: &mut [u32]) {
+        const GROUP: usize = 16;
+        let n = addrs.len().min(out.len());
+        let (addrs, out) = (&addrs[..n], &mut out[..n]);
+        let mut chunks = addrs.chunks_exact(GROUP);
+        let mut outs = out.chunks_exact_mut(GROUP);
+        for (a, o) in (&mut chunks).zip(&mut outs) {
+            let (a, o): (&[A; GROUP], &mut [u32; GROUP]) =
+                (a.try_into().expect("GROUP addresses"), o.try_into().expect("GROUP outputs"));
+            self.group(a, o);
+        }
+        for (a, o) in chunks.remainder().iter().zip(outs.into_remainder()) {
+            *o = self.lookup_inline(*a);
+        }
+    }
+
+    #[inline(always)]
+    fn group<const G: usize>(&self, a: &[A; G], out: &mut [u32; G]) {
+        let mut top = [0usize; G];
+        for i in 0..G {
+            top[i] = a[i].top(self.s);
+            prefetch(self.dir.as_ptr().wrapping_add(top[i]) as *const u8);
+        }
+        let mut d = [0u32; G];
+        for i in 0..G {
+            // SAFETY: `top(s) < 2^s = dir.len()`.
+            d[i] = unsafe { self.dir.get_unchecked(top[i]) }
+                .load(std::sync::atomic::Ordering::Acquire);
+            if d[i] & DIRECT_LEAF == 0 {
+                prefetch(self.nodes.as_ptr().wrapping_add(d[i] as usize) as *const u8);
+            }
+        }
+        for i in 0..G {
+            out[i] = if d[i] & DIRECT_LEAF != 0 {
+                d[i] & !DIRECT_LEAF
+            } else {
+                // SAFETY: `d[i]` is a node index from `dir`.
+                unsafe { self.walk(d[i], a[i]) }
+            };
+        }
+    }
+
+    /// [`Core::lookup_inline`] compiled with `popcnt` and BMI.
+    ///
+    /// # Safety
+    /// The CPU supports `popcnt`, `bmi1` and `bmi2`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2")]
+    pub(crate) unsafe fn lookup_x86(&self, a: A) -> u32 {
+        self.lookup_inline(a)
+    }
+
+    /// [`Core::lookup_batch_inline`] compiled with `popcnt` and BMI.
+    ///
+    /// # Safety
+    /// The CPU supports `popcnt`, `bmi1` and `bmi2`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2")]
+    pub(crate) unsafe fn lookup_batch_x86(&self, addrs: &[A], out: &mut [u32]) {
+        self.lookup_batch_inline(addrs, out)
+    }
+
+    /// One lookup in the given instruction set.
+    #[inline(always)]
+    pub(crate) fn lookup_with(&self, isa: Isa, a: A) -> u32 {
+        match isa {
+            Isa::Portable => self.lookup_inline(a),
+            // SAFETY: `X86Popcnt` is only chosen after detecting the features.
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86Popcnt => unsafe { self.lookup_x86(a) },
+        }
+    }
+
+    /// A batch in the given instruction set.
+    #[inline(always)]
+    pub(crate) fn lookup_batch_with(&self, isa: Isa, addrs: &[A], out: &mut [u32]) {
+        match isa {
+            Isa::Portable => self.lookup_batch_inline(addrs, out),
+            // SAFETY: `X86Popcnt` is only chosen after detecting the features.
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86Popcnt => unsafe { self.lookup_batch_x86(addrs, out) },
+        }
+    }
+}
+
+/// Hints the CPU to load the cache line at `p` (no effect on other architectures).
+#[inline(always)]
+fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching never faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}

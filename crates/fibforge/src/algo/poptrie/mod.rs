@@ -1,0 +1,265 @@
+//! `poptrie`: Asai & Ohara, "Poptrie: A Compressed Trie with Population Count for Fast and
+//! Scalable Software IP Routing Table Lookup", SIGCOMM 2015.
+//!
+//! # What is implemented
+//!
+//! - §3.1–3.2: a 64-ary multiway trie whose node holds a bit `vector` of internal children
+//!   and `base1`; the child of chunk value `n` is found by a population count.
+//! - §3.3: `leafvec` + `base0`: runs of equal leaves are stored once; slots that continue in an
+//!   internal child are holes that do not break a run ("hole punching").
+//! - §3.4: direct pointing: the first `s` bits index a `2^s` array whose entry is a next hop
+//!   (top bit set) or the node for that `/s`. `s = 0` is plain Poptrie (one entry).
+//! - §3 route aggregation (on by default, `aggregate=off` to disable): slots whose answer is
+//!   constant are leaves, whatever routes produce that answer (see `build.rs`).
+//! - §3.5: incremental updates that rebuild only the changed part and publish it with one
+//!   atomic store per direct-pointing entry (see `update.rs`); [`crate::sync::Table`] adds
+//!   concurrent readers and memory reclamation.
+//!
+//! IPv4 (`u32`) and IPv6 (`u128`) share one implementation: a node at bit offset `off` uses
+//! the 6 address bits there, zero-padded past the last bit (an IPv4 node at offset 30 has 2
+//! real bits), so host routes (/32, /128) are exact.
+//!
+//! # Memory layout
+//!
+//! - `dir`: `2^s` × `u32`: `0x8000_0000 | raw next hop`, or a node index.
+//! - `nodes`: 24-byte records `{vector: u64, leafvec: u64, base0: u32, base1: u32}`; a node's
+//!   children are one contiguous block, in slot order.
+//! - `leaves`: `u16` when every raw next hop (index + 1) is at most 65,535, else `u32`; the
+//!   lookup is compiled separately for each width. A node's leaves are one block.
+//!
+//! Blocks are placed by an allocator that keeps both arrays contiguous (`alloc.rs`); a fresh
+//! compile packs them without gaps.
+//!
+//! # Invariants
+//!
+//! - A slot with its `vector` bit set has a child; its `leafvec` bit is clear.
+//! - The first leaf slot of a node has its `leafvec` bit set; a node with 64 internal slots
+//!   has `leafvec == 0` and no leaves.
+//! - With aggregation, no node has a constant answer (it would be a leaf in its parent);
+//!   without, a node exists exactly where a route lies strictly inside its parent's slot.
+//! - Published blocks are never written; updates write new blocks and switch to them.
+//!
+//! # Structural limits
+//!
+//! - Next hops: raw values up to 2^31 − 1 (the direct-pointing flag bit); beyond that
+//!   compile returns [`BuildError::LimitExceeded`].
+//! - Nodes: at most 2^31 − 1; leaves: at most 2^32 − 1.
+//! - `s` in `0..=24` (a `2^s` array of 4-byte entries).
+
+#[allow(dead_code)] // TEMPORARY: the update code (next commit) uses the rest
+mod alloc;
+mod build;
+#[allow(dead_code)] // TEMPORARY: the update code (next commit) uses the rest
+mod layout;
+mod lookup;
+
+#[cfg(test)]
+mod tests;
+
+use crate::fib::{BuildError, Compile, Lookup};
+use crate::nexthop::NextHop;
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+use alloc::BlockAlloc;
+use build::{Seg, VecSink};
+use layout::{Arena, Core, MAX_DIRECT_RAW};
+pub use layout::{Key, Leaf};
+use lookup::Isa;
+use std::sync::Arc;
+
+/// Build options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Direct-pointing bits (0 = none), `0..=24`.
+    pub s: u32,
+    /// Route aggregation (§3): store only what changes the answer.
+    pub aggregate: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { s: 18, aggregate: true }
+    }
+}
+
+impl Config {
+    /// The recommended configuration for an address family (measured on this project's
+    /// tables; see the crate README).
+    pub fn for_family<A: Key>() -> Self {
+        Config::default()
+    }
+}
+
+/// Largest supported `s`.
+pub const MAX_S: u32 = 24;
+
+/// Sizes of a compiled Poptrie (the paper's Table 2 columns).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stats {
+    /// Direct-pointing bits.
+    pub s: u32,
+    /// Route aggregation on.
+    pub aggregate: bool,
+    /// Leaf width in bits (16 or 32).
+    pub leaf_bits: u32,
+    /// Internal nodes in use.
+    pub inodes: u64,
+    /// Leaves in use.
+    pub leaves: u64,
+    /// Direct-pointing entries that are next hops (not nodes).
+    pub direct_leaves: u64,
+    /// Bytes of every array (as [`Lookup::memory_bytes`]).
+    pub memory_bytes: usize,
+}
+
+/// The arrays of one leaf width, and the instruction set to walk them with.
+pub(crate) struct Fib<A: Key> {
+    cores: Cores<A>,
+    isa: Isa,
+}
+
+pub(crate) enum Cores<A: Key> {
+    Narrow(Core<A, u16>),
+    Wide(Core<A, u32>),
+}
+
+impl<A: Key> Fib<A> {
+    pub(crate) fn new(cores: Cores<A>) -> Self {
+        Fib { cores, isa: Isa::detect() }
+    }
+
+    #[inline(always)]
+    pub(crate) fn lookup(&self, a: A) -> Option<NextHop> {
+        let raw = match &self.cores {
+            Cores::Narrow(c) => c.lookup_with(self.isa, a),
+            Cores::Wide(c) => c.lookup_with(self.isa, a),
+        };
+        NextHop::from_raw(raw)
+    }
+
+    /// Looks up `addrs` into `out` (raw next hops written as `Option<NextHop>`).
+    pub(crate) fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        assert!(out.len() >= addrs.len(), "output shorter than input");
+        let mut raw = [0u32; 256];
+        for (a, o) in addrs.chunks(256).zip(out.chunks_mut(256)) {
+            let r = &mut raw[..a.len()];
+            match &self.cores {
+                Cores::Narrow(c) => c.lookup_batch_with(self.isa, a, r),
+                Cores::Wide(c) => c.lookup_batch_with(self.isa, a, r),
+            }
+            for (o, &r) in o.iter_mut().zip(r.iter()) {
+                *o = NextHop::from_raw(r);
+            }
+        }
+    }
+
+    pub(crate) fn memory_bytes(&self) -> usize {
+        match &self.cores {
+            Cores::Narrow(c) => c.memory_bytes(),
+            Cores::Wide(c) => c.memory_bytes(),
+        }
+    }
+}
+
+/// A compiled Poptrie for one address family.
+pub struct Poptrie<A: Key> {
+    fib: Arc<Fib<A>>,
+    cfg: Config,
+    node_alloc: BlockAlloc,
+    leaf_alloc: BlockAlloc,
+}
+
+impl<A: Key> Poptrie<A> {
+    /// Node and leaf counts, leaf width and memory.
+    pub fn stats(&self) -> Stats {
+        let (leaf_bits, direct_leaves) = match &self.fib.cores {
+            Cores::Narrow(c) => (16, count_direct_leaves(c)),
+            Cores::Wide(c) => (32, count_direct_leaves(c)),
+        };
+        Stats {
+            s: self.cfg.s,
+            aggregate: self.cfg.aggregate,
+            leaf_bits,
+            inodes: self.node_alloc.live(),
+            leaves: self.leaf_alloc.live(),
+            direct_leaves,
+            memory_bytes: self.memory_bytes(),
+        }
+    }
+
+    /// The configuration it was built with.
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+}
+
+fn count_direct_leaves<A: Key, L: Leaf>(c: &Core<A, L>) -> u64 {
+    (0..c.dir.len()).filter(|&i| c.direct(i) & layout::DIRECT_LEAF != 0).count() as u64
+}
+
+impl<A: Key> Lookup<A> for Poptrie<A> {
+    #[inline]
+    fn lookup(&self, addr: A) -> Option<NextHop> {
+        self.fib.lookup(addr)
+    }
+
+    fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        self.fib.lookup_batch(addrs, out)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.fib.memory_bytes()
+            + self.node_alloc.memory_bytes()
+            + self.leaf_alloc.memory_bytes()
+            + std::mem::size_of::<Self>()
+    }
+}
+
+impl<A: Key> Compile<A> for Poptrie<A> {
+    type Config = Config;
+
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
+        check_config(cfg)?;
+        let mut segs = Vec::with_capacity(rib.len() * 2 + 1);
+        build::segments(rib, &Prefix::DEFAULT_ROUTE, cfg.aggregate, &mut segs);
+        let max_raw = segs.iter().map(|s| s.raw).max().unwrap_or(0);
+        if max_raw > MAX_DIRECT_RAW {
+            return Err(build::limit("next-hop ids", MAX_DIRECT_RAW as u64, max_raw as usize));
+        }
+        let fib = if max_raw <= u16::MAX_RAW {
+            compile_core::<A, u16>(cfg, &segs).map(|(c, n, l)| (Cores::Narrow(c), n, l))?
+        } else {
+            compile_core::<A, u32>(cfg, &segs).map(|(c, n, l)| (Cores::Wide(c), n, l))?
+        };
+        let (fib, nodes, leaves) = fib;
+        Ok(Poptrie {
+            fib: Arc::new(Fib::new(fib)),
+            cfg: cfg.clone(),
+            node_alloc: BlockAlloc::new(nodes, nodes),
+            leaf_alloc: BlockAlloc::new(leaves, leaves),
+        })
+    }
+}
+
+/// Builds the arrays of one leaf width; returns them with the node and leaf counts.
+fn compile_core<A: Key, L: Leaf>(
+    cfg: &Config,
+    segs: &[Seg<A>],
+) -> Result<(Core<A, L>, u32, u32), BuildError> {
+    let mut sink = VecSink::<L> { nodes: Vec::new(), leaves: Vec::new() };
+    let dir = build::build_direct(cfg.s, segs, &mut sink)?;
+    let (n, l) = (sink.nodes.len() as u32, sink.leaves.len() as u32);
+    let core = Core::new(cfg.s, dir, Arena::from_vec(sink.nodes), Arena::from_vec(sink.leaves));
+    Ok((core, n, l))
+}
+
+fn check_config(cfg: &Config) -> Result<(), BuildError> {
+    if cfg.s > MAX_S {
+        return Err(BuildError::BadOption {
+            algo: "poptrie",
+            option: format!("s={}", cfg.s),
+            reason: format!("direct-pointing bits must be in 0..={MAX_S}"),
+        });
+    }
+    Ok(())
+}
