@@ -36,12 +36,20 @@ impl AlgoInfo {
 }
 
 /// Every algorithm, in the order reports show them.
-pub const ALGORITHMS: &[AlgoInfo] = &[AlgoInfo {
-    name: "radix",
-    ipv4: true,
-    ipv6: true,
-    summary: "binary radix (Patricia) tree: the RIB itself, the baseline",
-}];
+pub const ALGORITHMS: &[AlgoInfo] = &[
+    AlgoInfo {
+        name: "radix",
+        ipv4: true,
+        ipv6: true,
+        summary: "binary radix (Patricia) tree: the RIB itself, the baseline",
+    },
+    AlgoInfo {
+        name: "dir24_8",
+        ipv4: true,
+        ipv6: false,
+        summary: "DIR-24-8-BASIC (Gupta et al. 1998): 2^24 first-level table + 256-entry chunks",
+    },
+];
 
 /// Looks up an algorithm by name.
 pub fn info(name: &str) -> Option<&'static AlgoInfo> {
@@ -201,7 +209,12 @@ impl RegistryFamily for u32 {
         if let Some(r) = build_common(spec, rib) {
             return r;
         }
-        Err(unknown(spec, Family::Ipv4))
+        match spec.name.as_str() {
+            "dir24_8" => spec
+                .check_options("dir24_8", &[])
+                .and_then(|_| algo::dir24_8::Dir24_8::compile(rib, &()).map(boxed)),
+            _ => Err(unknown(spec, Family::Ipv4)),
+        }
     }
 }
 
