@@ -91,6 +91,12 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         ipv6: true,
         summary: "Poptrie with 18-bit direct pointing (s=18)",
     },
+    AlgoInfo {
+        name: "dir24_8",
+        ipv4: true,
+        ipv6: false,
+        summary: "DIR-24-8-BASIC (Gupta et al. 1998): 2^24 first-level table + 256-entry chunks",
+    },
 ];
 
 /// Looks up an algorithm by name.
@@ -313,6 +319,11 @@ impl RegistryFamily for u32 {
             return r;
         }
         Err(unknown(spec, Family::Ipv4))
+        match spec.name.as_str() {
+            "dir24_8" => spec
+                .check_options("dir24_8", &[])
+                .and_then(|_| algo::dir24_8::Dir24_8::compile(rib, &()).map(boxed)),
+            _ => Err(unknown(spec, Family::Ipv4)),
     }
 }
 

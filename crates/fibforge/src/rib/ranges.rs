@@ -23,7 +23,19 @@ impl<A: Address> Rib<A> {
     /// The address space as consecutive ranges, first starting at address 0; adjacent ranges
     /// have different answers.
     pub fn ranges(&self) -> Vec<Range<A>> {
-        let mut out: Vec<Range<A>> = Vec::with_capacity(self.len() * 2 + 1);
+        self.ranges_within(&Prefix::DEFAULT_ROUTE)
+    }
+
+    /// The addresses of `region` as consecutive ranges, the first starting at
+    /// `region.addr()` and the last running to `region.last()`; adjacent ranges have different
+    /// answers. Routes covering `region` from outside count, so every range's answer is what
+    /// `lookup` returns for each of its addresses. Incremental builders use it to repaint the
+    /// part of their structure a changed route touches.
+    pub fn ranges_within(&self, region: &Prefix<A>) -> Vec<Range<A>> {
+        let outer = self.covering(region).take_while(|(p, _)| p.len() < region.len()).last();
+        let outer = outer.map(|(_, h)| h);
+        let whole = region.len() == 0;
+        let mut out: Vec<Range<A>> = Vec::with_capacity(if whole { self.len() * 2 + 1 } else { 4 });
         let mut push = |start: A, hop: Option<NextHop>| match out.last_mut() {
             Some(last) if last.start == start => {
                 last.hop = hop;
@@ -34,36 +46,46 @@ impl<A: Address> Rib<A> {
             Some(last) if last.hop == hop => {}
             _ => out.push(Range { start, hop }),
         };
-        push(A::ZERO, None);
+        push(region.addr(), outer);
         // Stack of enclosing routes; each pops when the sweep passes its last address.
         let mut stack: Vec<(Prefix<A>, NextHop)> = Vec::with_capacity(A::BITS as usize + 1);
-        for (p, h) in self.iter() {
-            close_until(&mut stack, Some(p.addr()), &mut push);
+        let sweep = Sweep { outer, end: region.last() };
+        for (p, h) in self.covered(region) {
+            sweep.close_until(&mut stack, Some(p.addr()), &mut push);
             push(p.addr(), Some(h));
             stack.push((p, h));
         }
-        close_until(&mut stack, None, &mut push);
+        sweep.close_until(&mut stack, None, &mut push);
         out
     }
 }
 
-/// Pops the routes that end before `next` (all of them when `None`), emitting the range that
-/// resumes after each one.
-fn close_until<A: Address>(
-    stack: &mut Vec<(Prefix<A>, NextHop)>,
-    next: Option<A>,
-    push: &mut impl FnMut(A, Option<NextHop>),
-) {
-    while let Some(&(top, _)) = stack.last() {
-        if next.is_some_and(|n| top.contains(n)) {
-            return;
+/// The bounds of a sweep: the answer outside every route of the region, and its last address.
+struct Sweep<A: Address> {
+    outer: Option<NextHop>,
+    end: A,
+}
+
+impl<A: Address> Sweep<A> {
+    /// Pops the routes that end before `next` (all of them when `None`), emitting the range
+    /// that resumes after each one.
+    fn close_until(
+        &self,
+        stack: &mut Vec<(Prefix<A>, NextHop)>,
+        next: Option<A>,
+        push: &mut impl FnMut(A, Option<NextHop>),
+    ) {
+        while let Some(&(top, _)) = stack.last() {
+            if next.is_some_and(|n| top.contains(n)) {
+                return;
+            }
+            stack.pop();
+            let end = top.last();
+            if end == self.end {
+                continue; // nothing after the end of the region
+            }
+            let resume = A::from_u128(end.to_u128() + 1);
+            push(resume, stack.last().map(|&(_, h)| h).or(self.outer));
         }
-        stack.pop();
-        let end = top.last();
-        if end == A::from_u128(u128::MAX) {
-            continue; // nothing after the top of the address space
-        }
-        let resume = A::from_u128(end.to_u128() + 1);
-        push(resume, stack.last().map(|&(_, h)| h));
     }
 }

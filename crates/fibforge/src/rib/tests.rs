@@ -176,3 +176,29 @@ proptest! {
         prop_assert!((h.by_matched_len.iter().sum::<f64>() + h.unmatched - 1.0).abs() < 1e-9);
     }
 }
+
+proptest! {
+    #[test]
+    fn ranges_within_a_region_partition_it(ops in prop::collection::vec(arb_op(), 0..80), regions in prop::collection::vec(arb_prefix(), 1..8)) {
+        let mut rib = Rib::new();
+        for op in &ops {
+            match *op {
+                Op::Insert(p, h) => { rib.insert(p, hop(h)); }
+                Op::Remove(p) => { rib.remove(&p); }
+            }
+        }
+        for region in regions {
+            let ranges = rib.ranges_within(&region);
+            prop_assert_eq!(ranges[0].start, region.addr());
+            for (i, r) in ranges.iter().enumerate() {
+                let end = ranges.get(i + 1).map(|n| n.start - 1).unwrap_or(region.last());
+                prop_assert!(r.start <= end && region.contains(end));
+                prop_assert_eq!(rib.lookup(r.start), r.hop);
+                prop_assert_eq!(rib.lookup(end), r.hop);
+                if i > 0 {
+                    prop_assert_ne!(ranges[i - 1].hop, r.hop);
+                }
+            }
+        }
+    }
+}
