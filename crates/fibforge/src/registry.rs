@@ -36,12 +36,32 @@ impl AlgoInfo {
 }
 
 /// Every algorithm, in the order reports show them.
-pub const ALGORITHMS: &[AlgoInfo] = &[AlgoInfo {
-    name: "radix",
-    ipv4: true,
-    ipv6: true,
-    summary: "binary radix (Patricia) tree: the RIB itself, the baseline",
-}];
+pub const ALGORITHMS: &[AlgoInfo] = &[
+    AlgoInfo {
+        name: "radix",
+        ipv4: true,
+        ipv6: true,
+        summary: "binary radix (Patricia) tree: the RIB itself, the baseline",
+    },
+    AlgoInfo {
+        name: "sail_b",
+        ipv4: true,
+        ipv6: false,
+        summary: "SAIL_B (Yang 2014): bitmaps per length 0-24, pivot pushing to /32 chunks",
+    },
+    AlgoInfo {
+        name: "sail_u",
+        ipv4: true,
+        ipv6: false,
+        summary: "SAIL_U (Yang 2014): pushed to levels 6/12/18/24, one bitmap word per update",
+    },
+    AlgoInfo {
+        name: "sail_l",
+        ipv4: true,
+        ipv6: true,
+        summary: "SAIL_L (Yang 2014): pushed to levels 16/24/32 (IPv6: to /64), chunk ids",
+    },
+];
 
 /// Looks up an algorithm by name.
 pub fn info(name: &str) -> Option<&'static AlgoInfo> {
@@ -191,9 +211,21 @@ fn build_common<A: Address>(
         "radix" => spec
             .check_options("radix", &[])
             .and_then(|_| algo::radix::Radix::compile(rib, &()).map(boxed)),
+        "sail_l" => sail_config("sail_l", spec)
+            .and_then(|cfg| algo::sail::SailL::compile(rib, &cfg).map(boxed)),
         _ => return None,
     };
     Some(built)
+}
+
+/// The options of the SAIL variants: `width=auto|16|32`.
+fn sail_config(algo: &'static str, spec: &AlgoSpec) -> Result<algo::sail::SailConfig, BuildError> {
+    spec.check_options(algo, &["width"])?;
+    let width = match spec.options.get("width") {
+        Some(w) => algo::sail::Width::parse(algo, w)?,
+        None => algo::sail::Width::Auto,
+    };
+    Ok(algo::sail::SailConfig { width })
 }
 
 impl RegistryFamily for u32 {
@@ -201,7 +233,13 @@ impl RegistryFamily for u32 {
         if let Some(r) = build_common(spec, rib) {
             return r;
         }
-        Err(unknown(spec, Family::Ipv4))
+        match spec.name.as_str() {
+            "sail_b" => sail_config("sail_b", spec)
+                .and_then(|cfg| algo::sail::SailB::compile(rib, &cfg).map(boxed)),
+            "sail_u" => sail_config("sail_u", spec)
+                .and_then(|cfg| algo::sail::SailU::compile(rib, &cfg).map(boxed)),
+            _ => Err(unknown(spec, Family::Ipv4)),
+        }
     }
 }
 

@@ -2,3 +2,4 @@
 //! memory layout, its invariants and its structural limits.
 
 pub mod radix;
+pub mod sail;
