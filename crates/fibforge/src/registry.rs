@@ -97,6 +97,24 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         ipv6: false,
         summary: "DIR-24-8-BASIC (Gupta et al. 1998): 2^24 first-level table + 256-entry chunks",
     },
+    AlgoInfo {
+        name: "sail_b",
+        ipv4: true,
+        ipv6: false,
+        summary: "SAIL_B (Yang 2014): bitmaps per length 0-24, pivot pushing to /32 chunks",
+    },
+    AlgoInfo {
+        name: "sail_u",
+        ipv4: true,
+        ipv6: false,
+        summary: "SAIL_U (Yang 2014): pushed to levels 6/12/18/24, one bitmap word per update",
+    },
+    AlgoInfo {
+        name: "sail_l",
+        ipv4: true,
+        ipv6: true,
+        summary: "SAIL_L (Yang 2014): pushed to levels 16/24/32 (IPv6: to /64), chunk ids",
+    },
 ];
 
 /// Looks up an algorithm by name.
@@ -252,6 +270,8 @@ fn build_common<A: algo::bloom::BloomKey>(
         "bloom_naive" | "bloom_base" | "bloomfwd" => {
             bloom_config(spec).and_then(|cfg| algo::bloom::BloomFib::compile(rib, &cfg).map(boxed))
         }
+        "sail_l" => sail_config("sail_l", spec)
+            .and_then(|cfg| algo::sail::SailL::compile(rib, &cfg).map(boxed)),
         _ => return None,
     };
     Some(built)
@@ -310,6 +330,16 @@ fn build_poptrie<A: algo::poptrie::Key>(
     Some(built)
 }
 
+/// The options of the SAIL variants: `width=auto|16|32`.
+fn sail_config(algo: &'static str, spec: &AlgoSpec) -> Result<algo::sail::SailConfig, BuildError> {
+    spec.check_options(algo, &["width"])?;
+    let width = match spec.options.get("width") {
+        Some(w) => algo::sail::Width::parse(algo, w)?,
+        None => algo::sail::Width::Auto,
+    };
+    Ok(algo::sail::SailConfig { width })
+}
+
 impl RegistryFamily for u32 {
     fn build(spec: &AlgoSpec, rib: &Rib<u32>) -> Result<Box<dyn Lookup<u32>>, BuildError> {
         if let Some(r) = build_common(spec, rib) {
@@ -324,6 +354,10 @@ impl RegistryFamily for u32 {
                 .check_options("dir24_8", &[])
                 .and_then(|_| algo::dir24_8::Dir24_8::compile(rib, &()).map(boxed)),
             _ => Err(unknown(spec, Family::Ipv4)),
+            "sail_b" => sail_config("sail_b", spec)
+                .and_then(|cfg| algo::sail::SailB::compile(rib, &cfg).map(boxed)),
+            "sail_u" => sail_config("sail_u", spec)
+                .and_then(|cfg| algo::sail::SailU::compile(rib, &cfg).map(boxed)),
     }
 }
 

@@ -8,3 +8,4 @@ pub(crate) mod prefetch;
 pub mod radix;
 #[cfg(test)]
 pub(crate) mod testkit;
+pub mod sail;

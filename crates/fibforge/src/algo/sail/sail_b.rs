@@ -1,0 +1,278 @@
+//! SAIL_B: one bitmap and one next-hop array per prefix length 0–24, chunks below /24.
+//!
+//! Layout (heap numbering): the slot of prefix length `i` and value `v` (the first `i` bits of
+//! an address) is node `2^i + v`, so the slots of all 25 levels fit in one bit array `bitmap`
+//! of 2^25 bits (4 MiB, the paper's on-chip part) and one word array `next` of 2^25 entries
+//! (off-chip). The parent of node `n` is `n >> 1`. `bitmap[n]` is set when a route of exactly
+//! that prefix exists, or, at level 24, when routes longer than /24 lie below it; `next[n]`
+//! holds the route's next hop, or at level 24 the id of a 256-entry chunk in `chunks`.
+//!
+//! Lookup: start at the level-24 node of the address and walk up to the root until a set bit
+//! is found (at most 25 bitmap probes); its word is the answer, or the chunk whose entry for
+//! the last 8 address bits is.
+//!
+//! Invariants: `bitmap[n]` clear implies `next[n] == 0`; a level-24 word is a chunk id exactly
+//! when routes longer than /24 lie in that /24, and the chunk holds, for each of its 256
+//! addresses, the longest match among all routes (the /24's own answer pushed down: pivot
+//! pushing); node 0 is unused.
+
+use super::entry::{Entry, Overflow, SailConfig, choose_wide};
+use super::push::{self, CHUNK, ChunkPool};
+use super::{dispatch, prefetch};
+use crate::fib::{BuildError, Compile, Incremental, Lookup};
+use crate::nexthop::NextHop;
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+
+const NAME: &str = "sail_b";
+/// The pivot level: routes longer than this live in chunks.
+const PIVOT: u32 = 24;
+/// Nodes in levels 0..=24 (node 0 unused).
+const NODES: usize = 1 << (PIVOT + 1);
+
+/// SAIL_B for IPv4 (Yang et al., SIGCOMM 2014, §3: splitting, bitmaps B0–B24, pivot pushing).
+#[derive(Clone, Debug)]
+pub struct SailB {
+    tables: Tables,
+}
+
+#[derive(Clone, Debug)]
+enum Tables {
+    Narrow(Core<u16>),
+    Wide(Core<u32>),
+}
+
+#[derive(Clone, Debug)]
+struct Core<E> {
+    bitmap: Vec<u64>,
+    next: Vec<E>,
+    chunks: ChunkPool<E>,
+}
+
+/// The heap node of prefix length `len` and value `value`.
+#[inline]
+fn node(len: u32, value: u32) -> usize {
+    (1usize << len) | value as usize
+}
+
+fn node_of(p: &Prefix<u32>) -> usize {
+    node(p.len(), (p.addr() as u64 >> (32 - p.len())) as u32)
+}
+
+impl<E: Entry> Core<E> {
+    fn build(rib: &Rib<u32>) -> Result<Self, Overflow> {
+        let mut core = Core {
+            bitmap: vec![0; NODES / 64],
+            next: vec![E::default(); NODES],
+            chunks: Default::default(),
+        };
+        for (p, h) in rib.iter().filter(|(p, _)| p.len() <= PIVOT) {
+            core.set(node_of(&p), Some(E::hop(Some(h))));
+        }
+        for q in push::deeper_slots(rib, None, PIVOT) {
+            let word = core.chunks.build(rib, q)?;
+            core.set(node_of(&q), Some(word));
+        }
+        Ok(core)
+    }
+
+    /// Sets (`Some`) or clears (`None`) node `n`.
+    fn set(&mut self, n: usize, word: Option<E>) {
+        let bit = 1u64 << (n % 64);
+        match word {
+            Some(w) => {
+                self.bitmap[n / 64] |= bit;
+                self.next[n] = w;
+            }
+            None => {
+                self.bitmap[n / 64] &= !bit;
+                self.next[n] = E::default();
+            }
+        }
+    }
+
+    #[inline]
+    fn is_set(&self, n: usize) -> bool {
+        self.bitmap[n / 64] >> (n % 64) & 1 != 0
+    }
+
+    /// The word of the deepest set node on the path from level 24 to the root.
+    #[inline]
+    fn deepest(&self, addr: u32) -> Option<E> {
+        let mut n = node(PIVOT, addr >> (32 - PIVOT));
+        while n != 0 {
+            if self.is_set(n) {
+                return Some(self.next[n]);
+            }
+            n >>= 1;
+        }
+        None
+    }
+
+    #[inline]
+    fn resolve(&self, word: E, addr: u32) -> Option<NextHop> {
+        if word.is_chunk() {
+            return self.chunks.chunk(word.payload())[addr as usize % CHUNK].next_hop();
+        }
+        word.next_hop()
+    }
+
+    #[inline]
+    fn lookup(&self, addr: u32) -> Option<NextHop> {
+        self.deepest(addr).and_then(|w| self.resolve(w, addr))
+    }
+
+    /// Groups of 16: prefetch the level-24 bitmap words, scan, prefetch the words found, then
+    /// the chunk entries.
+    fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]) {
+        assert!(out.len() >= addrs.len(), "output shorter than input");
+        const G: usize = 16;
+        for (group, res) in addrs.chunks(G).zip(out.chunks_mut(G)) {
+            for &a in group {
+                prefetch(&self.bitmap, node(PIVOT, a >> 8) / 64);
+            }
+            let mut words = [None; G];
+            for (w, &a) in words.iter_mut().zip(group) {
+                *w = self.deepest(a);
+                if let Some(word) = w.filter(|w| w.is_chunk()) {
+                    prefetch(
+                        &self.chunks.entries,
+                        word.payload() as usize * CHUNK + a as usize % CHUNK,
+                    );
+                }
+            }
+            for ((o, &a), w) in res.iter_mut().zip(group).zip(words) {
+                *o = w.and_then(|w| self.resolve(w, a));
+            }
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.bitmap.capacity() * 8
+            + self.next.capacity() * size_of::<E>()
+            + self.chunks.memory_bytes()
+    }
+
+    /// Brings node `p` (a route of at most /24, or a /24 pivot slot) up to date with `rib`.
+    fn refresh_node(&mut self, rib: &Rib<u32>, p: Prefix<u32>) -> Result<(), Overflow> {
+        let n = node_of(&p);
+        if p.len() == PIVOT
+            && let Some(word) = self.chunks.refresh(rib, p, self.next[n])?
+        {
+            self.set(n, Some(word));
+            return Ok(());
+        }
+        self.set(n, rib.get(&p).map(|h| E::hop(Some(h))));
+        Ok(())
+    }
+
+    fn apply(&mut self, rib: &Rib<u32>, changed: &[Prefix<u32>]) -> Result<(), Overflow> {
+        super::entry::fits::<E>(super::entry::Demand {
+            max_hop_raw: push::max_changed_hop(rib, changed),
+            max_chunks: 0,
+        })?;
+        for p in changed {
+            if p.len() > PIVOT {
+                self.refresh_node(rib, p.truncated(PIVOT))?;
+                continue;
+            }
+            self.refresh_node(rib, *p)?;
+            if p.len() < PIVOT {
+                // The pushed-down answers of the chunks below `p` may have changed.
+                let slots: Vec<_> = push::deeper_slots(rib, Some(*p), PIVOT).collect();
+                for q in slots {
+                    self.refresh_node(rib, q)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl SailB {
+    /// Number of level-32 chunks in use.
+    pub fn chunks(&self) -> usize {
+        dispatch!(&self.tables, t => t.chunks.in_use())
+    }
+
+    /// The word width in bits (16 or 32).
+    pub fn width_bits(&self) -> u32 {
+        match self.tables {
+            Tables::Narrow(_) => 16,
+            Tables::Wide(_) => 32,
+        }
+    }
+
+    fn build(rib: &Rib<u32>, wide: bool) -> Result<Self, BuildError> {
+        let tables = if wide {
+            Tables::Wide(Core::build(rib).map_err(|o| o.into_error::<u32>(NAME))?)
+        } else {
+            Tables::Narrow(Core::build(rib).map_err(|o| o.into_error::<u16>(NAME))?)
+        };
+        Ok(SailB { tables })
+    }
+}
+
+impl Lookup<u32> for SailB {
+    #[inline]
+    fn lookup(&self, addr: u32) -> Option<NextHop> {
+        dispatch!(&self.tables, t => t.lookup(addr))
+    }
+    fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]) {
+        dispatch!(&self.tables, t => t.lookup_batch(addrs, out))
+    }
+    fn memory_bytes(&self) -> usize {
+        dispatch!(&self.tables, t => t.memory_bytes())
+    }
+}
+
+impl Compile<u32> for SailB {
+    type Config = SailConfig;
+    fn compile(rib: &Rib<u32>, cfg: &SailConfig) -> Result<Self, BuildError> {
+        let wide = choose_wide(NAME, cfg.width, push::demand(rib, &[PIVOT]))?;
+        Self::build(rib, wide)
+    }
+}
+
+impl Incremental<u32> for SailB {
+    /// Rewrites the node of each changed route of at most /24 (one bit, one word) and refills
+    /// the chunks below it; a change longer than /24 refreshes its /24's chunk. When 16-bit
+    /// words overflow, the structure is rebuilt with 32-bit words.
+    fn apply_changes(&mut self, rib: &Rib<u32>, changed: &[Prefix<u32>]) -> Result<(), BuildError> {
+        let overflow = match &mut self.tables {
+            Tables::Narrow(t) => t.apply(rib, changed).err(),
+            Tables::Wide(t) => {
+                return t.apply(rib, changed).map_err(|o| o.into_error::<u32>(NAME));
+            }
+        };
+        if overflow.is_some() {
+            *self = Self::build(rib, true)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl SailB {
+    /// True when both answer every address alike (same bits and words; chunks compared by
+    /// content, since ids depend on the order of allocation).
+    pub(crate) fn same_answers(&self, other: &SailB) -> bool {
+        match (&self.tables, &other.tables) {
+            (Tables::Narrow(a), Tables::Narrow(b)) => a.same_answers(b),
+            (Tables::Wide(a), Tables::Wide(b)) => a.same_answers(b),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+impl<E: Entry> Core<E> {
+    fn same_answers(&self, other: &Self) -> bool {
+        let word_eq = |a: E, b: E| match (a.is_chunk(), b.is_chunk()) {
+            (true, true) => self.chunks.chunk(a.payload()) == other.chunks.chunk(b.payload()),
+            _ => a == b,
+        };
+        self.bitmap == other.bitmap
+            && super::set_bits(&self.bitmap).all(|n| word_eq(self.next[n], other.next[n]))
+    }
+}
