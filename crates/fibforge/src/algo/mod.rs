@@ -2,4 +2,5 @@
 //! memory layout, its invariants and its structural limits.
 
 pub mod cpe;
+pub mod multibit;
 pub mod radix;
