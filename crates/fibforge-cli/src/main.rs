@@ -31,6 +31,8 @@ enum Command {
     Lookup(cmd::lookup::Args),
     /// Compare algorithms against the RIB oracle.
     Verify(cmd::verify::Args),
+    /// Controlled prefix expansion: the trie strides and memory the dynamic programs choose.
+    Expand(cmd::expand::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Command::Stats(a) => cmd::stats::run(a),
         Command::Lookup(a) => cmd::lookup::run(a),
         Command::Verify(a) => cmd::verify::run(a),
+        Command::Expand(a) => cmd::expand::run(a),
     };
     match result {
         Ok(code) => code,

@@ -115,6 +115,20 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         ipv6: true,
         summary: "SAIL_L (Yang 2014): pushed to levels 16/24/32 (IPv6: to /64), chunk ids",
     },
+    AlgoInfo {
+        name: "cpe_fixed",
+        ipv4: true,
+        ipv6: true,
+        summary: "fixed-stride multibit trie, strides by dynamic programming (Srinivasan-Varghese 1998); \
+                  options levels=K, leafpush=on|off, packed=on|off, maxstride=S",
+    },
+    AlgoInfo {
+        name: "cpe_var",
+        ipv4: true,
+        ipv6: true,
+        summary: "variable-stride multibit trie, per-node strides by dynamic programming \
+                  (Srinivasan-Varghese 1998); options levels=K, leafpush=on|off, packed=on|off, maxstride=S",
+    },
 ];
 
 /// Looks up an algorithm by name.
@@ -272,6 +286,8 @@ fn build_common<A: algo::bloom::BloomKey>(
         }
         "sail_l" => sail_config("sail_l", spec)
             .and_then(|cfg| algo::sail::SailL::compile(rib, &cfg).map(boxed)),
+        "cpe_fixed" => build_cpe(spec, "cpe_fixed", false, rib),
+        "cpe_var" => build_cpe(spec, "cpe_var", true, rib),
         _ => return None,
     };
     Some(built)
@@ -340,6 +356,32 @@ fn sail_config(algo: &'static str, spec: &AlgoSpec) -> Result<algo::sail::SailCo
     Ok(algo::sail::SailConfig { width })
 }
 
+/// `cpe_fixed` / `cpe_var`: a leaf-pushed trie, or with `leafpush=off` the updatable one.
+fn build_cpe<A: Address>(
+    spec: &AlgoSpec,
+    name: &'static str,
+    variable: bool,
+    rib: &Rib<A>,
+) -> Result<Box<dyn Lookup<A>>, BuildError> {
+    use algo::multibit::{LeafPushedTrie, TrieConfig, UpdatableTrie};
+    spec.check_options(name, &["levels", "leafpush", "packed", "maxstride"])?;
+    let cfg = TrieConfig {
+        levels: spec.options.get("levels").map(|_| spec.get_u32(name, "levels", 0)).transpose()?,
+        variable,
+        packed: spec.get_bool(name, "packed", false)?,
+        max_stride: spec
+            .options
+            .get("maxstride")
+            .map(|_| spec.get_u32(name, "maxstride", 0))
+            .transpose()?,
+    };
+    if spec.get_bool(name, "leafpush", true)? {
+        LeafPushedTrie::compile(rib, &cfg).map(boxed)
+    } else {
+        UpdatableTrie::compile(rib, &cfg).map(boxed)
+    }
+}
+
 impl RegistryFamily for u32 {
     fn build(spec: &AlgoSpec, rib: &Rib<u32>) -> Result<Box<dyn Lookup<u32>>, BuildError> {
         if let Some(r) = build_common(spec, rib) {
@@ -395,5 +437,34 @@ mod tests {
         let e = build(&AlgoSpec::named("nope"), &rib).err().unwrap();
         assert!(e.to_string().contains("unknown algorithm"), "{e}");
         assert!(build(&AlgoSpec::named("radix"), &rib).is_ok());
+    }
+}
+
+#[cfg(test)]
+mod cpe_tests {
+    use super::*;
+    use crate::nexthop::NextHop;
+
+    #[test]
+    fn cpe_names_and_options() {
+        let rib: Rib<u32> = [("10.0.0.0/8", 0), ("10.1.0.0/16", 1), ("10.1.2.3/32", 2)]
+            .iter()
+            .map(|&(p, h)| (p.parse().unwrap(), NextHop::from_index(h)))
+            .collect();
+        for text in [
+            "cpe_fixed",
+            "cpe_var",
+            "cpe_var:levels=3,packed=on",
+            "cpe_fixed:leafpush=off,maxstride=12",
+            "cpe_var:leafpush=off,packed=on,levels=2",
+        ] {
+            let f = build(&text.parse().unwrap(), &rib).unwrap();
+            for a in [0x0a01_0203u32, 0x0a01_0204, 0x0a02_0000, 0x0b00_0000] {
+                assert_eq!(f.lookup(a), rib.lookup(a), "{text}");
+            }
+        }
+        for bad in ["cpe_var:stride=3", "cpe_fixed:levels=x", "cpe_fixed:maxstride=40"] {
+            assert!(build(&bad.parse().unwrap(), &rib).is_err(), "{bad}");
+        }
     }
 }

@@ -5,6 +5,8 @@ pub mod bloom;
 pub mod poptrie;
 pub mod dir24_8;
 pub(crate) mod prefetch;
+pub mod cpe;
+pub mod multibit;
 pub mod radix;
 #[cfg(test)]
 pub(crate) mod testkit;
