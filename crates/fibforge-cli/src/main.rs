@@ -10,6 +10,10 @@ mod load;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// Counts live heap bytes so that peers without a memory figure can be measured.
+#[global_allocator]
+static ALLOC: fibforge_bench::alloc::Counting = fibforge_bench::alloc::Counting;
+
 #[derive(Parser)]
 #[command(
     name = "fibforge",
@@ -31,6 +35,8 @@ enum Command {
     Lookup(cmd::lookup::Args),
     /// Compare algorithms against the RIB oracle.
     Verify(cmd::verify::Args),
+    /// Build, verify and benchmark algorithms and peers side by side (tables, JSON, plots).
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +46,7 @@ fn main() -> ExitCode {
         Command::Stats(a) => cmd::stats::run(a),
         Command::Lookup(a) => cmd::lookup::run(a),
         Command::Verify(a) => cmd::verify::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
     };
     match result {
         Ok(code) => code,
