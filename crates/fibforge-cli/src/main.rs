@@ -10,6 +10,10 @@ mod load;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// Counts live heap bytes so that peers without a memory figure can be measured.
+#[global_allocator]
+static ALLOC: fibforge_bench::alloc::Counting = fibforge_bench::alloc::Counting;
+
 #[derive(Parser)]
 #[command(
     name = "fibforge",
@@ -33,6 +37,8 @@ enum Command {
     Verify(cmd::verify::Args),
     /// Controlled prefix expansion: the trie strides and memory the dynamic programs choose.
     Expand(cmd::expand::Args),
+    /// Build, verify and benchmark algorithms and peers side by side (tables, JSON, plots).
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +49,7 @@ fn main() -> ExitCode {
         Command::Lookup(a) => cmd::lookup::run(a),
         Command::Verify(a) => cmd::verify::run(a),
         Command::Expand(a) => cmd::expand::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
     };
     match result {
         Ok(code) => code,

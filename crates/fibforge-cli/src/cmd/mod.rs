@@ -2,6 +2,7 @@
 
 pub mod algos;
 pub mod expand;
+pub mod bench;
 pub mod lookup;
 pub mod stats;
 pub mod verify;

@@ -56,6 +56,28 @@ impl<A: Address> Rib<A> {
         h
     }
 
+    /// The binary-radix depth of one address (see the module doc): the length of the deepest
+    /// node of the uncompressed binary trie of the routes on the path of `addr`, that is the
+    /// largest `min(common_prefix_len(addr, p), len(p))` over all routes `p`. 0 when empty.
+    pub fn trie_depth(&self, addr: A) -> u32 {
+        let mut cur = self.root;
+        let mut depth = 0;
+        while cur != NIL {
+            let n = &self.nodes[cur as usize];
+            let len = n.prefix.len();
+            let common = n.prefix.addr().common_prefix_len(addr).min(len);
+            if common < len {
+                return depth.max(common);
+            }
+            depth = len;
+            if len == A::BITS {
+                break;
+            }
+            cur = n.child[addr.bit(len) as usize];
+        }
+        depth
+    }
+
     fn visit(&self, id: NodeId, inherited: Option<u32>, h: &mut DepthHistogram) {
         let n = &self.nodes[id as usize];
         let len = n.prefix.len();

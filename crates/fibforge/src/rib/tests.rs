@@ -202,3 +202,25 @@ proptest! {
         }
     }
 }
+
+/// `trie_depth` against its definition: the longest `min(common prefix, length)` over routes.
+#[test]
+fn trie_depth_matches_definition() {
+    let routes = ["0.0.0.0/0", "10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24", "192.168.0.0/16"];
+    let rib: Rib<u32> = routes.iter().enumerate().map(|(i, r)| (p4(r), hop(i as u32))).collect();
+    let model = |a: u32| {
+        routes.iter().map(|r| p4(r)).map(|p| p.addr().common_prefix_len(a).min(p.len())).max()
+    };
+    let mut x = 0x1234_5678u32;
+    let probes = [0x0A01_0203, 0x0A01_0303, 0x0A02_0000, 0xC0A8_0101, 0xC0A9_0000, 0];
+    for a in probes.into_iter().chain((0..2000).map(|_| {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    })) {
+        assert_eq!(Some(rib.trie_depth(a)), model(a), "{a:#x}");
+    }
+    assert_eq!(rib.trie_depth(0x0A01_0203), 24);
+    assert_eq!(Rib::<u32>::new().trie_depth(5), 0);
+}

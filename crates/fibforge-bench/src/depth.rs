@@ -1,0 +1,59 @@
+//! Cost by binary-radix depth (Poptrie §4.6, Fig. 11): per depth, the quartiles and the 5th and
+//! 95th percentiles of per-lookup cycles. The depth of an address is the length of the deepest
+//! node of the uncompressed binary trie of the routes on its path ([`Rib::trie_depth`]).
+
+use crate::timing::Percentiles;
+use fibforge::{Address, Rib};
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// Cycles of the lookups whose addresses have one depth.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DepthCycles {
+    /// Binary-radix depth.
+    pub depth: u32,
+    /// Distribution of the cycles at this depth.
+    #[serde(flatten)]
+    pub cycles: Percentiles,
+}
+
+/// The depth of each address.
+pub fn depths<A: Address>(rib: &Rib<A>, addrs: &[A]) -> Vec<u8> {
+    addrs.par_iter().map(|&a| rib.trie_depth(a) as u8).collect()
+}
+
+/// Groups `ticks[i]` by `depths[i]` (equal lengths; extra entries of either are ignored).
+pub fn by_depth(depths: &[u8], ticks: &[f64]) -> Vec<DepthCycles> {
+    let mut groups: Vec<Vec<f64>> = vec![Vec::new(); 129];
+    for (&d, &t) in depths.iter().zip(ticks) {
+        groups[d as usize].push(t);
+    }
+    groups
+        .iter()
+        .enumerate()
+        .filter_map(|(d, g)| {
+            Percentiles::of(g).map(|cycles| DepthCycles { depth: d as u32, cycles })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fibforge::NextHop;
+
+    #[test]
+    fn groups_by_depth() {
+        let rib: Rib<u32> = [("10.0.0.0/8", 0), ("10.1.0.0/16", 1)]
+            .iter()
+            .map(|(r, h)| (r.parse().unwrap(), NextHop::from_index(*h)))
+            .collect();
+        let addrs = [0x0A01_0000, 0x0A02_0000, 0x0B00_0000, 0x0A01_FFFF];
+        let d = depths(&rib, &addrs);
+        assert_eq!(d, vec![16, 14, 7, 16]);
+        let g = by_depth(&d, &[10.0, 20.0, 30.0, 50.0]);
+        assert_eq!(g.iter().map(|x| x.depth).collect::<Vec<_>>(), vec![7, 14, 16]);
+        assert_eq!(g[2].cycles.count, 2);
+        assert_eq!(g[2].cycles.mean, 30.0);
+    }
+}

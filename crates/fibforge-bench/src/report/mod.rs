@@ -1,0 +1,10 @@
+//! Reports: the JSON document (the contract of `fibforge bench --json`), the terminal table,
+//! the machine description and the plots.
+
+pub mod json;
+pub mod machine;
+
+pub mod table;
+
+pub use json::{PeerStatus, Report, Row, Status, TableInfo};
+pub use machine::Machine;

@@ -1,0 +1,328 @@
+//! `fibforge bench [--table FILE]... [--algo LIST] [--traffic LIST] [--peers LIST] [--threads N]
+//! [--duration SECS] [--json FILE] [--out DIR] [--preset NAME] [--synth syn1|syn2]`
+//!
+//! With no arguments: every registered algorithm on the shipped IPv4 and IPv6 tables of
+//! `data/` (found from the current directory or the executable's location), verified, then
+//! timed on random and repeated traffic (IPv6: random in 2000::/3 and in-prefix) with the
+//! available peers; prints the table and writes `bench-report/bench.json` and the plots.
+
+use anyhow::{Context, bail};
+use fibforge::registry::AlgoSpec;
+use fibforge_bench::report::{Machine, Report, TableInfo, table};
+use fibforge_bench::runner::{self, NamedTable, Settings};
+use fibforge_bench::synth::Synth;
+use fibforge_bench::timing::Mode;
+use fibforge_bench::traffic::{self, Traffic};
+use fibforge_io::ReadConfig;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The default tables, relative to the repository root.
+pub const DEFAULT_TABLES: [&str; 2] = ["data/ris2015-as3856.tsv.gz", "data/tier1-2024-v6.txt.gz"];
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Table files (repeatable). Default: the IPv4 and IPv6 tables in data/.
+    #[arg(long = "table")]
+    tables: Vec<PathBuf>,
+    /// Algorithms, comma-separated (`name:key=value` for options); default: all registered.
+    #[arg(long)]
+    algo: Option<String>,
+    /// Traffic patterns, comma-separated: random, sequential, repeated, in-prefix,
+    /// trace:FILE, zipf[:s=1][:flows=64][:burst=8][:match=1]. Default: random,repeated
+    /// (IPv4) and random,in-prefix (IPv6).
+    #[arg(long)]
+    traffic: Option<String>,
+    /// Peers: all, none, or a list of dpdk, bart, prefix-trie, ip_network_table, poptrie.
+    #[arg(long, default_value = "all")]
+    peers: String,
+    /// Thread scaling up to N threads sharing one structure (1: no scaling rows).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seconds per timed repeat (default: derived from --budget).
+    #[arg(long)]
+    duration: Option<f64>,
+    /// Seconds of rate measurement to aim for in total when --duration is not given.
+    #[arg(long, default_value_t = 80.0)]
+    budget: f64,
+    /// Timed repeats per row (the median is reported).
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
+    /// Call modes: single, batch, or both.
+    #[arg(long, default_value = "single,batch")]
+    modes: String,
+    /// Lookups in each cycles-per-lookup distribution.
+    #[arg(long, default_value_t = 1 << 18)]
+    cycle_samples: usize,
+    /// Seed of every traffic generator.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Replace each table by its growth table (Poptrie §4.1): syn1 or syn2.
+    #[arg(long)]
+    synth: Option<Synth>,
+    /// A paper experiment: poptrie-table3, poptrie-table4, poptrie-traffic, poptrie-fig8,
+    /// poptrie-table5, poptrie-ipv6, bloomfwd-matching, sail-traces.
+    #[arg(long)]
+    preset: Option<String>,
+    /// Also write the JSON report to FILE.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Directory for bench.json and the plots (`none` to write nothing).
+    #[arg(long, default_value = "bench-report")]
+    out: PathBuf,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let mut settings = settings_from(&args)?;
+    let mut paths = args.tables.clone();
+    if let Some(p) = &args.preset {
+        apply_preset(p, &mut settings, &mut paths)?;
+    }
+    if paths.is_empty() {
+        paths = DEFAULT_TABLES.iter().map(|t| locate(t)).collect::<anyhow::Result<_>>()?;
+    }
+    let tables = load_tables(&paths, args.synth)?;
+    let peers: Vec<_> = settings.peers.iter().map(|p| p.status()).collect();
+    let duration = settings.repeat_duration(&tables);
+    let mut log = |m: &str| eprintln!("{m}");
+    let results = runner::run(&settings, &tables, &mut log);
+    let report = Report {
+        machine: Machine::describe(),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        tables: tables.iter().map(|t| t.info.clone()).collect(),
+        peers,
+        settings: runner::settings_json(&settings, duration),
+        results,
+        replays: Vec::new(),
+        elapsed_s: started.elapsed().as_secs_f64(),
+    };
+    println!("{}", table::render(&report.results));
+    println!(
+        "\nCPU: {} ({} logical CPUs); {:.0} s; machine possibly shared: medians of {} repeats",
+        report.machine.cpu_model, report.machine.logical_cpus, report.elapsed_s, settings.repeats
+    );
+    write_outputs(&report, &args)?;
+    let mismatched = report.results.iter().any(|r| r.mismatches.is_some_and(|m| m > 0));
+    Ok(if mismatched { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn write_outputs(report: &Report, args: &Args) -> anyhow::Result<()> {
+    let json = serde_json::to_string_pretty(report)?;
+    if let Some(f) = &args.json {
+        std::fs::write(f, &json).with_context(|| format!("cannot write {}", f.display()))?;
+        eprintln!("wrote {}", f.display());
+    }
+    if args.out.as_os_str() != "none" {
+        std::fs::create_dir_all(&args.out)
+            .with_context(|| format!("cannot create {}", args.out.display()))?;
+        let f = args.out.join("bench.json");
+        std::fs::write(&f, &json).with_context(|| format!("cannot write {}", f.display()))?;
+        eprintln!("wrote {}", f.display());
+    }
+    Ok(())
+}
+
+fn settings_from(args: &Args) -> anyhow::Result<Settings> {
+    let mut s = Settings::default();
+    if let Some(list) = &args.algo {
+        s.algos = Some(parse_algos(list)?);
+    }
+    if let Some(list) = &args.traffic {
+        let t = traffic::parse_list(list)?;
+        s.traffic_v4 = t.clone();
+        s.traffic_v6 = t;
+    }
+    s.peers = fibforge_bench::peers::parse_list(&args.peers).map_err(anyhow::Error::msg)?;
+    if let Some(n) = args.threads {
+        s.threads = n.max(1);
+    }
+    s.duration_s = args.duration;
+    s.budget_s = args.budget;
+    s.repeats = args.repeats.max(1);
+    s.cycle_samples = args.cycle_samples;
+    if let Some(seed) = args.seed {
+        s.seed = seed;
+    }
+    s.modes = args
+        .modes
+        .split(',')
+        .map(|m| match m.trim() {
+            "single" => Ok(Mode::Single),
+            "batch" => Ok(Mode::Batch),
+            other => bail!("unknown mode '{other}' (known: single, batch)"),
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok(s)
+}
+
+/// Splits an algorithm list on commas, keeping `key=value` pieces with the spec before them
+/// (`poptrie:s=18,aggregate=off,dxr16` is two specs).
+pub fn parse_algos(list: &str) -> anyhow::Result<Vec<AlgoSpec>> {
+    let mut pieces: Vec<String> = Vec::new();
+    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match pieces.last_mut() {
+            Some(last) if piece.contains('=') && !piece.contains(':') && last.contains(':') => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ => pieces.push(piece.to_string()),
+        }
+    }
+    pieces.iter().map(|p| p.parse::<AlgoSpec>().map_err(Into::into)).collect()
+}
+
+fn apply_preset(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let v4_only = |paths: &mut Vec<PathBuf>| -> anyhow::Result<()> {
+        if paths.is_empty() {
+            paths.push(locate(DEFAULT_TABLES[0])?);
+        }
+        Ok(())
+    };
+    match name {
+        "poptrie-table3" => {
+            v4_only(paths)?;
+            s.traffic_v4 = vec![Traffic::Random];
+            s.modes = vec![Mode::Single];
+            s.threads = 1;
+        }
+        "poptrie-table4" => {
+            v4_only(paths)?;
+            s.traffic_v4 = vec![Traffic::Random];
+            s.modes = vec![Mode::Single];
+            s.threads = 1;
+            s.cycle_samples = 1 << 22;
+        }
+        "poptrie-traffic" => {
+            v4_only(paths)?;
+            s.traffic_v4 = vec![Traffic::Random, Traffic::Sequential, Traffic::Repeated];
+            s.modes = vec![Mode::Single];
+            s.threads = 1;
+        }
+        "poptrie-fig8" => {
+            v4_only(paths)?;
+            s.traffic_v4 = vec![Traffic::Random];
+            s.modes = vec![Mode::Single];
+        }
+        "poptrie-table5" => {
+            v4_only(paths)?;
+            s.traffic_v4 = vec![Traffic::Random];
+            s.modes = vec![Mode::Single];
+            s.threads = 1;
+            let base = paths.clone();
+            paths.clear();
+            for p in base {
+                paths.push(PathBuf::from(format!("{}#syn1", p.display())));
+                paths.push(PathBuf::from(format!("{}#syn2", p.display())));
+            }
+        }
+        "poptrie-ipv6" => {
+            if paths.is_empty() {
+                paths.push(locate(DEFAULT_TABLES[1])?);
+            }
+            s.traffic_v6 = vec![Traffic::Random];
+            s.modes = vec![Mode::Single];
+            s.threads = 1;
+        }
+        "bloomfwd-matching" => {
+            v4_only(paths)?;
+            let ratios = [1.0, 0.8, 0.6, 0.4, 0.2];
+            s.traffic_v4 = ratios
+                .iter()
+                .map(|m| format!("zipf:s=0:flows=1:burst=1:match={m}").parse())
+                .collect::<Result<_, _>>()?;
+            s.traffic_v6 = s.traffic_v4.clone();
+            s.modes = vec![Mode::Single];
+            s.threads = 1;
+        }
+        "sail-traces" => {
+            v4_only(paths)?;
+            s.traffic_v4 = vec![Traffic::Random, "zipf:s=1.1:flows=64:burst=16".parse()?];
+            s.modes = vec![Mode::Single, Mode::Batch];
+            s.threads = 1;
+        }
+        _ => bail!(
+            "unknown preset '{name}' (known: poptrie-table3, poptrie-table4, poptrie-traffic, \
+             poptrie-fig8, poptrie-table5, poptrie-ipv6, bloomfwd-matching, sail-traces)"
+        ),
+    }
+    Ok(())
+}
+
+/// Finds `relative` (a path under the repository root) from the current directory or the
+/// executable's location, walking up their ancestors.
+pub fn locate(relative: &str) -> anyhow::Result<PathBuf> {
+    let mut starts = Vec::new();
+    if let Ok(d) = std::env::current_dir() {
+        starts.push(d);
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        starts.push(exe);
+    }
+    for start in &starts {
+        for dir in start.ancestors() {
+            let candidate = dir.join(relative);
+            if candidate.is_file() {
+                return Ok(candidate);
+            }
+        }
+    }
+    bail!(
+        "cannot find {relative} above the current directory or the fibforge executable; give --table FILE"
+    )
+}
+
+/// Reads each table; `FILE#syn1` / `FILE#syn2` (or `--synth`) makes its growth table.
+fn load_tables(paths: &[PathBuf], synth: Option<Synth>) -> anyhow::Result<Vec<NamedTable>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let text = p.display().to_string();
+        let (file, suffix_synth) = match text.rsplit_once('#') {
+            Some((f, s)) if s.starts_with("syn") => {
+                (PathBuf::from(f), Some(s.parse::<Synth>().map_err(anyhow::Error::msg)?))
+            }
+            _ => (p.clone(), None),
+        };
+        let synth = suffix_synth.or(synth);
+        let t0 = Instant::now();
+        let table = fibforge_io::read_table(&file, &ReadConfig::default()).map_err(|e| e.error)?;
+        let load_s = t0.elapsed().as_secs_f64();
+        let mut name = file_name(&file);
+        let (mut v4, mut v6) = (table.v4, table.v6);
+        if let Some(s) = synth {
+            v4 = s.apply(&v4);
+            v6 = s.apply(&v6);
+            name = format!("{name}+{s}");
+        }
+        let hops: std::collections::HashSet<_> =
+            v4.iter().map(|(_, h)| h).chain(v6.iter().map(|(_, h)| h)).collect();
+        eprintln!("loaded {name}: {} IPv4 + {} IPv6 routes in {load_s:.2} s", v4.len(), v6.len());
+        let info = TableInfo {
+            name,
+            path: file.display().to_string(),
+            ipv4_prefixes: v4.len(),
+            ipv6_prefixes: v6.len(),
+            next_hops: hops.len(),
+            load_s,
+        };
+        out.push(NamedTable { info, v4, v6 });
+    }
+    Ok(out)
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn algo_lists_keep_options_together() {
+        let v = parse_algos("poptrie:s=18,aggregate=off,dxr16, radix").unwrap();
+        let names: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+        assert_eq!(names, vec!["poptrie:aggregate=off,s=18", "dxr16", "radix"]);
+    }
+}
