@@ -390,16 +390,16 @@ impl RegistryFamily for u32 {
         if let Some(r) = build_poptrie(spec, rib) {
             return r;
         }
-        Err(unknown(spec, Family::Ipv4))
         match spec.name.as_str() {
             "dir24_8" => spec
                 .check_options("dir24_8", &[])
                 .and_then(|_| algo::dir24_8::Dir24_8::compile(rib, &()).map(boxed)),
-            _ => Err(unknown(spec, Family::Ipv4)),
             "sail_b" => sail_config("sail_b", spec)
                 .and_then(|cfg| algo::sail::SailB::compile(rib, &cfg).map(boxed)),
             "sail_u" => sail_config("sail_u", spec)
                 .and_then(|cfg| algo::sail::SailU::compile(rib, &cfg).map(boxed)),
+            _ => Err(unknown(spec, Family::Ipv4)),
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! One module per subcommand.
 
 pub mod algos;
-pub mod expand;
 pub mod bench;
+pub mod expand;
 pub mod lookup;
 pub mod stats;
 pub mod verify;

@@ -2,12 +2,12 @@
 //! memory layout, its invariants and its structural limits.
 
 pub mod bloom;
-pub mod poptrie;
-pub mod dir24_8;
-pub(crate) mod prefetch;
 pub mod cpe;
+pub mod dir24_8;
 pub mod multibit;
+pub mod poptrie;
+pub(crate) mod prefetch;
 pub mod radix;
+pub mod sail;
 #[cfg(test)]
 pub(crate) mod testkit;
-pub mod sail;
