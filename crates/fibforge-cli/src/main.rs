@@ -42,6 +42,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Algos => cmd::algos::run(),
@@ -58,5 +59,16 @@ fn main() -> ExitCode {
             anstream::eprintln!("{} {e:#}", "error:".red().bold());
             ExitCode::from(2)
         }
+    }
+}
+
+/// Lets `fibforge lookup ... | head` end quietly when the reader closes the pipe, as other
+/// Unix tools do, instead of panicking on a failed `println!`.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists; SIG_DFL is a valid
+    // disposition for SIGPIPE and no Rust state depends on the previous (ignored) one.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

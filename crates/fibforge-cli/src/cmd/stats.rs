@@ -4,6 +4,7 @@ use crate::load::{TableArgs, load_table};
 use fibforge::{Address, Rib};
 use serde_json::{Value, json};
 use std::process::ExitCode;
+use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -15,13 +16,20 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
     let t = load_table(&args.table)?;
+    let load_ms = started.elapsed().as_secs_f64() * 1e3;
+    let prefixes = t.v4.len() + t.v6.len();
+    let rib_bytes = t.v4.memory_bytes() + t.v6.memory_bytes();
     let report = json!({
         "table": args.table.path.display().to_string(),
         "ipv4_prefixes": t.v4.len(),
         "ipv6_prefixes": t.v6.len(),
         "next_hops": t.hops.len(),
         "duplicates_dropped": t.duplicates,
+        "load_ms": load_ms,
+        "rib_bytes": rib_bytes,
+        "rib_bytes_per_prefix": rib_bytes as f64 / prefixes.max(1) as f64,
         "ipv4": family_stats(&t.v4),
         "ipv6": family_stats(&t.v6),
     });
@@ -53,6 +61,12 @@ fn print_text(r: &Value) {
     println!("IPv6 prefixes       {}", r["ipv6_prefixes"]);
     println!("distinct next hops  {}", r["next_hops"]);
     println!("duplicates dropped  {}", r["duplicates_dropped"]);
+    println!(
+        "load (read + RIB)   {:.0} ms, RIB {:.1} MiB ({:.1} bytes per prefix)",
+        r["load_ms"].as_f64().unwrap_or(0.0),
+        r["rib_bytes"].as_f64().unwrap_or(0.0) / (1 << 20) as f64,
+        r["rib_bytes_per_prefix"].as_f64().unwrap_or(0.0)
+    );
     for fam in ["ipv4", "ipv6"] {
         let f = &r[fam];
         if f["prefixes"].as_u64().unwrap_or(0) == 0 {
@@ -61,9 +75,10 @@ fn print_text(r: &Value) {
         println!("\n{fam}: length  prefixes   matched share   radix-depth share");
         let lens = f["prefix_lengths"].as_array().cloned().unwrap_or_default();
         for (len, count) in lens.iter().enumerate() {
+            let count = count.as_u64().unwrap_or(0);
             let matched = f["matched_length_share"][len].as_f64().unwrap_or(0.0);
             let depth = f["depth_share"][len].as_f64().unwrap_or(0.0);
-            if count.as_u64().unwrap_or(0) > 0 || matched > 0.0 || depth > 0.0 {
+            if count > 0 || matched > 0.0 || depth > 0.0 {
                 println!(
                     "      /{len:<4} {count:>10}   {:>12.6}%   {:>12.6}%",
                     matched * 100.0,
