@@ -3,6 +3,7 @@
 
 pub mod json;
 pub mod machine;
+pub mod plots;
 
 pub mod table;
 

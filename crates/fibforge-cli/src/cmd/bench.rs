@@ -120,6 +120,9 @@ fn write_outputs(report: &Report, args: &Args) -> anyhow::Result<()> {
         let f = args.out.join("bench.json");
         std::fs::write(&f, &json).with_context(|| format!("cannot write {}", f.display()))?;
         eprintln!("wrote {}", f.display());
+        let plots = fibforge_bench::report::plots::write_all(&report.results, &args.out)
+            .map_err(anyhow::Error::msg)?;
+        eprintln!("wrote {} plots (PNG and SVG) to {}", plots.len() / 2, args.out.display());
     }
     Ok(())
 }
