@@ -6,13 +6,14 @@
 //! timed on random and repeated traffic (IPv6: random in 2000::/3 and in-prefix) with the
 //! available peers; prints the table and writes `bench-report/bench.json` and the plots.
 
+use super::presets;
 use anyhow::{Context, bail};
 use fibforge::registry::AlgoSpec;
 use fibforge_bench::report::{Machine, Report, TableInfo, table};
 use fibforge_bench::runner::{self, NamedTable, Settings};
 use fibforge_bench::synth::Synth;
 use fibforge_bench::timing::Mode;
-use fibforge_bench::traffic::{self, Traffic};
+use fibforge_bench::traffic;
 use fibforge_io::ReadConfig;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -62,7 +63,8 @@ pub struct Args {
     #[arg(long)]
     synth: Option<Synth>,
     /// A paper experiment: poptrie-table3, poptrie-table4, poptrie-traffic, poptrie-fig8,
-    /// poptrie-table5, poptrie-ipv6, bloomfwd-matching, sail-traces.
+    /// poptrie-table5, poptrie-ipv6, sail-traces, bloomfwd (= bloomfwd-fpr, -threads,
+    /// -matching, -traffic, -tables, -ipv6).
     #[arg(long)]
     preset: Option<String>,
     /// Also write the JSON report to FILE.
@@ -75,25 +77,39 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let mut settings = settings_from(&args)?;
-    let mut paths = args.tables.clone();
-    if let Some(p) = &args.preset {
-        apply_preset(p, &mut settings, &mut paths)?;
+    let base = settings_from(&args)?;
+    let parts = match &args.preset {
+        Some(p) => presets::parts(p)?,
+        None => vec![""],
+    };
+    let (mut tables, mut results, mut settings_json) = (Vec::new(), Vec::new(), Vec::new());
+    let mut repeats = base.repeats;
+    for part in parts {
+        let (mut settings, mut paths) = (base.clone(), args.tables.clone());
+        if !part.is_empty() {
+            eprintln!("preset {part}");
+            presets::apply(part, &mut settings, &mut paths)?;
+        }
+        if paths.is_empty() {
+            paths = DEFAULT_TABLES.iter().map(|t| locate(t)).collect::<anyhow::Result<_>>()?;
+        }
+        let loaded = load_tables(&paths, args.synth)?;
+        let duration = settings.repeat_duration(&loaded);
+        let mut log = |m: &str| eprintln!("{m}");
+        results.extend(runner::run(&settings, &loaded, &mut log));
+        settings_json.push(runner::settings_json(&settings, duration));
+        tables.extend(loaded.into_iter().map(|t| t.info));
+        repeats = settings.repeats;
     }
-    if paths.is_empty() {
-        paths = DEFAULT_TABLES.iter().map(|t| locate(t)).collect::<anyhow::Result<_>>()?;
-    }
-    let tables = load_tables(&paths, args.synth)?;
-    let peers: Vec<_> = settings.peers.iter().map(|p| p.status()).collect();
-    let duration = settings.repeat_duration(&tables);
-    let mut log = |m: &str| eprintln!("{m}");
-    let results = runner::run(&settings, &tables, &mut log);
     let report = Report {
         machine: Machine::describe(),
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        tables: tables.iter().map(|t| t.info.clone()).collect(),
-        peers,
-        settings: runner::settings_json(&settings, duration),
+        tables,
+        peers: base.peers.iter().map(|p| p.status()).collect(),
+        settings: match settings_json.len() {
+            1 => settings_json.remove(0),
+            _ => serde_json::Value::Array(settings_json),
+        },
         results,
         replays: Vec::new(),
         elapsed_s: started.elapsed().as_secs_f64(),
@@ -101,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     println!("{}", table::render(&report.results));
     println!(
         "\nCPU: {} ({} logical CPUs); {:.0} s; machine possibly shared: medians of {} repeats",
-        report.machine.cpu_model, report.machine.logical_cpus, report.elapsed_s, settings.repeats
+        report.machine.cpu_model, report.machine.logical_cpus, report.elapsed_s, repeats
     );
     write_outputs(&report, &args)?;
     let mismatched = report.results.iter().any(|r| r.mismatches.is_some_and(|m| m > 0));
@@ -174,83 +190,6 @@ pub fn parse_algos(list: &str) -> anyhow::Result<Vec<AlgoSpec>> {
         }
     }
     pieces.iter().map(|p| p.parse::<AlgoSpec>().map_err(Into::into)).collect()
-}
-
-fn apply_preset(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-    let v4_only = |paths: &mut Vec<PathBuf>| -> anyhow::Result<()> {
-        if paths.is_empty() {
-            paths.push(locate(DEFAULT_TABLES[0])?);
-        }
-        Ok(())
-    };
-    match name {
-        "poptrie-table3" => {
-            v4_only(paths)?;
-            s.traffic_v4 = vec![Traffic::Random];
-            s.modes = vec![Mode::Single];
-            s.threads = 1;
-        }
-        "poptrie-table4" => {
-            v4_only(paths)?;
-            s.traffic_v4 = vec![Traffic::Random];
-            s.modes = vec![Mode::Single];
-            s.threads = 1;
-            s.cycle_samples = 1 << 22;
-        }
-        "poptrie-traffic" => {
-            v4_only(paths)?;
-            s.traffic_v4 = vec![Traffic::Random, Traffic::Sequential, Traffic::Repeated];
-            s.modes = vec![Mode::Single];
-            s.threads = 1;
-        }
-        "poptrie-fig8" => {
-            v4_only(paths)?;
-            s.traffic_v4 = vec![Traffic::Random];
-            s.modes = vec![Mode::Single];
-        }
-        "poptrie-table5" => {
-            v4_only(paths)?;
-            s.traffic_v4 = vec![Traffic::Random];
-            s.modes = vec![Mode::Single];
-            s.threads = 1;
-            let base = paths.clone();
-            paths.clear();
-            for p in base {
-                paths.push(PathBuf::from(format!("{}#syn1", p.display())));
-                paths.push(PathBuf::from(format!("{}#syn2", p.display())));
-            }
-        }
-        "poptrie-ipv6" => {
-            if paths.is_empty() {
-                paths.push(locate(DEFAULT_TABLES[1])?);
-            }
-            s.traffic_v6 = vec![Traffic::Random];
-            s.modes = vec![Mode::Single];
-            s.threads = 1;
-        }
-        "bloomfwd-matching" => {
-            v4_only(paths)?;
-            let ratios = [1.0, 0.8, 0.6, 0.4, 0.2];
-            s.traffic_v4 = ratios
-                .iter()
-                .map(|m| format!("zipf:s=0:flows=1:burst=1:match={m}").parse())
-                .collect::<Result<_, _>>()?;
-            s.traffic_v6 = s.traffic_v4.clone();
-            s.modes = vec![Mode::Single];
-            s.threads = 1;
-        }
-        "sail-traces" => {
-            v4_only(paths)?;
-            s.traffic_v4 = vec![Traffic::Random, "zipf:s=1.1:flows=64:burst=16".parse()?];
-            s.modes = vec![Mode::Single, Mode::Batch];
-            s.threads = 1;
-        }
-        _ => bail!(
-            "unknown preset '{name}' (known: poptrie-table3, poptrie-table4, poptrie-traffic, \
-             poptrie-fig8, poptrie-table5, poptrie-ipv6, bloomfwd-matching, sail-traces)"
-        ),
-    }
-    Ok(())
 }
 
 /// Finds `relative` (a path under the repository root) from the current directory or the

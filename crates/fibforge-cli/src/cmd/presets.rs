@@ -1,0 +1,216 @@
+//! `fibforge bench --preset NAME`: the papers' experiments as bench settings.
+//!
+//! A preset fixes the tables (unless `--table` is given), algorithms, traffic, call modes and
+//! thread counts of one experiment. A preset made of several (`bloomfwd`) runs each part in
+//! turn into one report.
+
+use super::bench::{DEFAULT_TABLES, locate};
+use anyhow::bail;
+use fibforge::registry::{self, AlgoSpec};
+use fibforge_bench::runner::Settings;
+use fibforge_bench::timing::Mode;
+use fibforge_bench::traffic::Traffic;
+use std::path::PathBuf;
+
+/// Every preset with the experiment it reproduces.
+pub const PRESETS: &[(&str, &str)] = &[
+    ("poptrie-table3", "Poptrie Table 3: every algorithm, random traffic, IPv4"),
+    ("poptrie-table4", "Poptrie Table 4: cycles per lookup percentiles (4M samples)"),
+    ("poptrie-traffic", "Poptrie §4.4: random, sequential and repeated traffic"),
+    ("poptrie-fig8", "Poptrie Fig. 8: thread scaling"),
+    ("poptrie-table5", "Poptrie Table 5: SYN1 and SYN2 growth tables"),
+    ("poptrie-ipv6", "Poptrie §4.10: IPv6"),
+    ("sail-traces", "SAIL: random and FIB-derived traces with Zipf locality"),
+    ("bloomfwd-fpr", "Bloomfwd Fig. 1 / Table 5: false-positive rate × hash function"),
+    ("bloomfwd-threads", "Bloomfwd Fig. 2: batch lookups on every thread, against MIHT"),
+    ("bloomfwd-matching", "Bloomfwd Fig. 3: share of addresses that match a route"),
+    ("bloomfwd-traffic", "Bloomfwd Fig. 4: random against real-address trace traffic"),
+    ("bloomfwd-tables", "Bloomfwd Fig. 5/6: IPv4 tables of different sizes"),
+    ("bloomfwd-ipv6", "Bloomfwd Fig. 7: IPv6 with and without DPCPE levels"),
+    ("bloomfwd", "all the bloomfwd-* experiments in one report"),
+];
+
+/// The parts of a preset: itself, or the experiments a compound preset runs.
+pub fn parts(name: &str) -> anyhow::Result<Vec<&'static str>> {
+    if name == "bloomfwd" {
+        return Ok(PRESETS.iter().map(|p| p.0).filter(|n| n.starts_with("bloomfwd-")).collect());
+    }
+    match PRESETS.iter().find(|p| p.0 == name) {
+        Some(p) => Ok(vec![p.0]),
+        None => {
+            let names: Vec<_> = PRESETS.iter().map(|p| p.0).collect();
+            bail!("unknown preset '{name}' (known: {})", names.join(", "))
+        }
+    }
+}
+
+/// Applies one (non-compound) preset; `paths` are the tables given with `--table`.
+pub fn apply(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    match name {
+        "poptrie-table3" | "poptrie-table4" | "poptrie-traffic" | "poptrie-table5" => {
+            default_tables(paths, &[0])?;
+            single_thread(s, &[Traffic::Random]);
+            if name == "poptrie-table4" {
+                s.cycle_samples = 1 << 22;
+            }
+            if name == "poptrie-traffic" {
+                s.traffic_v4 = vec![Traffic::Random, Traffic::Sequential, Traffic::Repeated];
+            }
+            if name == "poptrie-table5" {
+                *paths = paths.iter().flat_map(|p| growth_tables(p)).collect();
+            }
+        }
+        "poptrie-fig8" => {
+            default_tables(paths, &[0])?;
+            s.traffic_v4 = vec![Traffic::Random];
+            s.modes = vec![Mode::Single];
+        }
+        "poptrie-ipv6" => {
+            default_tables(paths, &[1])?;
+            single_thread(s, &[Traffic::Random, Traffic::InPrefix]);
+        }
+        "sail-traces" => {
+            default_tables(paths, &[0])?;
+            single_thread(s, &[Traffic::Random, "zipf:s=1.1:flows=64:burst=16".parse()?]);
+            s.modes = vec![Mode::Single, Mode::Batch];
+        }
+        _ => apply_bloomfwd(name, s, paths)?,
+    }
+    Ok(())
+}
+
+/// The Bloom-filter paper's experiments (Lucchesi et al. §6).
+fn apply_bloomfwd(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let family = ["bloom_naive", "bloom_base", "bloomfwd", "miht"];
+    match name {
+        "bloomfwd-fpr" => {
+            default_tables(paths, &[0, 1])?;
+            single_thread(s, &[Traffic::Random]);
+            s.modes = vec![Mode::Single, Mode::Batch];
+            s.algos = Some(fpr_hash_sweep()?);
+        }
+        "bloomfwd-threads" => {
+            default_tables(paths, &[0, 1])?;
+            s.traffic_v4 = vec![Traffic::Random];
+            s.traffic_v6 = vec![Traffic::InPrefix];
+            s.modes = vec![Mode::Batch];
+            s.algos = Some(available(&["bloomfwd", "miht", "poptrie"]));
+        }
+        "bloomfwd-matching" => {
+            default_tables(paths, &[0])?;
+            let ratios = [1.0, 0.8, 0.6, 0.4, 0.2];
+            let traffic: Vec<Traffic> = ratios
+                .iter()
+                .map(|m| format!("zipf:s=0:flows=1:burst=1:match={m}").parse())
+                .collect::<Result<_, _>>()?;
+            single_thread(s, &traffic);
+            s.algos = Some(available(&family));
+        }
+        "bloomfwd-traffic" => {
+            default_tables(paths, &[0])?;
+            let trace = Traffic::Trace(locate("data/ipsum-2026-08-22.txt.gz")?);
+            single_thread(s, &[Traffic::Random, trace, "zipf:s=1.1:flows=64:burst=16".parse()?]);
+            s.algos = Some(available(&family));
+        }
+        "bloomfwd-tables" => {
+            if paths.is_empty() {
+                *paths = shared_or_default(&V4_TABLES, DEFAULT_TABLES[0])?;
+            }
+            single_thread(s, &[Traffic::Random]);
+            s.algos = Some(available(&family));
+        }
+        "bloomfwd-ipv6" => {
+            if paths.is_empty() {
+                *paths = shared_or_default(&V6_TABLES, DEFAULT_TABLES[1])?;
+            }
+            single_thread(s, &[Traffic::InPrefix, Traffic::Random]);
+            let mut algos = available(&["bloom_naive", "bloom_base", "miht"]);
+            algos.extend((0..=7).filter(|&n| n != 1).map(|n| {
+                AlgoSpec::named("bloomfwd").with("levels", n) // 0: one filter per length
+            }));
+            s.algos = Some(algos);
+        }
+        _ => bail!("unknown preset '{name}'"),
+    }
+    Ok(())
+}
+
+/// IPv4 tables of growing size under `../shared/data/tables` (used when present).
+const V4_TABLES: [&str; 4] = [
+    "tables/v4/ris2002-as1853.tsv.gz",
+    "tables/v4/ris2010-as4777.tsv.gz",
+    "tables/v4/ris2015-as3856.tsv.gz",
+    "tables/mixed/tier1-2024.txt.gz",
+];
+
+/// IPv6 tables under `../shared/data/tables` (used when present).
+const V6_TABLES: [&str; 2] = ["tables/v6/linx2014-p69.txt.gz", "tables/v6/rrc00-v6.txt.gz"];
+
+fn shared_or_default(shared: &[&str], default: &str) -> anyhow::Result<Vec<PathBuf>> {
+    let found: Vec<PathBuf> =
+        shared.iter().filter_map(|t| locate(&format!("../shared/data/{t}")).ok()).collect();
+    if found.is_empty() { Ok(vec![locate(default)?]) } else { Ok(found) }
+}
+
+fn fpr_hash_sweep() -> anyhow::Result<Vec<AlgoSpec>> {
+    let mut algos = Vec::new();
+    for hash in ["h2", "murmur", "knuth"] {
+        for fpr in ["0.01", "0.1", "0.3", "0.6", "0.9"] {
+            algos.push(AlgoSpec::named("bloomfwd").with("hash", hash).with("fpr", fpr));
+        }
+    }
+    Ok(algos)
+}
+
+/// The named algorithms that this build registers (MIHT may be absent).
+fn available(names: &[&str]) -> Vec<AlgoSpec> {
+    names.iter().filter(|n| registry::info(n).is_some()).map(|n| AlgoSpec::named(n)).collect()
+}
+
+fn single_thread(s: &mut Settings, traffic: &[Traffic]) {
+    s.traffic_v4 = traffic.to_vec();
+    s.traffic_v6 = traffic.to_vec();
+    s.modes = vec![Mode::Single];
+    s.threads = 1;
+}
+
+/// With no `--table`, the default tables of `data/` with these indices (0: IPv4, 1: IPv6).
+fn default_tables(paths: &mut Vec<PathBuf>, which: &[usize]) -> anyhow::Result<()> {
+    if paths.is_empty() {
+        *paths = which.iter().map(|&i| locate(DEFAULT_TABLES[i])).collect::<Result<_, _>>()?;
+    }
+    Ok(())
+}
+
+fn growth_tables(p: &std::path::Path) -> [PathBuf; 2] {
+    let p = p.display();
+    [PathBuf::from(format!("{p}#syn1")), PathBuf::from(format!("{p}#syn2"))]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_preset_applies() {
+        for (name, _) in PRESETS {
+            for part in parts(name).unwrap() {
+                let (mut s, mut paths) = (Settings::default(), Vec::new());
+                apply(part, &mut s, &mut paths).unwrap_or_else(|e| panic!("{part}: {e}"));
+                assert!(!paths.is_empty(), "{part} chose no table");
+            }
+        }
+        assert_eq!(parts("bloomfwd").unwrap().len(), 6);
+        assert!(parts("nope").is_err());
+    }
+
+    #[test]
+    fn the_fpr_sweep_is_every_rate_with_every_hash() {
+        let (mut s, mut paths) = (Settings::default(), Vec::new());
+        apply("bloomfwd-fpr", &mut s, &mut paths).unwrap();
+        let algos = s.algos.unwrap();
+        assert_eq!(algos.len(), 15);
+        assert!(algos.iter().any(|a| a.to_string() == "bloomfwd:fpr=0.3,hash=knuth"));
+        assert_eq!(paths.len(), 2);
+    }
+}
