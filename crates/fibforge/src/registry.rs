@@ -98,6 +98,19 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         summary: "DIR-24-8-BASIC (Gupta et al. 1998): 2^24 first-level table + 256-entry chunks",
     },
     AlgoInfo {
+        name: "dxr16",
+        ipv4: true,
+        ipv6: true,
+        summary: "DXR D16R (Zec, Rizzo, Mikuc 2012): 2^16 direct table + binary-searched range \
+                  tables; option short=on|off (IPv6: long format, Poptrie paper §4.10)",
+    },
+    AlgoInfo {
+        name: "dxr18",
+        ipv4: true,
+        ipv6: true,
+        summary: "DXR D18R: 2^18 direct table + binary-searched range tables; option short=on|off",
+    },
+    AlgoInfo {
         name: "sail_b",
         ipv4: true,
         ipv6: false,
@@ -286,6 +299,8 @@ fn build_common<A: algo::bloom::BloomKey>(
         }
         "sail_l" => sail_config("sail_l", spec)
             .and_then(|cfg| algo::sail::SailL::compile(rib, &cfg).map(boxed)),
+        "dxr16" => build_dxr(spec, "dxr16", 16, rib),
+        "dxr18" => build_dxr(spec, "dxr18", 18, rib),
         "cpe_fixed" => build_cpe(spec, "cpe_fixed", false, rib),
         "cpe_var" => build_cpe(spec, "cpe_var", true, rib),
         _ => return None,
@@ -354,6 +369,22 @@ fn sail_config(algo: &'static str, spec: &AlgoSpec) -> Result<algo::sail::SailCo
         None => algo::sail::Width::Auto,
     };
     Ok(algo::sail::SailConfig { width })
+}
+
+/// `dxr16` / `dxr18`: options `short=on|off` (the short range format, IPv4 only) and `k=N`
+/// (direct-table bits, overriding the name's).
+fn build_dxr<A: Address>(
+    spec: &AlgoSpec,
+    name: &'static str,
+    k: u32,
+    rib: &Rib<A>,
+) -> Result<Box<dyn Lookup<A>>, BuildError> {
+    spec.check_options(name, &["short", "k"])?;
+    let cfg = algo::dxr::DxrConfig {
+        k: spec.get_u32(name, "k", k)?,
+        short: spec.get_bool(name, "short", true)?,
+    };
+    algo::dxr::Dxr::compile(rib, &cfg).map(boxed)
 }
 
 /// `cpe_fixed` / `cpe_var`: a leaf-pushed trie, or with `leafpush=off` the updatable one.

@@ -1,4 +1,4 @@
-//! The classic comparators (DIR-24-8, DXR) against the RIB on real tables: the tables shipped
+//! The classic comparators (DIR-24-8, DXR, Tree Bitmap) against the RIB on real tables: the tables shipped
 //! in `data/` and, when this checkout sits in the workplace, every table in
 //! `../shared/data/tables`; and DIR-24-8 after replaying a real BGP update stream.
 //!
@@ -8,6 +8,7 @@
 //! the exhaustive IPv4 check is `fibforge verify --exhaustive`.
 
 use fibforge::algo::dir24_8::Dir24_8;
+use fibforge::algo::dxr::{Dxr, DxrConfig};
 use fibforge::rib::Range;
 use fibforge::{Address, Compile, Incremental, Lookup, NextHop, Prefix, Rib};
 use fibforge_io::{PrefixOnlyHops, ReadConfig, Table, read_table};
@@ -90,11 +91,24 @@ fn check_v4(name: &str, rib: &Rib<u32>) {
     let addrs = probes(rib, 200_000);
     let fib = Dir24_8::compile(rib, &()).unwrap();
     assert_same(&format!("{name} dir24_8"), &fib, rib, &addrs);
+    check_dxr(name, rib, &addrs);
+}
+
+/// D16R and D18R on one table.
+fn check_dxr<A: Address>(name: &str, rib: &Rib<A>, addrs: &[A]) {
+    for k in [16, 18] {
+        let fib = Dxr::compile(rib, &DxrConfig::with_k(k)).unwrap();
+        assert_same(&format!("{name} dxr{k}"), &fib, rib, addrs);
+    }
 }
 
 /// Every algorithm of this file that handles IPv6, on one table.
-fn check_v6(_name: &str, rib: &Rib<u128>) {
-    if rib.is_empty() {}
+fn check_v6(name: &str, rib: &Rib<u128>) {
+    if rib.is_empty() {
+        return;
+    }
+    let addrs = probes(rib, 100_000);
+    check_dxr(name, rib, &addrs);
 }
 
 fn check_file(path: &Path) {
