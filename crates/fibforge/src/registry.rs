@@ -129,6 +129,13 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         summary: "SAIL_L (Yang 2014): pushed to levels 16/24/32 (IPv6: to /64), chunk ids",
     },
     AlgoInfo {
+        name: "miht",
+        ipv4: true,
+        ipv6: true,
+        summary: "MIHT (Lin, Hsu, Hsieh 2014): B+ tree on k-bit keys + priority tries; \
+                  options k=N (16 v4, 32 v6), m=16|32",
+    },
+    AlgoInfo {
         name: "cpe_fixed",
         ipv4: true,
         ipv6: true,
@@ -301,6 +308,7 @@ fn build_common<A: algo::bloom::BloomKey>(
             .and_then(|cfg| algo::sail::SailL::compile(rib, &cfg).map(boxed)),
         "dxr16" => build_dxr(spec, "dxr16", 16, rib),
         "dxr18" => build_dxr(spec, "dxr18", 18, rib),
+        "miht" => miht_config(spec).and_then(|cfg| algo::miht::Miht::compile(rib, &cfg).map(boxed)),
         "cpe_fixed" => build_cpe(spec, "cpe_fixed", false, rib),
         "cpe_var" => build_cpe(spec, "cpe_var", true, rib),
         _ => return None,
@@ -335,6 +343,13 @@ fn bloom_config(spec: &AlgoSpec) -> Result<algo::bloom::BloomConfig, BuildError>
         cfg.expansion = if on { Expansion::Ipv4Groups } else { Expansion::None };
     }
     Ok(cfg)
+}
+
+/// Options of `miht`: `k=N` (key bits), `m=16|32` (B+ tree order).
+fn miht_config(spec: &AlgoSpec) -> Result<algo::miht::MihtConfig, BuildError> {
+    spec.check_options("miht", &["k", "m"])?;
+    let opt = |key| spec.options.get(key).map(|_| spec.get_u32("miht", key, 0)).transpose();
+    Ok(algo::miht::MihtConfig { k: opt("k")?, m: opt("m")? })
 }
 
 /// Builds `poptrie` and its shorthands (`poptrie0`, `poptrie16`, `poptrie18`).

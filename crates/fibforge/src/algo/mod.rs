@@ -5,6 +5,7 @@ pub mod bloom;
 pub mod cpe;
 pub mod dir24_8;
 pub mod dxr;
+pub mod miht;
 pub mod multibit;
 pub mod poptrie;
 pub(crate) mod prefetch;

@@ -1,0 +1,74 @@
+//! MIHT and binary search on lengths on real tables: against the RIB on sampled addresses,
+//! and MIHT after a real BGP update stream against a fresh compile.
+
+mod common;
+
+use common::*;
+use fibforge::algo::miht::{Miht, MihtConfig};
+use fibforge::{Address, Compile, Incremental, Rib};
+
+fn check_miht<A: Address>(name: &str, rib: &Rib<A>, step: usize) {
+    let addrs = probes(rib, step, 100_000, 7);
+    let want = expected(rib, &addrs);
+    let fib = Miht::compile(rib, &MihtConfig::default()).unwrap();
+    check(&format!("{name} miht"), &fib, &addrs, &want);
+}
+
+#[test]
+fn miht_ris2015_ipv4() {
+    let t = load(&repo_data("ris2015-as3856.tsv.gz"));
+    check_miht("ris2015", &t.v4, 3);
+}
+
+#[test]
+fn miht_tier1_ipv6() {
+    let t = load(&repo_data("tier1-2024-v6.txt.gz"));
+    check_miht("tier1-v6", &t.v6, 1);
+}
+
+#[test]
+fn miht_shared_tables_when_present() {
+    for rel in ["mixed/tier1-2024.txt.gz", "v4/ris2010-as4777.tsv.gz", "v6/linx2014-p69.txt.gz"] {
+        let Some(path) = shared_data(rel) else { continue };
+        let t = load(&path);
+        if !t.v4.is_empty() {
+            check_miht(rel, &t.v4, 7);
+        }
+        if !t.v6.is_empty() {
+            check_miht(rel, &t.v6, 3);
+        }
+    }
+}
+
+/// Replays the LINX update stream onto ris2015 and compares with a fresh compile.
+#[test]
+fn miht_follows_real_updates() {
+    let mut t = load(&repo_data("ris2015-as3856.tsv.gz"));
+    let Some(path) = shared_data("updates/linx2014-p52-v4.txt.gz") else { return };
+    let updates = read_updates(&path, &mut t);
+    let mut rib = t.v4;
+    let mut fib = Miht::compile(&rib, &MihtConfig::default()).unwrap();
+    let mut touched = Vec::new();
+    for u in &updates {
+        let mark = rib.change_mark();
+        match *u {
+            Update::Announce(p, h) => rib.insert(p, h),
+            Update::Withdraw(p) => rib.remove(&p),
+        };
+        let changed = rib.changes_since(mark).to_vec();
+        fib.apply_changes(&rib, &changed).unwrap();
+        rib.trim_changes(rib.change_mark());
+        touched.extend(changed);
+    }
+    let fresh = Miht::compile(&rib, &MihtConfig::default()).unwrap();
+    let mut addrs = probes(&rib, 2, 200_000, 11);
+    for p in &touched {
+        let (a, l) = (p.addr(), p.last());
+        addrs.extend([a, l, a.wrapping_sub(1), l.wrapping_add(1)]);
+    }
+    let want = expected(&rib, &addrs);
+    check("replayed miht", &fib, &addrs, &want);
+    check("fresh miht", &fresh, &addrs, &want);
+    let (s, f) = (fib.stats(), fresh.stats());
+    assert_eq!((s.keys, s.trie_nodes), (f.keys, f.trie_nodes), "{s:?} vs {f:?}");
+}
