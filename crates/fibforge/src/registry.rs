@@ -129,6 +129,19 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         summary: "SAIL_L (Yang 2014): pushed to levels 16/24/32 (IPv6: to /64), chunk ids",
     },
     AlgoInfo {
+        name: "treebitmap4",
+        ipv4: true,
+        ipv6: true,
+        summary: "Tree Bitmap (Eatherton, Varghese, Dittia 2004), stride 4 (16-ary): internal + \
+                  external bitmaps, popcount; incremental updates",
+    },
+    AlgoInfo {
+        name: "treebitmap6",
+        ipv4: true,
+        ipv6: true,
+        summary: "Tree Bitmap, stride 6 (64-ary, as in the Poptrie paper); incremental updates",
+    },
+    AlgoInfo {
         name: "cpe_fixed",
         ipv4: true,
         ipv6: true,
@@ -301,6 +314,12 @@ fn build_common<A: algo::bloom::BloomKey>(
             .and_then(|cfg| algo::sail::SailL::compile(rib, &cfg).map(boxed)),
         "dxr16" => build_dxr(spec, "dxr16", 16, rib),
         "dxr18" => build_dxr(spec, "dxr18", 18, rib),
+        "treebitmap4" => spec
+            .check_options("treebitmap4", &[])
+            .and_then(|_| algo::treebitmap::TreeBitmap4::compile(rib, &()).map(boxed)),
+        "treebitmap6" => spec
+            .check_options("treebitmap6", &[])
+            .and_then(|_| algo::treebitmap::TreeBitmap6::compile(rib, &()).map(boxed)),
         "cpe_fixed" => build_cpe(spec, "cpe_fixed", false, rib),
         "cpe_var" => build_cpe(spec, "cpe_var", true, rib),
         _ => return None,
