@@ -136,6 +136,19 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
                   options k=N (16 v4, 32 v6), m=16|32",
     },
     AlgoInfo {
+        name: "treebitmap4",
+        ipv4: true,
+        ipv6: true,
+        summary: "Tree Bitmap (Eatherton, Varghese, Dittia 2004), stride 4 (16-ary): internal + \
+                  external bitmaps, popcount; incremental updates",
+    },
+    AlgoInfo {
+        name: "treebitmap6",
+        ipv4: true,
+        ipv6: true,
+        summary: "Tree Bitmap, stride 6 (64-ary, as in the Poptrie paper); incremental updates",
+    },
+    AlgoInfo {
         name: "cpe_fixed",
         ipv4: true,
         ipv6: true,
@@ -309,6 +322,12 @@ fn build_common<A: algo::bloom::BloomKey>(
         "dxr16" => build_dxr(spec, "dxr16", 16, rib),
         "dxr18" => build_dxr(spec, "dxr18", 18, rib),
         "miht" => miht_config(spec).and_then(|cfg| algo::miht::Miht::compile(rib, &cfg).map(boxed)),
+        "treebitmap4" => spec
+            .check_options("treebitmap4", &[])
+            .and_then(|_| algo::treebitmap::TreeBitmap4::compile(rib, &()).map(boxed)),
+        "treebitmap6" => spec
+            .check_options("treebitmap6", &[])
+            .and_then(|_| algo::treebitmap::TreeBitmap6::compile(rib, &()).map(boxed)),
         "cpe_fixed" => build_cpe(spec, "cpe_fixed", false, rib),
         "cpe_var" => build_cpe(spec, "cpe_var", true, rib),
         _ => return None,

@@ -1,6 +1,7 @@
 //! The classic comparators (DIR-24-8, DXR, Tree Bitmap) against the RIB on real tables: the tables shipped
 //! in `data/` and, when this checkout sits in the workplace, every table in
-//! `../shared/data/tables`; and DIR-24-8 after replaying a real BGP update stream.
+//! `../shared/data/tables`; and DIR-24-8 and Tree Bitmap after replaying a real BGP update
+//! stream.
 //!
 //! Prefix-only tables are read with a distinct next hop per prefix (the strictest setting:
 //! every route is distinguishable, and tier1 has about 900,000 next hops). Checks are sampled
@@ -9,6 +10,7 @@
 
 use fibforge::algo::dir24_8::Dir24_8;
 use fibforge::algo::dxr::{Dxr, DxrConfig};
+use fibforge::algo::treebitmap::{NodeLayout, TreeBitmap, TreeBitmap4, TreeBitmap6};
 use fibforge::rib::Range;
 use fibforge::{Address, Compile, Incremental, Lookup, NextHop, Prefix, Rib};
 use fibforge_io::{PrefixOnlyHops, ReadConfig, Table, read_table};
@@ -56,31 +58,53 @@ fn probes<A: Address>(rib: &Rib<A>, random: usize) -> Vec<A> {
     v
 }
 
-/// Asserts `fib` equals the RIB on `addrs` through `lookup` and `lookup_batch`; the expected
-/// answers come from walking the RIB's range partition over the sorted addresses.
-fn assert_same<A: Address>(what: &str, fib: &dyn Lookup<A>, rib: &Rib<A>, addrs: &[A]) {
-    let mut sorted = addrs.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
-    let ranges: Vec<Range<A>> = rib.ranges();
-    let mut batch = vec![None; sorted.len()];
-    fib.lookup_batch(&sorted, &mut batch);
-    let mut i = 0;
-    let mut bad = 0;
-    for (k, &a) in sorted.iter().enumerate() {
-        while i + 1 < ranges.len() && ranges[i + 1].start <= a {
-            i += 1;
-        }
-        let want = ranges[i].hop;
-        let got = fib.lookup(a);
-        if got != want || batch[k] != want {
-            if bad < 5 {
-                eprintln!("{what}: {a:?}: lookup {got:?} batch {:?} rib {want:?}", batch[k]);
-            }
-            bad += 1;
-        }
+/// Sorted probe addresses with the RIB's answers, computed once per table by walking the
+/// RIB's range partition, then checked against any number of structures.
+struct Oracle<A: Address> {
+    sorted: Vec<A>,
+    want: Vec<Option<NextHop>>,
+}
+
+impl<A: Address> Oracle<A> {
+    fn new(rib: &Rib<A>, addrs: &[A]) -> Self {
+        let mut sorted = addrs.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let ranges: Vec<Range<A>> = rib.ranges();
+        let mut i = 0;
+        let want = sorted
+            .iter()
+            .map(|&a| {
+                while i + 1 < ranges.len() && ranges[i + 1].start <= a {
+                    i += 1;
+                }
+                ranges[i].hop
+            })
+            .collect();
+        Oracle { sorted, want }
     }
-    assert_eq!(bad, 0, "{what}: {bad} of {} addresses differ", sorted.len());
+
+    /// Asserts `fib` gives the RIB's answers through `lookup` and `lookup_batch`.
+    fn check(&self, what: &str, fib: &dyn Lookup<A>) {
+        let mut batch = vec![None; self.sorted.len()];
+        fib.lookup_batch(&self.sorted, &mut batch);
+        let mut bad = 0;
+        for (k, (&a, &want)) in self.sorted.iter().zip(&self.want).enumerate() {
+            let got = fib.lookup(a);
+            if got != want || batch[k] != want {
+                if bad < 5 {
+                    eprintln!("{what}: {a:?}: lookup {got:?} batch {:?} rib {want:?}", batch[k]);
+                }
+                bad += 1;
+            }
+        }
+        assert_eq!(bad, 0, "{what}: {bad} of {} addresses differ", self.sorted.len());
+    }
+}
+
+/// Asserts `fib` equals the RIB on `addrs` through `lookup` and `lookup_batch`.
+fn assert_same<A: Address>(what: &str, fib: &dyn Lookup<A>, rib: &Rib<A>, addrs: &[A]) {
+    Oracle::new(rib, addrs).check(what, fib);
 }
 
 /// Every algorithm of this file that handles IPv4, on one table.
@@ -88,17 +112,26 @@ fn check_v4(name: &str, rib: &Rib<u32>) {
     if rib.is_empty() {
         return;
     }
-    let addrs = probes(rib, 200_000);
+    let oracle = Oracle::new(rib, &probes(rib, 200_000));
     let fib = Dir24_8::compile(rib, &()).unwrap();
-    assert_same(&format!("{name} dir24_8"), &fib, rib, &addrs);
-    check_dxr(name, rib, &addrs);
+    oracle.check(&format!("{name} dir24_8"), &fib);
+    check_dxr(name, rib, &oracle);
+    check_treebitmap(name, rib, &oracle);
+}
+
+/// Tree Bitmap with strides 4 and 6 on one table.
+fn check_treebitmap<A: Address>(name: &str, rib: &Rib<A>, oracle: &Oracle<A>) {
+    let fib = TreeBitmap4::compile(rib, &()).unwrap();
+    oracle.check(&format!("{name} treebitmap4"), &fib);
+    let fib = TreeBitmap6::compile(rib, &()).unwrap();
+    oracle.check(&format!("{name} treebitmap6"), &fib);
 }
 
 /// D16R and D18R on one table.
-fn check_dxr<A: Address>(name: &str, rib: &Rib<A>, addrs: &[A]) {
+fn check_dxr<A: Address>(name: &str, rib: &Rib<A>, oracle: &Oracle<A>) {
     for k in [16, 18] {
         let fib = Dxr::compile(rib, &DxrConfig::with_k(k)).unwrap();
-        assert_same(&format!("{name} dxr{k}"), &fib, rib, addrs);
+        oracle.check(&format!("{name} dxr{k}"), &fib);
     }
 }
 
@@ -107,8 +140,9 @@ fn check_v6(name: &str, rib: &Rib<u128>) {
     if rib.is_empty() {
         return;
     }
-    let addrs = probes(rib, 100_000);
-    check_dxr(name, rib, &addrs);
+    let oracle = Oracle::new(rib, &probes(rib, 100_000));
+    check_dxr(name, rib, &oracle);
+    check_treebitmap(name, rib, &oracle);
 }
 
 fn check_file(path: &Path) {
@@ -197,4 +231,49 @@ fn dir24_8_after_replaying_linx_updates_equals_a_fresh_compile() {
     let fresh = Dir24_8::compile(&table.v4, &()).unwrap();
     assert!(fib.same_answers(&fresh), "updated table differs from a fresh compile");
     assert_same("dir24_8 after updates", &fib, &table.v4, &probes(&table.v4, 100_000));
+}
+
+/// Replays the LINX update stream on the shared ris2015 table into a Tree Bitmap of layout
+/// `N`, one `apply_changes` per update, and compares with a fresh compile.
+fn treebitmap_replay<N: NodeLayout>() {
+    let Some(shared) = shared_data() else {
+        eprintln!("../shared/data not present: skipped the update replay");
+        return;
+    };
+    let mut table = load(&shared.join("tables/v4/ris2015-as3856.tsv.gz"));
+    let mut fib = TreeBitmap::<u32, N>::compile(&table.v4, &()).unwrap();
+    let file = std::fs::File::open(shared.join("updates/linx2014-p52-v4.txt.gz")).unwrap();
+    let reader = fibforge_io::open_reader(file, "updates").unwrap();
+    let mut applied = 0;
+    for line in reader.lines() {
+        let Some((prefix, hop)) = parse_update(&line.unwrap(), &mut table) else { continue };
+        let mark = table.v4.change_mark();
+        match hop {
+            Some(h) => table.v4.insert(prefix, h),
+            None => table.v4.remove(&prefix),
+        };
+        fib.apply_changes(&table.v4, table.v4.changes_since(mark)).unwrap();
+        table.v4.trim_changes(table.v4.change_mark());
+        applied += 1;
+    }
+    assert_eq!(applied, 23_446);
+    let fresh = TreeBitmap::<u32, N>::compile(&table.v4, &()).unwrap();
+    assert!(fib.same_shape(&fresh), "{}: updated trie differs from a fresh compile", N::NAME);
+    assert_eq!(fib.node_count(), fresh.node_count());
+    assert_same(
+        &format!("{} after updates", N::NAME),
+        &fib,
+        &table.v4,
+        &probes(&table.v4, 100_000),
+    );
+}
+
+#[test]
+fn treebitmap4_after_replaying_linx_updates_equals_a_fresh_compile() {
+    treebitmap_replay::<fibforge::algo::treebitmap::Node4>();
+}
+
+#[test]
+fn treebitmap6_after_replaying_linx_updates_equals_a_fresh_compile() {
+    treebitmap_replay::<fibforge::algo::treebitmap::Node6>();
 }

@@ -13,3 +13,4 @@ pub mod radix;
 pub mod sail;
 #[cfg(test)]
 pub(crate) mod testkit;
+pub mod treebitmap;
