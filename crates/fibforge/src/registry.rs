@@ -149,6 +149,13 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         summary: "Tree Bitmap, stride 6 (64-ary, as in the Poptrie paper); incremental updates",
     },
     AlgoInfo {
+        name: "bsl",
+        ipv4: true,
+        ipv6: true,
+        summary: "binary search on prefix lengths with markers (Waldvogel 1997), one cache line \
+                  per probe; option levels=K: CPE to K lengths (Srinivasan-Varghese §6)",
+    },
+    AlgoInfo {
         name: "cpe_fixed",
         ipv4: true,
         ipv6: true,
@@ -328,6 +335,7 @@ fn build_common<A: algo::bloom::BloomKey>(
         "treebitmap6" => spec
             .check_options("treebitmap6", &[])
             .and_then(|_| algo::treebitmap::TreeBitmap6::compile(rib, &()).map(boxed)),
+        "bsl" => bsl_config(spec).and_then(|cfg| algo::bsl::Bsl::compile(rib, &cfg).map(boxed)),
         "cpe_fixed" => build_cpe(spec, "cpe_fixed", false, rib),
         "cpe_var" => build_cpe(spec, "cpe_var", true, rib),
         _ => return None,
@@ -369,6 +377,13 @@ fn miht_config(spec: &AlgoSpec) -> Result<algo::miht::MihtConfig, BuildError> {
     spec.check_options("miht", &["k", "m"])?;
     let opt = |key| spec.options.get(key).map(|_| spec.get_u32("miht", key, 0)).transpose();
     Ok(algo::miht::MihtConfig { k: opt("k")?, m: opt("m")? })
+}
+
+/// Options of `bsl`: `levels=K` (expand to K lengths; 0 or absent: every route length).
+fn bsl_config(spec: &AlgoSpec) -> Result<algo::bsl::BslConfig, BuildError> {
+    spec.check_options("bsl", &["levels"])?;
+    let levels = spec.get_u32("bsl", "levels", 0)?;
+    Ok(algo::bsl::BslConfig { levels: (levels > 0).then_some(levels) })
 }
 
 /// Builds `poptrie` and its shorthands (`poptrie0`, `poptrie16`, `poptrie18`).

@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use fibforge::algo::bsl::{Bsl, BslConfig};
 use fibforge::algo::miht::{Miht, MihtConfig};
 use fibforge::{Address, Compile, Incremental, Rib};
 
@@ -12,6 +13,43 @@ fn check_miht<A: Address>(name: &str, rib: &Rib<A>, step: usize) {
     let want = expected(rib, &addrs);
     let fib = Miht::compile(rib, &MihtConfig::default()).unwrap();
     check(&format!("{name} miht"), &fib, &addrs, &want);
+}
+
+/// Binary search on lengths, plain and expanded to each of `levels`.
+fn check_bsl<A: Address>(name: &str, rib: &Rib<A>, step: usize, levels: &[u32]) {
+    let addrs = probes(rib, step, 100_000, 5);
+    let want = expected(rib, &addrs);
+    let cfgs = std::iter::once(None).chain(levels.iter().map(|&k| Some(k)));
+    for levels in cfgs {
+        let fib = Bsl::compile(rib, &BslConfig { levels }).unwrap();
+        check(&format!("{name} bsl {levels:?}"), &fib, &addrs, &want);
+    }
+}
+
+#[test]
+fn bsl_ris2015_ipv4() {
+    let t = load(&repo_data("ris2015-as3856.tsv.gz"));
+    check_bsl("ris2015", &t.v4, 3, &[3, 4]);
+}
+
+#[test]
+fn bsl_tier1_ipv6() {
+    let t = load(&repo_data("tier1-2024-v6.txt.gz"));
+    check_bsl("tier1-v6", &t.v6, 1, &[5]);
+}
+
+#[test]
+fn bsl_shared_tables_when_present() {
+    for rel in ["mixed/tier1-2024.txt.gz", "v4/ris2010-as4777.tsv.gz", "v6/linx2014-p69.txt.gz"] {
+        let Some(path) = shared_data(rel) else { continue };
+        let t = load(&path);
+        if !t.v4.is_empty() {
+            check_bsl(rel, &t.v4, 7, &[]);
+        }
+        if !t.v6.is_empty() {
+            check_bsl(rel, &t.v6, 3, &[]);
+        }
+    }
 }
 
 #[test]
