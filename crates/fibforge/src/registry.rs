@@ -116,6 +116,13 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         summary: "SAIL_L (Yang 2014): pushed to levels 16/24/32 (IPv6: to /64), chunk ids",
     },
     AlgoInfo {
+        name: "sail_m",
+        ipv4: true,
+        ipv6: true,
+        summary: "SAIL_M (Yang 2014): SAIL_L over the merged trie of many tables (IPv6: to /64); \
+                  one table here, many via `verify DIR` and `bench --multi DIR`",
+    },
+    AlgoInfo {
         name: "cpe_fixed",
         ipv4: true,
         ipv6: true,
@@ -286,6 +293,10 @@ fn build_common<A: algo::bloom::BloomKey>(
         }
         "sail_l" => sail_config("sail_l", spec)
             .and_then(|cfg| algo::sail::SailL::compile(rib, &cfg).map(boxed)),
+        "sail_m" => sail_config("sail_m", spec).and_then(|cfg| {
+            crate::multi::sail_m::SailMFib::build(rib, &cfg)
+                .map(|f| Box::new(f) as Box<dyn Lookup<A>>)
+        }),
         "cpe_fixed" => build_cpe(spec, "cpe_fixed", false, rib),
         "cpe_var" => build_cpe(spec, "cpe_var", true, rib),
         _ => return None,
@@ -347,7 +358,10 @@ fn build_poptrie<A: algo::poptrie::Key>(
 }
 
 /// The options of the SAIL variants: `width=auto|16|32`.
-fn sail_config(algo: &'static str, spec: &AlgoSpec) -> Result<algo::sail::SailConfig, BuildError> {
+pub fn sail_config(
+    algo: &'static str,
+    spec: &AlgoSpec,
+) -> Result<algo::sail::SailConfig, BuildError> {
     spec.check_options(algo, &["width"])?;
     let width = match spec.options.get("width") {
         Some(w) => algo::sail::Width::parse(algo, w)?,

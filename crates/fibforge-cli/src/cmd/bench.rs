@@ -5,9 +5,11 @@
 //! `data/` (found from the current directory or the executable's location), verified, then
 //! timed on random and repeated traffic (IPv6: random in 2000::/3 and in-prefix) with the
 //! available peers; prints the table and writes `bench-report/bench.json` and the plots.
+//! With `--multi DIR` (or `FILE#N`): many tables at once instead (see `bench_multi`).
 
 use anyhow::{Context, bail};
 use fibforge::registry::AlgoSpec;
+use fibforge_bench::multi::MultiSettings;
 use fibforge_bench::report::{Machine, Report, TableInfo, table};
 use fibforge_bench::runner::{self, NamedTable, Settings};
 use fibforge_bench::synth::Synth;
@@ -16,7 +18,7 @@ use fibforge_bench::traffic::{self, Traffic};
 use fibforge_io::ReadConfig;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The default tables, relative to the repository root.
 pub const DEFAULT_TABLES: [&str; 2] = ["data/ris2015-as3856.tsv.gz", "data/tier1-2024-v6.txt.gz"];
@@ -65,6 +67,11 @@ pub struct Args {
     /// poptrie-table5, poptrie-ipv6, bloomfwd-matching, sail-traces.
     #[arg(long)]
     preset: Option<String>,
+    /// Many tables: a directory (one table per file, VRF id = sorted file order) or FILE#N
+    /// (N tables perturbed from FILE); repeatable. Measures LOOP, SAIL_M, one Poptrie per
+    /// table and one DPDK rte_fib per table (when built in) instead of the single-table rows.
+    #[arg(long = "multi")]
+    multi: Vec<PathBuf>,
     /// Also write the JSON report to FILE.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -80,14 +87,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = &args.preset {
         apply_preset(p, &mut settings, &mut paths)?;
     }
-    if paths.is_empty() {
+    if paths.is_empty() && args.multi.is_empty() {
         paths = DEFAULT_TABLES.iter().map(|t| locate(t)).collect::<anyhow::Result<_>>()?;
     }
-    let tables = load_tables(&paths, args.synth)?;
+    let (tables, duration, results) = if args.multi.is_empty() {
+        let tables = load_tables(&paths, args.synth)?;
+        let duration = settings.repeat_duration(&tables);
+        let mut log = |m: &str| eprintln!("{m}");
+        let results = runner::run(&settings, &tables, &mut log);
+        (tables, duration, results)
+    } else {
+        let duration = Duration::from_secs_f64(args.duration.unwrap_or(0.5).max(0.001));
+        let ms = MultiSettings {
+            duration,
+            repeats: settings.repeats,
+            modes: settings.modes.clone(),
+            seed: settings.seed,
+        };
+        (Vec::new(), duration, super::bench_multi::run(&args.multi, &ms)?)
+    };
     let peers: Vec<_> = settings.peers.iter().map(|p| p.status()).collect();
-    let duration = settings.repeat_duration(&tables);
-    let mut log = |m: &str| eprintln!("{m}");
-    let results = runner::run(&settings, &tables, &mut log);
     let report = Report {
         machine: Machine::describe(),
         command: std::env::args().collect::<Vec<_>>().join(" "),
