@@ -9,6 +9,7 @@
 //! - [`peers`]: DPDK, Go bart and Rust crates measured in the same run;
 //! - [`runner`]: the whole run; [`report`]: JSON, terminal table, machine description, plots;
 //! - [`synth`]: Poptrie's SYN1/SYN2 growth tables.
+//! - [`multi`]: many tables at once (LOOP, SAIL_M, one structure per table).
 //!
 //! Method: Poptrie (Asai & Ohara, SIGCOMM 2015) §4 — xorshift addresses generated in the loop,
 //! cycles per lookup with the timer's cost removed, per-depth costs, thread scaling; Bloomfwd
@@ -18,6 +19,7 @@ pub mod alloc;
 pub mod contender;
 pub mod depth;
 pub mod family;
+pub mod multi;
 pub mod peers;
 pub mod report;
 pub mod rng;

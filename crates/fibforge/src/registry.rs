@@ -156,6 +156,13 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
                   per probe; option levels=K: CPE to K lengths (Srinivasan-Varghese §6)",
     },
     AlgoInfo {
+        name: "sail_m",
+        ipv4: true,
+        ipv6: true,
+        summary: "SAIL_M (Yang 2014): SAIL_L over the merged trie of many tables (IPv6: to /64); \
+                  one table here, many via `verify DIR` and `bench --multi DIR`",
+    },
+    AlgoInfo {
         name: "cpe_fixed",
         ipv4: true,
         ipv6: true,
@@ -336,6 +343,10 @@ fn build_common<A: algo::bloom::BloomKey>(
             .check_options("treebitmap6", &[])
             .and_then(|_| algo::treebitmap::TreeBitmap6::compile(rib, &()).map(boxed)),
         "bsl" => bsl_config(spec).and_then(|cfg| algo::bsl::Bsl::compile(rib, &cfg).map(boxed)),
+        "sail_m" => sail_config("sail_m", spec).and_then(|cfg| {
+            crate::multi::sail_m::SailMFib::build(rib, &cfg)
+                .map(|f| Box::new(f) as Box<dyn Lookup<A>>)
+        }),
         "cpe_fixed" => build_cpe(spec, "cpe_fixed", false, rib),
         "cpe_var" => build_cpe(spec, "cpe_var", true, rib),
         _ => return None,
@@ -411,7 +422,10 @@ fn build_poptrie<A: algo::poptrie::Key>(
 }
 
 /// The options of the SAIL variants: `width=auto|16|32`.
-fn sail_config(algo: &'static str, spec: &AlgoSpec) -> Result<algo::sail::SailConfig, BuildError> {
+pub fn sail_config(
+    algo: &'static str,
+    spec: &AlgoSpec,
+) -> Result<algo::sail::SailConfig, BuildError> {
     spec.check_options(algo, &["width"])?;
     let width = match spec.options.get("width") {
         Some(w) => algo::sail::Width::parse(algo, w)?,

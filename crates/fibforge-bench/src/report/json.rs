@@ -87,6 +87,15 @@ pub struct Row {
     /// Cycles per binary-radix depth (same rows as the CDF).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cycles_by_depth: Option<Vec<DepthCycles>>,
+    /// Many-table rows (`bench --multi`): number of tables (VRFs) in the structure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vrfs: Option<usize>,
+    /// Many-table rows: total prefixes over all tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefixes: Option<u64>,
+    /// Many-table rows: `memory_bytes` divided by `prefixes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes_per_prefix: Option<f64>,
 }
 
 impl Row {
@@ -127,6 +136,9 @@ impl Row {
             note: None,
             cycles_cdf: None,
             cycles_by_depth: None,
+            vrfs: None,
+            prefixes: None,
+            bytes_per_prefix: None,
         }
     }
 }

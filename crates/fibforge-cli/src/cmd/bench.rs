@@ -5,11 +5,13 @@
 //! `data/` (found from the current directory or the executable's location), verified, then
 //! timed on random and repeated traffic (IPv6: random in 2000::/3 and in-prefix) with the
 //! available peers; prints the table and writes `bench-report/bench.json` and the plots.
+//! With `--multi DIR` (or `FILE#N`): many tables at once instead (see `bench_multi`).
 
 use super::presets;
 use anyhow::{Context, bail};
 use fibforge::registry::AlgoSpec;
-use fibforge_bench::report::{Machine, Report, TableInfo, table};
+use fibforge_bench::multi::MultiSettings;
+use fibforge_bench::report::{Machine, Report, Row, TableInfo, table};
 use fibforge_bench::runner::{self, NamedTable, Settings};
 use fibforge_bench::synth::Synth;
 use fibforge_bench::timing::Mode;
@@ -17,7 +19,7 @@ use fibforge_bench::traffic;
 use fibforge_io::ReadConfig;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The default tables, relative to the repository root.
 pub const DEFAULT_TABLES: [&str; 2] = ["data/ris2015-as3856.tsv.gz", "data/tier1-2024-v6.txt.gz"];
@@ -67,6 +69,11 @@ pub struct Args {
     /// -matching, -traffic, -tables, -ipv6).
     #[arg(long)]
     preset: Option<String>,
+    /// Many tables: a directory (one table per file, VRF id = sorted file order) or FILE#N
+    /// (N tables perturbed from FILE); repeatable. Measures LOOP, SAIL_M, one Poptrie per
+    /// table and one DPDK rte_fib per table (when built in) instead of the single-table rows.
+    #[arg(long = "multi")]
+    multi: Vec<PathBuf>,
     /// Also write the JSON report to FILE.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -78,12 +85,44 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let base = settings_from(&args)?;
+    let measured =
+        if args.multi.is_empty() { run_single(&args, &base)? } else { run_multi(&args, &base)? };
+    let report = Report {
+        machine: Machine::describe(),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        tables: measured.tables,
+        peers: base.peers.iter().map(|p| p.status()).collect(),
+        settings: measured.settings,
+        results: measured.results,
+        replays: Vec::new(),
+        elapsed_s: started.elapsed().as_secs_f64(),
+    };
+    println!("{}", table::render(&report.results));
+    println!(
+        "\nCPU: {} ({} logical CPUs); {:.0} s; machine possibly shared: medians of {} repeats",
+        report.machine.cpu_model, report.machine.logical_cpus, report.elapsed_s, base.repeats
+    );
+    write_outputs(&report, &args)?;
+    let mismatched = report.results.iter().any(|r| r.mismatches.is_some_and(|m| m > 0));
+    Ok(if mismatched { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// What one bench run measured.
+struct Measured {
+    tables: Vec<TableInfo>,
+    settings: serde_json::Value,
+    results: Vec<Row>,
+}
+
+/// Single tables: each part of the preset (or the settings as given) on its tables.
+fn run_single(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
     let parts = match &args.preset {
         Some(p) => presets::parts(p)?,
         None => vec![""],
     };
-    let (mut tables, mut results, mut settings_json) = (Vec::new(), Vec::new(), Vec::new());
-    let mut repeats = base.repeats;
+    let mut m =
+        Measured { tables: Vec::new(), settings: serde_json::Value::Null, results: Vec::new() };
+    let mut settings_json = Vec::new();
     for part in parts {
         let (mut settings, mut paths) = (base.clone(), args.tables.clone());
         if !part.is_empty() {
@@ -95,33 +134,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let loaded = load_tables(&paths, args.synth)?;
         let duration = settings.repeat_duration(&loaded);
-        let mut log = |m: &str| eprintln!("{m}");
-        results.extend(runner::run(&settings, &loaded, &mut log));
+        let mut log = |msg: &str| eprintln!("{msg}");
+        m.results.extend(runner::run(&settings, &loaded, &mut log));
         settings_json.push(runner::settings_json(&settings, duration));
-        tables.extend(loaded.into_iter().map(|t| t.info));
-        repeats = settings.repeats;
+        m.tables.extend(loaded.into_iter().map(|t| t.info));
     }
-    let report = Report {
-        machine: Machine::describe(),
-        command: std::env::args().collect::<Vec<_>>().join(" "),
-        tables,
-        peers: base.peers.iter().map(|p| p.status()).collect(),
-        settings: match settings_json.len() {
-            1 => settings_json.remove(0),
-            _ => serde_json::Value::Array(settings_json),
-        },
-        results,
-        replays: Vec::new(),
-        elapsed_s: started.elapsed().as_secs_f64(),
+    m.settings = match settings_json.len() {
+        1 => settings_json.remove(0),
+        _ => serde_json::Value::Array(settings_json),
     };
-    println!("{}", table::render(&report.results));
-    println!(
-        "\nCPU: {} ({} logical CPUs); {:.0} s; machine possibly shared: medians of {} repeats",
-        report.machine.cpu_model, report.machine.logical_cpus, report.elapsed_s, repeats
-    );
-    write_outputs(&report, &args)?;
-    let mismatched = report.results.iter().any(|r| r.mismatches.is_some_and(|m| m > 0));
-    Ok(if mismatched { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(m)
+}
+
+/// Many tables (`--multi`): LOOP, SAIL_M and the per-table baselines.
+fn run_multi(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
+    if args.preset.is_some() {
+        bail!("--preset and --multi cannot be combined");
+    }
+    let duration = Duration::from_secs_f64(args.duration.unwrap_or(0.5).max(0.001));
+    let ms = MultiSettings {
+        duration,
+        repeats: base.repeats,
+        modes: base.modes.clone(),
+        seed: base.seed,
+    };
+    let results = super::bench_multi::run(&args.multi, &ms)?;
+    Ok(Measured { tables: Vec::new(), settings: runner::settings_json(base, duration), results })
 }
 
 fn write_outputs(report: &Report, args: &Args) -> anyhow::Result<()> {

@@ -2,6 +2,7 @@
 
 pub mod algos;
 pub mod bench;
+mod bench_multi;
 pub mod expand;
 pub mod lookup;
 mod presets;

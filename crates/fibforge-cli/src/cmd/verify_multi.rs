@@ -1,4 +1,4 @@
-//! `fibforge verify DIR --algo loop|per_table`: many tables at once. Each table file in DIR
+//! `fibforge verify DIR --algo loop|sail_m|per_table`: many tables at once. Each table file in DIR
 //! is one table (VRF id = sorted file order); every table is checked against its own RIB on
 //! the route boundaries of all tables plus random and in-route addresses, and with
 //! `--exhaustive` (IPv4) on all 2^32 addresses for the first three tables.
@@ -7,9 +7,10 @@ use super::verify::{Args, Outcome, check_all_ranges, check_probes, probe_address
 use crate::load::{DEFAULT_ALGO, load_table};
 use anyhow::Context;
 use fibforge::multi::loop_::{Loop, LoopConfig};
+use fibforge::multi::sail_m::SailM;
 use fibforge::multi::{MultiLookup, PerTable, VrfId};
-use fibforge::registry::{AlgoSpec, RegistryFamily};
-use fibforge::{Address, Interner, Lookup, NextHop, Rib};
+use fibforge::registry::{AlgoSpec, RegistryFamily, sail_config};
+use fibforge::{Address, BuildError, Interner, Lookup, NextHop, Rib};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,7 +31,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         v6.push(remap(&t.v6, &t, &mut hops)?);
     }
     let algos: Vec<String> = if args.algo == "all" {
-        vec!["loop".into(), "per_table".into()]
+        vec!["loop".into(), "sail_m".into(), "per_table".into()]
     } else {
         args.algo.split(',').map(str::to_string).collect()
     };
@@ -72,7 +73,7 @@ pub(crate) fn table_files(dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>>
 }
 
 /// Re-expresses a table's next hops in the set-wide interner, so equal values share ids.
-fn remap<A: Address>(
+pub(crate) fn remap<A: Address>(
     rib: &Rib<A>,
     t: &fibforge_io::Table,
     hops: &mut Interner<String>,
@@ -116,12 +117,22 @@ fn verify_family<A: RegistryFamily>(
     let t0 = Instant::now();
     let multi: Box<dyn MultiLookup<A>> = match spec.name.as_str() {
         "loop" => Box::new(Loop::build(ribs.to_vec(), &LoopConfig::from_spec(&spec)?)?),
+        "sail_m" => match SailM::build(ribs, &sail_config("sail_m", &spec)?) {
+            Ok(m) => Box::new(m),
+            Err(e @ BuildError::Unsupported { .. }) if args.algo == "all" => {
+                eprintln!("{spec} {}: skipped: {e}", A::FAMILY);
+                return Ok(Vec::new());
+            }
+            Err(e) => return Err(e.into()),
+        },
         "per_table" => {
             let inner = spec.options.get("algo").map_or(DEFAULT_ALGO, |s| s.as_str());
             Box::new(PerTable::build(ribs, &AlgoSpec::named(inner))?)
         }
         other => {
-            anyhow::bail!("'{other}' is not a multi-table algorithm (loop, per_table[:algo=NAME])")
+            anyhow::bail!(
+                "'{other}' is not a multi-table algorithm (loop, sail_m, per_table[:algo=NAME])"
+            )
         }
     };
     let built = t0.elapsed();

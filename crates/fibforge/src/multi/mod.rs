@@ -2,6 +2,8 @@
 //!
 //! - [`loop_`]: LOOP (Mi, Yang et al.), the layered overlay-bitmap structure that merges all
 //!   tables into one, with a shared PortMapTable of composite next hops;
+//! - [`sail_m`]: SAIL_M (Yang et al. 2014), the merged, leaf-pushed trie of all tables in
+//!   SAIL_L's levels 16/24/32 with per-leaf vectors of every table's next hop (LOOP's comparator);
 //! - [`PerTable`]: the naive baseline, one independent structure per table (any registry
 //!   algorithm, Poptrie by default).
 //!
@@ -10,6 +12,7 @@
 pub mod generate;
 pub mod loop_;
 mod per_table;
+pub mod sail_m;
 
 pub use per_table::PerTable;
 

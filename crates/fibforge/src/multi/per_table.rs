@@ -20,6 +20,13 @@ impl<A: RegistryFamily> PerTable<A> {
     }
 }
 
+impl<A: Address> PerTable<A> {
+    /// One already-built structure per VRF (VRF id = position), e.g. a peer's.
+    pub fn from_lookups(tables: Vec<Box<dyn Lookup<A>>>) -> Self {
+        PerTable { tables }
+    }
+}
+
 impl<A: Address> MultiLookup<A> for PerTable<A> {
     fn vrfs(&self) -> usize {
         self.tables.len()

@@ -49,8 +49,8 @@
 //! 2^6 + 2^12 + 2^18 + 2^24 words (32.5 MiB at 16 bits) plus about 2 MiB of bitmaps; SAIL_L
 //! has 2^16 top words plus 256 words per chunk. `memory_bytes` counts every array.
 
-mod entry;
-mod push;
+pub(crate) mod entry;
+pub(crate) mod push;
 mod sail_b;
 mod sail_l;
 mod sail_u;

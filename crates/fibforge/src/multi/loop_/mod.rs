@@ -369,6 +369,22 @@ impl<A: Address> LoopView<'_, A> {
     }
 }
 
+/// The pinned view as a multi-table lookup (benchmarks: one pin for many lookups).
+impl<A: Address> MultiLookup<A> for LoopView<'_, A> {
+    fn vrfs(&self) -> usize {
+        self.core.vrfs as usize
+    }
+    #[inline]
+    fn lookup(&self, vrf: VrfId, addr: A) -> Option<NextHop> {
+        self.core.lookup(vrf, addr)
+    }
+    /// Bytes allocated, including the capacity reserved for updates.
+    fn memory_bytes(&self) -> usize {
+        let c = self.core;
+        4 * (c.root.len() + c.chunk_groups.len() + c.arena.len() + c.pmt.len())
+    }
+}
+
 impl<A: Address> MultiLookup<A> for LoopReader<A> {
     fn vrfs(&self) -> usize {
         self.with(|v| v.core.vrfs as usize)
