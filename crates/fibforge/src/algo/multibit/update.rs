@@ -216,18 +216,32 @@ impl<A: Address> UpdatableTrie<A> {
     }
 
     /// After a delete: frees the nodes of `path`, deepest first, with no route below them
-    /// longer than their depth.
+    /// longer than their depth, each with its whole subtree: when one batch deletes routes
+    /// in two subtrees of a node, the first delete's prune frees the node while the second
+    /// subtree still hangs below it.
     fn prune(&mut self, rib: &Rib<A>, path: &mut [Step<A>]) -> Result<(), BuildError> {
         for i in (1..path.len()).rev() {
             let node = path[i].node;
             if rib.covered(&node).any(|(q, _)| q.len() > node.len()) {
                 break;
             }
-            self.release(path[i].ptr);
+            self.release_subtree(path[i].ptr);
             let idx = path[i].idx_in_parent as usize;
             self.modify(path, i - 1, |e| e[idx] = with_child(e[idx], 0))?;
         }
         Ok(())
+    }
+}
+
+impl<A: Address> UpdatableTrie<A> {
+    /// Frees `ptr` and every node below it.
+    fn release_subtree(&mut self, ptr: u32) {
+        let mut stack = vec![ptr];
+        while let Some(p) = stack.pop() {
+            let children = (0..1u32 << self.stride(p)).map(|i| child_of(self.read(p, i)));
+            stack.extend(children.filter(|&c| c != 0));
+            self.release(p);
+        }
     }
 }
 
