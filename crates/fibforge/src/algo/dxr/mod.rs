@@ -1,5 +1,5 @@
 //! `dxr16`, `dxr18`: DXR (Zec, Rizzo, Mikuc, "DXR: Towards a Billion Routing Lookups per
-//! Second in Software", ACM SIGCOMM CCR 42(5), 2012, §3 "DXR": D16R and D18R), for IPv4 and,
+//! Second in Software", ACM SIGCOMM CCR 42(5), 2012: the D16R and D18R schemes), for IPv4 and,
 //! as extended for the comparison of the Poptrie paper (Asai & Ohara, SIGCOMM 2015, §4.10),
 //! for IPv6.
 //!
@@ -32,10 +32,9 @@
 //!
 //! # Differences from the paper
 //!
-//! The original descriptor has fixed fields (19-bit base, 12-bit size, 1 format bit), which
-//! caps a table at 2^19 ranges and a chunk at 4,095 ranges; its short format packs an 8-bit
-//! /24-aligned start with an 8-bit next hop and its long format a 16-bit start with a 16-bit
-//! next hop. Here:
+//! The original descriptor has fixed fields (19-bit base, 12-bit size, 1 format bit: the
+//! limits the Poptrie paper reports in §4.8 and §4.10), which caps a table at 2^19 ranges and a
+//! chunk at 4,095 ranges, and its range entries have narrow next-hop fields. Here:
 //! - the split between `base` and `size` is chosen per table: `base_bits` is the smallest
 //!   width that holds every base (and every `wide` index), `size` gets the remaining
 //!   `30 − base_bits` bits, and larger chunks go through `wide`. So the structure holds up

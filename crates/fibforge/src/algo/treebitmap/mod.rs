@@ -1,7 +1,7 @@
 //! `treebitmap4`, `treebitmap6`: Tree Bitmap (Eatherton, Varghese, Dittia, "Tree Bitmap:
-//! Hardware/Software IP Lookups with Incremental Updates", ACM SIGCOMM CCR 34(2), 2004, §3
-//! "Tree Bitmap algorithm" and §4 incremental updates), with stride 4 (16-ary, the paper's
-//! software reference) and stride 6 (64-ary, as in the Poptrie paper's comparison, §4.5),
+//! Hardware/Software IP Lookups with Incremental Updates", ACM SIGCOMM CCR 34(2), 2004: the
+//! Tree Bitmap node and search, and its incremental updates), with stride 4 (16-ary, the
+//! Poptrie paper's "Tree BitMap") and stride 6 (its "Tree BitMap (64-ary)", §4.5, Table 3),
 //! for IPv4 and IPv6. The number in the name is the stride, not the address family.
 //!
 //! # Layout
@@ -37,7 +37,7 @@
 //!
 //! # Updates
 //!
-//! [`Incremental::apply_changes`] rebuilds only the affected nodes (paper §4): for a changed
+//! [`Incremental::apply_changes`] rebuilds only the affected nodes, as the paper's updates do: for a changed
 //! route, the node that holds it gets a fresh internal bitmap and result block from the RIB's
 //! exact routes; a missing node (and the missing chain above it) is built from the RIB and
 //! inserted into its parent's child block; a node left with no prefix and no child is removed

@@ -1,4 +1,4 @@
-//! Incremental updates (paper §4): rebuild the node holding each changed route, create the
+//! Incremental updates: rebuild the node holding each changed route, create the
 //! missing nodes on its path, remove the nodes left empty.
 
 use super::TreeBitmap;
