@@ -13,3 +13,8 @@ pub fn run<A: BenchAddress>(ctx: &Ctx<'_, A>, log: Log<'_>) -> Vec<Row> {
     r.note = Some("not yet wired".into());
     vec![r]
 }
+
+/// Not wired yet.
+pub fn availability() -> Result<String, String> {
+    Err("not yet wired".into())
+}
