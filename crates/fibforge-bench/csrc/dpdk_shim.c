@@ -149,6 +149,37 @@ void ff_lpm_lookup_x4(const void *lpm, const uint32_t *ips, uint32_t *out, unsig
 		out[i] = ff_lpm_lookup(lpm, ips[i]);
 }
 
+/*
+ * Writes a complete DIR-24-8 image into an empty rte_lpm created with at least `groups` tbl8
+ * groups, instead of one rte_lpm_add per route (which scans every rule of the same depth:
+ * quadratic, minutes for a full table). Image entries: bits 0-23 the raw next hop (0: no
+ * route) or, with bit 31 set in tbl24, the tbl8 group; bits 24-29 the route's depth. The
+ * result is what rte_lpm_add would have produced for the lookups; the rule table stays empty
+ * (so rte_lpm_delete cannot be used on it).
+ */
+void ff_lpm_fill(void *lpm, const uint32_t *tbl24, const uint32_t *tbl8, uint32_t groups)
+{
+	struct rte_lpm *l = lpm;
+	for (uint32_t i = 0; i < RTE_LPM_TBL24_NUM_ENTRIES; i++) {
+		uint32_t v = tbl24[i];
+		struct rte_lpm_tbl_entry e = { 0 };
+		e.next_hop = v & 0x00ffffff;
+		e.depth = (v >> 24) & 0x3f;
+		e.valid = (v & 0x80000000) || (v & 0x00ffffff);
+		e.valid_group = (v & 0x80000000) != 0;
+		l->tbl24[i] = e;
+	}
+	for (uint32_t i = 0; i < groups * RTE_LPM_TBL8_GROUP_NUM_ENTRIES; i++) {
+		uint32_t v = tbl8[i];
+		struct rte_lpm_tbl_entry e = { 0 };
+		e.next_hop = v & 0x00ffffff;
+		e.depth = (v >> 24) & 0x3f;
+		e.valid = (v & 0x00ffffff) != 0;
+		e.valid_group = 1;
+		l->tbl8[i] = e;
+	}
+}
+
 /* ---- rte_fib (DIR24_8) ---------------------------------------------------------------- */
 
 void *ff_fib_create(uint32_t max_routes, uint64_t default_nh, int nh_sz, uint32_t num_tbl8)

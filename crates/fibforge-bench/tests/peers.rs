@@ -97,3 +97,12 @@ fn poptrie_crate_agrees_with_the_oracle() {
     agree(Peer::PoptrieCrate, v4());
     agree(Peer::PoptrieCrate, v6());
 }
+
+/// A slice of the IPv4 table small enough for `rte_lpm_add` route by route (the full table
+/// is written as an image), with the default route.
+#[test]
+fn dpdk_small_ipv4_table_agrees_through_rte_lpm_add() {
+    let small: Rib<u32> = v4().iter().step_by(40).collect();
+    assert!(small.len() > 10_000);
+    agree(Peer::Dpdk, &small);
+}

@@ -18,8 +18,8 @@
 //! in chunks on the stack (a cost our own structures do not pay).
 
 use super::dpdk_plan::{
-    LPM_MAX_NH, LPM_MAX_TBL8, LPM6_MAX_NH, Plan, V4_BOUNDARIES, V6_BOUNDARIES, fib_width, hop,
-    nh_sz, trie_reservation,
+    LPM_MAX_NH, LPM_MAX_TBL8, LPM6_MAX_NH, Plan, V4_BOUNDARIES, V6_BOUNDARIES, dir24_8_image,
+    fib_width, hop, lpm_add_cost, nh_sz, trie_reservation,
 };
 use super::{Built, Peer, PeerError, Variant};
 use fibforge::{Address, Lookup, NextHop, Prefix, Rib};
@@ -47,6 +47,7 @@ mod ffi {
         pub fn ff_lpm_create(max_rules: u32, tbl8s: u32) -> *mut c_void;
         pub fn ff_lpm_add(lpm: *mut c_void, ip: u32, depth: u8, nh: u32) -> c_int;
         pub fn ff_lpm_free(lpm: *mut c_void);
+        pub fn ff_lpm_fill(lpm: *mut c_void, tbl24: *const u32, tbl8: *const u32, groups: u32);
         pub fn ff_lpm_lookup(lpm: *const c_void, ip: u32) -> u32;
         pub fn ff_lpm_lookup_bulk(lpm: *const c_void, ips: *const u32, out: *mut u32, n: c_uint);
         pub fn ff_lpm_lookup_x4(lpm: *const c_void, ips: *const u32, out: *mut u32, n: c_uint);
@@ -284,33 +285,63 @@ fn fingerprint<A: Address>(rib: &Rib<A>) -> u64 {
     h.finish()
 }
 
+/// `rte_lpm_add` comparisons above which the table is written as an image instead (about
+/// a few seconds of adds).
+const LPM_ADD_LIMIT: u64 = 2_000_000_000;
+
 /// Builds an `rte_lpm`. `rte_lpm_add` scans every rule of the new rule's depth (DPDK 22.11
-/// `rule_add`), so a full table costs minutes, nearly all in the 300k /24 rules; routes up to
-/// /24 that repeat their covering route's next hop are therefore left out (same answers,
-/// same tbl8 blocks: see [`Plan::without_redundant`]), and the note says how many.
+/// `rule_add`), so a full table costs a minute, nearly all in the 300k /24 rules. Above
+/// [`LPM_ADD_LIMIT`] comparisons (unless `FIBFORGE_RTE_LPM_ADD=1`), the shim writes the
+/// DIR-24-8 image those adds would produce straight into DPDK's `tbl24`/`tbl8`
+/// ([`dir24_8_image`]); lookups are DPDK's own code either way, and the note says which.
 fn lpm_build(rib: &Rib<u32>) -> Result<LpmCache, PeerError> {
     init().map_err(PeerError::NotAvailable)?;
     let t0 = Instant::now();
-    let full = Plan::of(rib, &V4_BOUNDARIES);
-    full.check_nh("rte_lpm", LPM_MAX_NH).map_err(PeerError::NotAvailable)?;
-    let (plan, dropped) = full.without_redundant(rib, 24);
+    let plan = Plan::of(rib, &V4_BOUNDARIES);
+    plan.check_nh("rte_lpm", LPM_MAX_NH).map_err(PeerError::NotAvailable)?;
     let routes = plan.routes_without_depth0();
-    let max_rules = capped(routes.len() as u64 + 1);
-    let create = |tbl8: u64| {
-        // SAFETY: plain values; DPDK copies what it keeps.
-        unsafe { ffi::ff_lpm_create(max_rules, capped(tbl8)) }
+    let cost = lpm_add_cost(&routes);
+    let force = std::env::var_os("FIBFORGE_RTE_LPM_ADD").is_some_and(|v| v == "1");
+    let (h, memory, tbl8, how) = if cost <= LPM_ADD_LIMIT || force {
+        let max_rules = capped(routes.len() as u64 + 1);
+        let create = |tbl8: u64| {
+            // SAFETY: plain values; DPDK copies what it keeps.
+            unsafe { ffi::ff_lpm_create(max_rules, capped(tbl8)) }
+        };
+        let add = |p: *mut c_void, pfx: &Prefix<u32>, raw: u32| {
+            // SAFETY: `p` is a live rte_lpm from `create`.
+            unsafe { ffi::ff_lpm_add(p, pfx.addr(), pfx.len() as u8, raw) }
+        };
+        let m = Maker { api: "rte_lpm", create: &create, free: ffi::ff_lpm_free, add: &add };
+        let (h, memory, tbl8) = make(&m, &routes, plan.tbl8_with_margin(), LPM_MAX_TBL8)?;
+        (h, memory, tbl8, format!("{} rules added with rte_lpm_add", routes.len()))
+    } else {
+        let (tbl24, tbl8) = dir24_8_image(rib);
+        let groups = (tbl8.len() / 256) as u64;
+        let before = heap_bytes();
+        // SAFETY: plain values; at least one rule and one group (DPDK refuses zero).
+        let ptr = unsafe { ffi::ff_lpm_create(1, capped(groups.max(1))) };
+        let ptr = NonNull::new(ptr).ok_or_else(|| {
+            // SAFETY: reads DPDK's per-thread errno.
+            PeerError::NotAvailable(format!(
+                "rte_lpm create failed: {}",
+                strerror(unsafe { ffi::ff_errno() })
+            ))
+        })?;
+        let h = Handle { ptr, free: ffi::ff_lpm_free };
+        // SAFETY: the rte_lpm is live and empty with `groups` tbl8 groups; `tbl24` holds
+        // 2^24 entries and `tbl8` exactly 256 per group, as the shim reads.
+        unsafe { ffi::ff_lpm_fill(h.ptr.as_ptr(), tbl24.as_ptr(), tbl8.as_ptr(), capped(groups)) };
+        let how = format!(
+            "DIR-24-8 image written into rte_lpm's tables: {} rte_lpm_add calls would make ~{:.0e} rule comparisons (set FIBFORGE_RTE_LPM_ADD=1 to add them)",
+            routes.len(),
+            cost as f64
+        );
+        (h, heap_bytes().saturating_sub(before), groups, how)
     };
-    let add = |p: *mut c_void, pfx: &Prefix<u32>, raw: u32| {
-        // SAFETY: `p` is a live rte_lpm from `create`.
-        unsafe { ffi::ff_lpm_add(p, pfx.addr(), pfx.len() as u8, raw) }
-    };
-    let m = Maker { api: "rte_lpm", create: &create, free: ffi::ff_lpm_free, add: &add };
-    let (h, memory, tbl8) = make(&m, &routes, plan.tbl8_with_margin(), LPM_MAX_TBL8)?;
     let dataplane = (1u64 << 24) * 4 + tbl8 * 256 * 4;
     let note = format!(
-        "{} rules ({dropped} redundant routes <= /24 left out: rte_lpm_add is quadratic per depth); \
-         {tbl8} tbl8 groups ({} needed); tables {:.1} MiB, DPDK heap incl. rules",
-        routes.len(),
+        "{how}; {tbl8} tbl8 groups ({} needed); tables {:.1} MiB, DPDK heap incl. rules",
         plan.tbl8,
         mib(dataplane)
     );

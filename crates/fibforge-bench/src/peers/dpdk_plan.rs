@@ -16,6 +16,10 @@
 //! (exactly the same answers); `rte_fib`/`rte_fib6` take it as `default_nh`.
 //!
 //! Every structure stores fibforge's raw next hop (index + 1); 0 means "no route".
+//!
+//! `rte_lpm_add` compares each new rule with every rule of its depth, so a full IPv4 table
+//! takes a minute; [`dir24_8_image`] computes the tables those adds would produce, for the
+//! shim to write into `rte_lpm` directly.
 
 use fibforge::{Address, NextHop, Prefix, Rib};
 use std::collections::HashSet;
@@ -62,28 +66,6 @@ impl<A: Address> Plan<A> {
         Plan { routes, default_raw, max_raw, tbl8: nodes.len() as u64 }
     }
 
-    /// The same plan without the routes of length `<= keep_above` that repeat the next hop of
-    /// their longest covering route: the answers are unchanged (the longest remaining match
-    /// has the same next hop) and so is every tbl8 block (longer routes are all kept).
-    /// Returns the plan and the number of routes dropped.
-    pub fn without_redundant(&self, rib: &Rib<A>, keep_above: u32) -> (Self, usize) {
-        let routes: Vec<_> = self
-            .routes
-            .iter()
-            .copied()
-            .filter(|(p, raw)| {
-                p.len() > keep_above
-                    || rib
-                        .covering(p)
-                        .filter(|(q, _)| q.len() < p.len())
-                        .last()
-                        .is_none_or(|(_, h)| h.raw() != *raw)
-            })
-            .collect();
-        let dropped = self.routes.len() - routes.len();
-        (Plan { routes, ..self.clone() }, dropped)
-    }
-
     /// The routes with the default route spelled as the /1 halves that hold no route of
     /// their own (for `rte_lpm` and `rte_lpm6`, which reject depth 0).
     pub fn routes_without_depth0(&self) -> Vec<(Prefix<A>, u32)> {
@@ -114,6 +96,46 @@ impl<A: Address> Plan<A> {
     pub fn tbl8_with_margin(&self) -> u64 {
         self.tbl8 + self.tbl8 / 16 + 16
     }
+}
+
+/// tbl24 image entry flag: the low 24 bits are a tbl8 group.
+pub const IMAGE_EXT: u32 = 1 << 31;
+
+/// The DIR-24-8 image `rte_lpm` would hold for `rib` (see `ff_lpm_fill` in the shim):
+/// `tbl24` (2^24 entries) and `tbl8` (256 per group), each entry the raw next hop (0: none)
+/// with the route's depth in bits 24-29; extended tbl24 entries are `IMAGE_EXT | group`.
+/// Routes come in (address, length) order, so painting each over its range in that order
+/// leaves the longest match everywhere. The default route is depth 0 here; `rte_lpm` marks
+/// nothing else.
+pub fn dir24_8_image(rib: &Rib<u32>) -> (Vec<u32>, Vec<u32>) {
+    let mut tbl24 = vec![0u32; 1 << 24];
+    for (p, hop) in rib.iter().filter(|(p, _)| p.len() <= 24) {
+        let (lo, hi) = ((p.addr() >> 8) as usize, (p.last() >> 8) as usize);
+        tbl24[lo..=hi].fill(hop.raw() | p.len() << 24);
+    }
+    let mut tbl8: Vec<u32> = Vec::new();
+    for (p, hop) in rib.iter().filter(|(p, _)| p.len() > 24) {
+        let block = (p.addr() >> 8) as usize;
+        if tbl24[block] & IMAGE_EXT == 0 {
+            let group = (tbl8.len() / 256) as u32;
+            tbl8.extend(std::iter::repeat_n(tbl24[block], 256));
+            tbl24[block] = IMAGE_EXT | group;
+        }
+        let base = (tbl24[block] & !IMAGE_EXT) as usize * 256;
+        let (lo, hi) = ((p.addr() & 0xff) as usize, (p.last() & 0xff) as usize);
+        tbl8[base + lo..=base + hi].fill(hop.raw() | p.len() << 24);
+    }
+    (tbl24, tbl8)
+}
+
+/// A rough count of the comparisons `rte_lpm_add` makes for `routes`: each add scans the
+/// rules already present at its depth.
+pub fn lpm_add_cost<A: Address>(routes: &[(Prefix<A>, u32)]) -> u64 {
+    let mut per_depth = [0u64; 129];
+    for (p, _) in routes {
+        per_depth[p.len() as usize] += 1;
+    }
+    per_depth.iter().map(|n| n * n / 2).sum()
 }
 
 /// tbl8 groups `rte_fib6` TRIE reserves while the routes are added in (address, length)
@@ -190,19 +212,29 @@ mod tests {
     }
 
     #[test]
-    fn redundant_short_routes_are_dropped() {
+    fn image_holds_the_longest_match() {
         let rib = rib4(&[
             ("0.0.0.0/0", 0),
-            ("10.0.0.0/8", 0),
-            ("10.1.0.0/16", 1),
-            ("10.1.2.0/24", 1),
-            ("10.1.2.0/25", 1),
+            ("10.0.0.0/8", 1),
+            ("10.1.2.0/24", 2),
+            ("10.1.2.128/25", 3),
+            ("10.1.2.200/32", 4),
         ]);
-        let (plan, dropped) = Plan::of(&rib, &V4_BOUNDARIES).without_redundant(&rib, 24);
-        assert_eq!(dropped, 2, "10/8 and 10.1.2/24 repeat their covering route");
-        let kept: Vec<String> = plan.routes.iter().map(|(p, _)| p.to_string()).collect();
-        assert_eq!(kept, ["10.1.0.0/16", "10.1.2.0/25"]);
-        assert_eq!(plan.default_raw, 1);
+        let (t24, t8) = dir24_8_image(&rib);
+        let look = |a: u32| {
+            let e = t24[(a >> 8) as usize];
+            let e = if e & IMAGE_EXT != 0 {
+                t8[(e & 0xff_ffff) as usize * 256 + (a & 0xff) as usize]
+            } else {
+                e
+            };
+            NextHop::from_raw(e & 0xff_ffff)
+        };
+        assert_eq!(t8.len(), 256);
+        for a in [0u32, 0x0A00_0000, 0x0A01_0200, 0x0A01_0280, 0x0A01_02C8, 0x0A01_02C9, !0] {
+            assert_eq!(look(a), rib.lookup(a), "{a:#x}");
+        }
+        assert_eq!(t24[0x0A_0000] >> 24, 8, "depth recorded");
     }
 
     #[test]
