@@ -4,8 +4,9 @@
 //! (CI does, for the peers it installs). No timing here.
 
 use fibforge::Rib;
-use fibforge_bench::peers::{Peer, PeerError, PeerFamily};
+use fibforge_bench::peers::{Peer, PeerError, PeerFamily, bart};
 use fibforge_bench::traffic::TrafficSource;
+use fibforge_bench::verify::compare;
 use fibforge_bench::verify::{Probes, check};
 use fibforge_io::{ReadConfig, read_table};
 use std::path::PathBuf;
@@ -105,4 +106,21 @@ fn dpdk_small_ipv4_table_agrees_through_rte_lpm_add() {
     let small: Rib<u32> = v4().iter().step_by(40).collect();
     assert!(small.len() > 10_000);
     agree(Peer::Dpdk, &small);
+}
+
+fn bart_agrees<A: PeerFamily>(rib: &Rib<A>) {
+    if !available(Peer::Bart) {
+        return;
+    }
+    let probes = Probes::build(rib, &[&TrafficSource::Random], 50_000, 30_000, 0, 7);
+    let got = bart::answers(rib, &probes.addrs).expect("the bart helper runs");
+    let c = compare(&got, &probes, "bart");
+    assert_eq!(c.mismatches, 0, "bart {}: {:?}", A::FAMILY, c.examples);
+    eprintln!("bart {}: {} lookups agree", A::FAMILY, c.checked);
+}
+
+#[test]
+fn bart_agrees_with_the_oracle() {
+    bart_agrees(v4());
+    bart_agrees(v6());
 }
