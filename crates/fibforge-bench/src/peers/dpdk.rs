@@ -12,9 +12,10 @@
 //! the structure, so sharing a handle between threads is sound. All pointers passed to the
 //! shim point into live Rust slices or stack buffers of at least the length passed with them.
 //!
-//! Memory: the growth of DPDK's heap (`rte_malloc_get_socket_stats`) over the build, which
-//! includes the control-plane rule tables (`rte_lpm*`) or RIB (`rte_fib*`); the note gives the
-//! data-plane tables alone. IPv6 lookups convert `u128` addresses to DPDK's 16-byte arrays
+//! Memory: rows report the lookup tables as configured (tbl24 and the whole tbl8 pool), like
+//! our structures, which exclude the RIB; the note adds the growth of DPDK's heap
+//! (`rte_malloc_get_socket_stats`) over the build, which also holds the control-plane rule
+//! tables (`rte_lpm*`) or RIB (`rte_fib*`). IPv6 lookups convert `u128` addresses to DPDK's 16-byte arrays
 //! in chunks on the stack (a cost our own structures do not pay).
 
 use super::dpdk_plan::{
@@ -264,6 +265,13 @@ fn mib(bytes: u64) -> f64 {
     bytes as f64 / (1u64 << 20) as f64
 }
 
+/// Memory figures: rows report the lookup tables (tbl24 and the tbl8 pool, as configured),
+/// comparable with our structures, which exclude the RIB; the note adds DPDK's heap growth,
+/// which includes the control-plane `what` (rule table or RIB).
+fn memory_note(heap: u64, what: &str) -> String {
+    format!("memory = tbl24 + tbl8 pool; DPDK heap grew {:.1} MiB incl. {what}", mib(heap))
+}
+
 /// The `rte_lpm` built for the `rte_lpm` row, kept for the `rte_lpm_x4` row that follows it
 /// (the same structure; building it twice would double the slowest build of the run).
 struct LpmCache {
@@ -341,12 +349,12 @@ fn lpm_build(rib: &Rib<u32>) -> Result<LpmCache, PeerError> {
     };
     let dataplane = (1u64 << 24) * 4 + tbl8 * 256 * 4;
     let note = format!(
-        "{how}; {tbl8} tbl8 groups ({} needed); tables {:.1} MiB, DPDK heap incl. rules",
+        "{how}; {tbl8} tbl8 groups ({} needed); {}",
         plan.tbl8,
-        mib(dataplane)
+        memory_note(memory, "rules")
     );
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
-    Ok(LpmCache { fingerprint: 0, handle: Arc::new(h), memory, note, compile_ms })
+    Ok(LpmCache { fingerprint: 0, handle: Arc::new(h), memory: dataplane, note, compile_ms })
 }
 
 fn lpm_built(c: &LpmCache, batch: Batch4, note: String) -> Built<u32> {
@@ -427,14 +435,14 @@ fn fib(rib: &Rib<u32>, avx512: bool) -> Result<Built<u32>, PeerError> {
             h: Arc::new(h),
             single: ffi::ff_fib_lookup_one,
             batch: ffi::ff_fib_lookup,
-            memory,
+            memory: dataplane,
         }),
-        memory: Some(memory),
+        memory: Some(dataplane),
         compile_ms: None,
         note: Some(format!(
-            "DIR24_8 {width}-byte next hops, {tbl8} tbl8 ({} needed); tables {:.1} MiB, DPDK heap incl. RIB",
+            "DIR24_8 {width}-byte next hops, {tbl8} tbl8 ({} needed); {}",
             plan.tbl8,
-            mib(dataplane)
+            memory_note(memory, "the RIB")
         )),
     })
 }
@@ -471,14 +479,14 @@ fn build_lpm6(rib: &Rib<u128>) -> Result<Built<u128>, PeerError> {
             h,
             single: ffi::ff_lpm6_lookup,
             batch: ffi::ff_lpm6_lookup_bulk,
-            memory,
+            memory: dataplane,
         }),
-        memory: Some(memory),
+        memory: Some(dataplane),
         compile_ms: None,
         note: Some(format!(
-            "{tbl8} tbl8 groups ({} needed); tables {:.1} MiB, DPDK heap incl. rules",
+            "{tbl8} tbl8 groups ({} needed); {}",
             plan.tbl8,
-            mib(dataplane)
+            memory_note(memory, "rules")
         )),
     })
 }
@@ -523,14 +531,14 @@ fn fib6(rib: &Rib<u128>, avx512: bool) -> Result<Built<u128>, PeerError> {
             h,
             single: ffi::ff_fib6_lookup_one,
             batch: ffi::ff_fib6_lookup,
-            memory,
+            memory: dataplane,
         }),
-        memory: Some(memory),
+        memory: Some(dataplane),
         compile_ms: None,
         note: Some(format!(
-            "TRIE {width}-byte next hops, {tbl8} tbl8 ({} used, {reserve} reserved by DPDK's accounting); tables {:.1} MiB, DPDK heap incl. RIB",
+            "TRIE {width}-byte next hops, {tbl8} tbl8 ({} used, {reserve} reserved by DPDK's accounting); {}",
             plan.tbl8,
-            mib(dataplane)
+            memory_note(memory, "the RIB")
         )),
     })
 }
