@@ -1,7 +1,15 @@
-//! Build script: records the compiler version for reports.
+//! Build script: records the compiler version for reports and, when `pkg-config` finds
+//! `libdpdk`, compiles the DPDK shim (`csrc/dpdk_shim.c`) and sets `cfg(have_dpdk)`.
+//!
+//! DPDK stays optional: without it (or with `FIBFORGE_NO_DPDK=1`) nothing is compiled or
+//! linked and the DPDK peer reports "not available". Link flags are emitted only after the
+//! shim compiled, so a broken DPDK install degrades to "not available" too.
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(have_dpdk)");
+    println!("cargo::rerun-if-changed=csrc/dpdk_shim.c");
+    println!("cargo::rerun-if-env-changed=FIBFORGE_NO_DPDK");
+    println!("cargo::rerun-if-env-changed=PKG_CONFIG_PATH");
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
     let version = std::process::Command::new(rustc)
         .arg("--version")
@@ -10,4 +18,60 @@ fn main() {
         .and_then(|o| String::from_utf8(o.stdout).ok())
         .unwrap_or_default();
     println!("cargo::rustc-env=FIBFORGE_RUSTC_VERSION={}", version.trim());
+    let why = match dpdk() {
+        Ok(version) => {
+            println!("cargo::rustc-cfg=have_dpdk");
+            println!("cargo::rustc-env=FIBFORGE_DPDK_VERSION={version}");
+            String::new()
+        }
+        Err(why) => why,
+    };
+    println!("cargo::rustc-env=FIBFORGE_DPDK_MISSING={why}");
+}
+
+/// Compiles the shim against libdpdk; `Ok(version)` or `Err(why not)`.
+fn dpdk() -> Result<String, String> {
+    if std::env::var_os("FIBFORGE_NO_DPDK").is_some_and(|v| v != "0") {
+        return Err("disabled at build time by FIBFORGE_NO_DPDK".into());
+    }
+    let lib = pkg_config::Config::new().cargo_metadata(false).probe("libdpdk").map_err(|e| {
+        format!(
+            "libdpdk was not found by pkg-config at build time ({})",
+            first_line(&e.to_string())
+        )
+    })?;
+    // The raw cflags carry `-include rte_config.h` and `-march=...`, which the parsed
+    // include paths do not.
+    let cflags = std::process::Command::new("pkg-config")
+        .args(["--cflags", "libdpdk"])
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .unwrap_or_default();
+    let mut build = cc::Build::new();
+    build.file("csrc/dpdk_shim.c").warnings(false).opt_level(3);
+    let mut words = cflags.split_whitespace();
+    while let Some(w) = words.next() {
+        if w == "-include" {
+            if let Some(f) = words.next() {
+                build.flag("-include").flag(f);
+            }
+        } else {
+            build.flag(w);
+        }
+    }
+    build
+        .try_compile("fibforge_dpdk_shim")
+        .map_err(|e| format!("the DPDK shim did not compile: {}", first_line(&e.to_string())))?;
+    for path in &lib.link_paths {
+        println!("cargo::rustc-link-search=native={}", path.display());
+    }
+    for name in &lib.libs {
+        println!("cargo::rustc-link-lib={name}");
+    }
+    Ok(lib.version)
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").replace(['\n', '\r'], " ")
 }

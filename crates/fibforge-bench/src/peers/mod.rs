@@ -13,6 +13,10 @@
 //! the reason; it is never silently dropped.
 
 pub mod bart;
+#[cfg(have_dpdk)]
+pub mod dpdk;
+pub mod dpdk_plan;
+pub mod rust_crates;
 
 use crate::family::BenchAddress;
 use crate::report::PeerStatus;
@@ -109,6 +113,9 @@ pub struct Built<A> {
     pub memory: Option<u64>,
     /// Remarks (limits, selected code path).
     pub note: Option<String>,
+    /// Build time when the structure was built earlier for another row and is reused
+    /// (`None`: the time of the build call).
+    pub compile_ms: Option<f64>,
 }
 
 /// One row family of a peer: an API (`rte_lpm_x4`) with the call modes it stands for.
@@ -122,7 +129,26 @@ pub struct Variant<A: fibforge::Address> {
     /// Its `lookup_batch` is measured as a batch-mode row.
     pub batch: bool,
     /// Builds it from the routes.
-    pub build: fn(&Rib<A>) -> Result<Built<A>, String>,
+    pub build: fn(&Rib<A>) -> Result<Built<A>, PeerError>,
+}
+
+/// Why a peer variant was not built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PeerError {
+    /// The peer cannot do it here: a structural limit of the peer, a CPU feature or library
+    /// build option missing. The row says "not available" with the reason.
+    NotAvailable(String),
+    /// The peer failed unexpectedly. The row says "error".
+    Failed(String),
+}
+
+impl fmt::Display for PeerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PeerError::NotAvailable(why) => write!(f, "not available: {why}"),
+            PeerError::Failed(why) => f.write_str(why),
+        }
+    }
 }
 
 /// Families with in-process peers.
@@ -152,36 +178,38 @@ impl PeerFamily for u128 {
     }
 }
 
+#[cfg(have_dpdk)]
 fn dpdk_availability() -> Result<String, String> {
-    Err("not built in: libdpdk was not found by pkg-config when fibforge-bench was built".into())
+    dpdk::availability()
 }
 
+#[cfg(not(have_dpdk))]
+fn dpdk_availability() -> Result<String, String> {
+    Err(format!("not built in: {}", env!("FIBFORGE_DPDK_MISSING")))
+}
+
+#[cfg(have_dpdk)]
+fn dpdk_variants_v4() -> Result<Vec<Variant<u32>>, String> {
+    dpdk::variants_v4()
+}
+
+#[cfg(have_dpdk)]
+fn dpdk_variants_v6() -> Result<Vec<Variant<u128>>, String> {
+    dpdk::variants_v6()
+}
+
+#[cfg(not(have_dpdk))]
 fn dpdk_variants_v4() -> Result<Vec<Variant<u32>>, String> {
     dpdk_availability().map(|_| Vec::new())
 }
 
+#[cfg(not(have_dpdk))]
 fn dpdk_variants_v6() -> Result<Vec<Variant<u128>>, String> {
     dpdk_availability().map(|_| Vec::new())
 }
 
 fn bart_availability() -> Result<String, String> {
-    Err("not yet wired".into())
-}
-
-mod rust_crates {
-    use super::*;
-
-    pub fn availability(peer: Peer) -> Result<String, String> {
-        Err(format!("{peer}: not yet wired"))
-    }
-
-    pub fn variants_v4(peer: Peer) -> Result<Vec<Variant<u32>>, String> {
-        availability(peer).map(|_| Vec::new())
-    }
-
-    pub fn variants_v6(peer: Peer) -> Result<Vec<Variant<u128>>, String> {
-        availability(peer).map(|_| Vec::new())
-    }
+    bart::availability()
 }
 
 #[cfg(test)]

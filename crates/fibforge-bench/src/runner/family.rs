@@ -4,7 +4,7 @@
 use super::measure::{Ctx, measure};
 use super::{Log, Settings};
 use crate::contender::{Contender, OURS};
-use crate::peers::{Peer, PeerFamily, Variant};
+use crate::peers::{Peer, PeerError, PeerFamily, Variant};
 use crate::report::{Row, Status};
 use crate::timing::Mode;
 use crate::traffic::TrafficSource;
@@ -110,17 +110,22 @@ fn run_peer<A: PeerFamily>(ctx: &Ctx<'_, A>, v: &Variant<A>, log: Log<'_>) -> Ve
                 fib: b.fib,
                 single: v.single,
                 batch: v.batch,
-                compile_ms,
+                compile_ms: b.compile_ms.unwrap_or(compile_ms),
                 memory_bytes: b.memory.or(heap),
                 note: b.note,
             };
             measure(ctx, &c, log)
         }
         Err(e) => {
-            log(&format!("  {} ({}): cannot build: {e}", v.algo, v.peer));
+            log(&format!("  {} ({}): {e}", v.algo, v.peer));
             let mode = if v.single { Mode::Single } else { Mode::Batch };
-            let mut r = ctx.row(v.algo, v.peer.name(), mode, ctx.first_traffic(), Status::Error);
-            r.note = Some(e);
+            let (status, why) = match e {
+                PeerError::NotAvailable(why) => (Status::NotAvailable, why),
+                PeerError::Failed(why) => (Status::Error, why),
+            };
+            let mut r = ctx.row(v.algo, v.peer.name(), mode, ctx.first_traffic(), status);
+            r.note = Some(why);
+            r.compile_ms = Some(compile_ms);
             vec![r]
         }
     }
