@@ -186,7 +186,7 @@ fn dpdk_rows<A: BenchAddress + PeerFamily>(
     log(&format!("{} {}: building {name} per table", id.table, A::FAMILY));
     let t0 = Instant::now();
     let built: Result<Vec<Box<dyn Lookup<A>>>, String> =
-        ribs.iter().map(|r| (variant.build)(r).map(|b| b.fib)).collect();
+        ribs.iter().map(|r| (variant.build)(r).map(|b| b.fib).map_err(|e| e.to_string())).collect();
     let ms = t0.elapsed().as_secs_f64() * 1e3;
     let structure = built.map(|t| Structure::Other(Box::new(PerTable::from_lookups(t)) as Box<_>));
     measure_or_fail(id, name, Peer::Dpdk.name(), structure, ms, ribs, s)
