@@ -29,7 +29,7 @@
 //!   is recompiled (compacted).
 
 use super::alloc::BlockAlloc;
-use super::build::{Seg, Sink, Slot, build_region, direct_entry, emit, limit, segments};
+use super::build::{Seg, Sink, Slot, build_region, direct_entry, emit, limit, low_ones, segments};
 use super::layout::{Core, DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, MAX_NODES, Node, STRIDE, upto};
 use super::reclaim::Block;
 use super::{Cores, Fib, Poptrie};
@@ -213,12 +213,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
 
     fn run(mut self, p: &Prefix<A>, retired: &mut Vec<Block>) -> Outcome {
         let s = self.core.s;
-        let result = if p.len() <= s {
-            let first = p.addr().top(s);
-            (first..first + (1usize << (s - p.len()))).try_for_each(|i| self.patch_entry(i))
-        } else {
-            self.patch_path(p)
-        };
+        let result = if p.len() <= s { self.patch_entries(p) } else { self.patch_path(p) };
         retired.append(&mut self.committed);
         match result {
             Ok(()) => Outcome::Done,
@@ -237,11 +232,42 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         if width >= 128 { 0 } else { (i as u128) << width }
     }
 
-    /// Rebuilds direct-pointing entry `i` from the RIB and publishes it.
-    fn patch_entry(&mut self, i: usize) -> Result<(), BuildError> {
-        let (s, start) = (self.core.s, self.entry_start(i));
-        let region = Prefix::new(A::from_u128(start), s).expect("aligned entry region");
-        let slot = self.build_from_rib(s, &region)?;
+    /// Rebuilds every direct-pointing entry inside `p` (`p.len() <= s`) from one pass over
+    /// the RIB segments of `p`, publishing each.
+    fn patch_entries(&mut self, p: &Prefix<A>) -> Result<(), BuildError> {
+        let mut segs = std::mem::take(&mut self.segs);
+        segs.clear();
+        segments(self.rib, p, self.aggregate, &mut segs);
+        let first = p.addr().top(self.core.s);
+        let mut j = 0;
+        let mut result = Ok(());
+        for i in first..first + (1usize << (self.core.s - p.len())) {
+            let start = self.entry_start(i);
+            let last = start + low_ones(A::BITS - self.core.s);
+            while j + 1 < segs.len() && segs[j + 1].start.to_u128() <= start {
+                j += 1;
+            }
+            let mut k = j;
+            while k + 1 < segs.len() && segs[k + 1].start.to_u128() <= last {
+                k += 1;
+            }
+            result = self.replace_entry(i, |me| build_region(me.core.s, start, &segs[j..=k], me));
+            if result.is_err() {
+                break;
+            }
+            j = k;
+        }
+        self.segs = segs;
+        result
+    }
+
+    /// Replaces entry `i` with the slot `build` makes, retiring the old subtree.
+    fn replace_entry(
+        &mut self,
+        i: usize,
+        build: impl FnOnce(&mut Self) -> Result<Slot, BuildError>,
+    ) -> Result<(), BuildError> {
+        let slot = build(self)?;
         let entry = direct_entry(slot, self)?;
         let old = self.core.dir[i].load(Ordering::Relaxed);
         if old & DIRECT_LEAF == 0 {
@@ -250,6 +276,13 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         }
         self.publish(i, entry);
         Ok(())
+    }
+
+    /// Rebuilds direct-pointing entry `i` from the RIB and publishes it.
+    fn patch_entry(&mut self, i: usize) -> Result<(), BuildError> {
+        let (s, start) = (self.core.s, self.entry_start(i));
+        let region = Prefix::new(A::from_u128(start), s).expect("aligned entry region");
+        self.replace_entry(i, |me| me.build_from_rib(s, &region))
     }
 
     /// Rebuilds the slots of the deepest node that `p` touches, re-emits its ancestors and
