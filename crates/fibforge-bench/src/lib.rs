@@ -19,6 +19,7 @@ pub mod contender;
 pub mod depth;
 pub mod family;
 pub mod peers;
+pub mod replay;
 pub mod report;
 pub mod rng;
 pub mod runner;
