@@ -34,7 +34,7 @@ struct Engines {
 
 /// What answers one family: a concurrent table (owning the RIB) or a compiled structure.
 enum Engine<A: Key> {
-    Table(fibforge::Table<A>),
+    Table(Box<fibforge::Table<A>>),
     Compiled(Box<dyn Lookup<A>>),
 }
 
@@ -92,7 +92,7 @@ fn engine<A: RegistryFamily + Key>(
     }
     if let Some(cfg) = poptrie_config::<A>(spec) {
         let t = fibforge::Table::with_config(std::mem::take(rib), &cfg?)?;
-        return Ok(Some(Engine::Table(t)));
+        return Ok(Some(Engine::Table(Box::new(t))));
     }
     Ok(Some(Engine::Compiled(build(spec, rib)?)))
 }
