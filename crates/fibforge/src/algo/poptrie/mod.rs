@@ -187,6 +187,7 @@ pub struct Poptrie<A: Key> {
     node_alloc: BlockAlloc,
     leaf_alloc: BlockAlloc,
     reclaim: Reclaim,
+    scratch: update::Scratch<A>,
 }
 
 impl<A: Key> Poptrie<A> {
@@ -271,6 +272,7 @@ impl<A: Key> Compile<A> for Poptrie<A> {
             node_alloc: BlockAlloc::new(nodes, nodes),
             leaf_alloc: BlockAlloc::new(leaves, leaves),
             reclaim: Reclaim::new(Mode::Immediate),
+            scratch: Default::default(),
         })
     }
 }

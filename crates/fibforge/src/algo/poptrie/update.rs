@@ -48,11 +48,11 @@ impl<A: Key> Incremental<A> for Poptrie<A> {
             return Ok(());
         }
         self.reclaim.collect(&mut self.node_alloc, &mut self.leaf_alloc);
-        self.make_room_for_hops(rib, changed)?;
         let mut retired = Vec::new();
+        let todo = if changed.len() == 1 { changed.to_vec() } else { disjoint(changed) };
         let mut result = Ok(());
-        for p in disjoint(changed) {
-            if let Err(e) = self.patch_prefix(rib, &p, &mut retired) {
+        for p in &todo {
+            if let Err(e) = self.patch_prefix(rib, p, &mut retired) {
                 result = Err(e);
                 break;
             }
@@ -79,24 +79,12 @@ fn disjoint<A: Address>(changed: &[Prefix<A>]) -> Vec<Prefix<A>> {
 }
 
 impl<A: Key> Poptrie<A> {
-    /// Fails on next hops beyond the direct-pointing limit; widens 16-bit leaves if needed.
-    fn make_room_for_hops(
-        &mut self,
-        rib: &Rib<A>,
-        changed: &[Prefix<A>],
-    ) -> Result<(), BuildError> {
-        let max_raw = changed.iter().filter_map(|p| rib.get(p)).map(|h| h.raw()).max();
-        let max_raw = max_raw.unwrap_or(0);
-        if max_raw > MAX_DIRECT_RAW {
-            return Err(limit("next-hop ids", MAX_DIRECT_RAW as u64, max_raw as usize));
-        }
-        if let Cores::Narrow(c) = &self.fib.cores
-            && max_raw > u16::MAX_RAW
-        {
+    /// Widens 16-bit leaves to 32 bits (a next hop above 65,535 arrived).
+    fn widen(&mut self) {
+        if let Cores::Narrow(c) = &self.fib.cores {
             let wide = Cores::Wide(c.rewidened::<u32>());
             self.replace_fib(wide);
         }
-        Ok(())
     }
 
     /// Switches to new arrays (readers of the old ones keep them alive through their `Arc`).
@@ -114,14 +102,16 @@ impl<A: Key> Poptrie<A> {
     ) -> Result<(), BuildError> {
         loop {
             let fib = self.fib.clone();
-            let (na, la, agg) = (&mut self.node_alloc, &mut self.leaf_alloc, self.cfg.aggregate);
+            let (na, la) = (&mut self.node_alloc, &mut self.leaf_alloc);
+            let (agg, sc) = (self.cfg.aggregate, &mut self.scratch);
             let outcome = match &fib.cores {
-                Cores::Narrow(c) => Patcher::new(c, na, la, rib, agg).run(p, retired),
-                Cores::Wide(c) => Patcher::new(c, na, la, rib, agg).run(p, retired),
+                Cores::Narrow(c) => Patcher::new(c, na, la, rib, agg, sc).run(p, retired),
+                Cores::Wide(c) => Patcher::new(c, na, la, rib, agg, sc).run(p, retired),
             };
             match outcome {
                 Outcome::Done => return Ok(()),
                 Outcome::Full => self.grow()?,
+                Outcome::Widen => self.widen(),
                 Outcome::Failed(e) => return Err(e),
             }
         }
@@ -170,6 +160,8 @@ enum Outcome {
     Done,
     /// An arena is full: nothing was published; grow and retry.
     Full,
+    /// A next hop does not fit 16-bit leaves: nothing was published; widen and retry.
+    Widen,
     Failed(BuildError),
 }
 
@@ -181,6 +173,33 @@ struct Step {
     slot: usize,
 }
 
+/// Buffers kept between updates (no allocation on the common path).
+pub(crate) struct Scratch<A> {
+    /// Blocks allocated by this patch (freed again if it is abandoned).
+    fresh: Vec<Block>,
+    /// Blocks the current entry's rebuild unlinks (retired once it is published).
+    unlinked: Vec<Block>,
+    /// Blocks unlinked by entries already published.
+    committed: Vec<Block>,
+    segs: Vec<Seg<A>>,
+    path: Vec<Step>,
+}
+
+impl<A> Default for Scratch<A> {
+    fn default() -> Self {
+        let (fresh, unlinked, committed) = (Vec::new(), Vec::new(), Vec::new());
+        Scratch { fresh, unlinked, committed, segs: Vec::new(), path: Vec::new() }
+    }
+}
+
+/// Why a patch stopped early (the caller decides on the [`Outcome`]).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Stop {
+    None,
+    Full,
+    Widen,
+}
+
 /// The writer's state while patching one prefix into one [`Core`].
 struct Patcher<'a, A: Key, L: Leaf> {
     core: &'a Core<A, L>,
@@ -188,14 +207,8 @@ struct Patcher<'a, A: Key, L: Leaf> {
     leaves: &'a mut BlockAlloc,
     rib: &'a Rib<A>,
     aggregate: bool,
-    /// Blocks allocated by this patch (freed again if it is abandoned).
-    fresh: Vec<Block>,
-    /// Blocks the current entry's rebuild unlinks (retired once it is published).
-    unlinked: Vec<Block>,
-    /// Blocks unlinked by entries already published.
-    committed: Vec<Block>,
-    full: bool,
-    segs: Vec<Seg<A>>,
+    sc: &'a mut Scratch<A>,
+    stop: Stop,
 }
 
 impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
@@ -205,23 +218,29 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         leaves: &'a mut BlockAlloc,
         rib: &'a Rib<A>,
         aggregate: bool,
+        sc: &'a mut Scratch<A>,
     ) -> Self {
-        let (fresh, unlinked, committed, segs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let full = false;
-        Patcher { core, nodes, leaves, rib, aggregate, fresh, unlinked, committed, full, segs }
+        sc.fresh.clear();
+        sc.unlinked.clear();
+        sc.committed.clear();
+        Patcher { core, nodes, leaves, rib, aggregate, sc, stop: Stop::None }
     }
 
     fn run(mut self, p: &Prefix<A>, retired: &mut Vec<Block>) -> Outcome {
         let s = self.core.s;
         let result = if p.len() <= s { self.patch_entries(p) } else { self.patch_path(p) };
-        retired.append(&mut self.committed);
+        retired.append(&mut self.sc.committed);
         match result {
             Ok(()) => Outcome::Done,
             Err(e) => {
-                for b in std::mem::take(&mut self.fresh) {
+                for &b in &self.sc.fresh {
                     b.free(self.nodes, self.leaves);
                 }
-                if self.full { Outcome::Full } else { Outcome::Failed(e) }
+                match self.stop {
+                    Stop::Full => Outcome::Full,
+                    Stop::Widen => Outcome::Widen,
+                    Stop::None => Outcome::Failed(e),
+                }
             }
         }
     }
@@ -235,9 +254,13 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     /// Rebuilds every direct-pointing entry inside `p` (`p.len() <= s`) from one pass over
     /// the RIB segments of `p`, publishing each.
     fn patch_entries(&mut self, p: &Prefix<A>) -> Result<(), BuildError> {
-        let mut segs = std::mem::take(&mut self.segs);
+        let mut segs = std::mem::take(&mut self.sc.segs);
         segs.clear();
         segments(self.rib, p, self.aggregate, &mut segs);
+        if let Err(e) = self.check_hops(&segs) {
+            self.sc.segs = segs;
+            return Err(e);
+        }
         let first = p.addr().top(self.core.s);
         let mut j = 0;
         let mut result = Ok(());
@@ -257,7 +280,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
             }
             j = k;
         }
-        self.segs = segs;
+        self.sc.segs = segs;
         result
     }
 
@@ -272,7 +295,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         let old = self.core.dir[i].load(Ordering::Relaxed);
         if old & DIRECT_LEAF == 0 {
             self.retire_subtree(&self.core.nodes.get(old));
-            self.unlinked.push(Block::Nodes(old, 1));
+            self.sc.unlinked.push(Block::Nodes(old, 1));
         }
         self.publish(i, entry);
         Ok(())
@@ -293,41 +316,42 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         if root & DIRECT_LEAF != 0 {
             return self.patch_entry(i);
         }
-        let (mut path, deepest) = self.descend(root, i, p);
+        let deepest = self.descend(root, i, p);
         let mut slot = self.rebuild_touched(&deepest, p)?;
-        while let Some(step) = path.pop() {
+        while let Some(step) = self.sc.path.pop() {
             let mut slots = self.old_slots(&step.node);
             slots[step.slot] = slot;
             self.retire_own_blocks(&step.node);
             slot = self.remake(&slots, step.off, step.start)?;
         }
         let entry = direct_entry(slot, self)?;
-        self.unlinked.push(Block::Nodes(root, 1));
+        self.sc.unlinked.push(Block::Nodes(root, 1));
         self.publish(i, entry);
         Ok(())
     }
 
     /// Walks from the entry's root node while `p` lies strictly inside an internal slot;
-    /// returns the nodes passed and the node where `p` covers whole slots or meets a leaf.
-    fn descend(&self, root: u32, i: usize, p: &Prefix<A>) -> (Vec<Step>, Step) {
-        let mut path = Vec::new();
+    /// leaves the nodes passed in `sc.path` and returns the node where `p` covers whole
+    /// slots or meets a leaf.
+    fn descend(&mut self, root: u32, i: usize, p: &Prefix<A>) -> Step {
+        self.sc.path.clear();
         let mut cur = Step { node: self.core.nodes.get(root), off: self.core.s, start: 0, slot: 0 };
         cur.start = self.entry_start(i);
         loop {
             let real = STRIDE.min(A::BITS - cur.off);
             if p.len() <= cur.off + real {
-                return (path, cur);
+                return cur;
             }
             let n = p.addr().chunk(cur.off);
             if cur.node.vector >> n & 1 == 0 {
-                return (path, cur);
+                return cur;
             }
             let rank = (cur.node.vector & upto(n)).count_ones();
             let child = self.core.nodes.get(cur.node.base1 + rank - 1);
             let start = cur.start + ((n as u128) << (A::BITS - cur.off - STRIDE));
             cur.slot = n as usize;
             let next = Step { node: child, off: cur.off + STRIDE, start, slot: 0 };
-            path.push(std::mem::replace(&mut cur, next));
+            self.sc.path.push(std::mem::replace(&mut cur, next));
         }
     }
 
@@ -353,12 +377,29 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
 
     /// Compiles `region` (whose slots start at bit `off`) from the RIB, as a fresh compile.
     fn build_from_rib(&mut self, off: u32, region: &Prefix<A>) -> Result<Slot, BuildError> {
-        let mut segs = std::mem::take(&mut self.segs);
+        let mut segs = std::mem::take(&mut self.sc.segs);
         segs.clear();
         segments(self.rib, region, self.aggregate, &mut segs);
-        let slot = build_region(off, region.addr().to_u128(), &segs, self);
-        self.segs = segs;
+        let slot = match self.check_hops(&segs) {
+            Ok(()) => build_region(off, region.addr().to_u128(), &segs, self),
+            Err(e) => Err(e),
+        };
+        self.sc.segs = segs;
         slot
+    }
+
+    /// Fails on next hops beyond the direct-pointing limit, and stops (to widen the leaves
+    /// and retry) on next hops too large for this leaf width.
+    fn check_hops(&mut self, segs: &[Seg<A>]) -> Result<(), BuildError> {
+        let max_raw = segs.iter().map(|s| s.raw).max().unwrap_or(0);
+        if max_raw > MAX_DIRECT_RAW {
+            return Err(limit("next-hop ids", MAX_DIRECT_RAW as u64, max_raw as usize));
+        }
+        if max_raw > L::MAX_RAW {
+            self.stop = Stop::Widen;
+            return Err(limit("leaf width (internal: widen and retry)", 0, 0));
+        }
+        Ok(())
     }
 
     /// The node (or, when its answer is constant, the leaf) for `slots` at offset `off`.
@@ -399,10 +440,10 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     /// Unlinks the children block and the leaf block of `node` (not its children's blocks).
     fn retire_own_blocks(&mut self, node: &Node) {
         if node.children() > 0 {
-            self.unlinked.push(Block::Nodes(node.base1, node.children()));
+            self.sc.unlinked.push(Block::Nodes(node.base1, node.children()));
         }
         if node.leaf_count() > 0 {
-            self.unlinked.push(Block::Leaves(node.base0, node.leaf_count()));
+            self.sc.unlinked.push(Block::Leaves(node.base0, node.leaf_count()));
         }
     }
 
@@ -417,13 +458,13 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     /// Publishes entry `i`: its new blocks become reachable, its unlinked ones retirable.
     fn publish(&mut self, i: usize, entry: u32) {
         self.core.dir[i].store(entry, Ordering::Release);
-        self.fresh.clear();
-        self.committed.append(&mut self.unlinked);
+        self.sc.fresh.clear();
+        self.sc.committed.append(&mut self.sc.unlinked);
     }
 
     /// Marks the arena full and returns the error that unwinds the patch.
     fn arena_full(&mut self) -> BuildError {
-        self.full = true;
+        self.stop = Stop::Full;
         limit("arena capacity (internal: grow and retry)", 0, 0)
     }
 }
@@ -434,7 +475,7 @@ impl<A: Key, L: Leaf> Sink<L> for Patcher<'_, A, L> {
         let Some(start) = self.nodes.alloc(len) else {
             return Err(self.arena_full());
         };
-        self.fresh.push(Block::Nodes(start, len));
+        self.sc.fresh.push(Block::Nodes(start, len));
         for (k, n) in nodes.iter().enumerate() {
             // SAFETY: the block was just allocated: never handed out before, or retired past
             // its grace period, so no reader can reach it until a later publish.
@@ -448,7 +489,7 @@ impl<A: Key, L: Leaf> Sink<L> for Patcher<'_, A, L> {
         let Some(start) = self.leaves.alloc(len) else {
             return Err(self.arena_full());
         };
-        self.fresh.push(Block::Leaves(start, len));
+        self.sc.fresh.push(Block::Leaves(start, len));
         for (k, l) in leaves.iter().enumerate() {
             // SAFETY: as in `put_nodes`: a freshly allocated block no reader can reach.
             unsafe { self.core.leaves.set(start + k as u32, *l) };
