@@ -21,6 +21,7 @@ pub mod depth;
 pub mod family;
 pub mod multi;
 pub mod peers;
+pub mod replay;
 pub mod report;
 pub mod rng;
 pub mod runner;

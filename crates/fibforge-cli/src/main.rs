@@ -39,6 +39,8 @@ enum Command {
     Expand(cmd::expand::Args),
     /// Build, verify and benchmark algorithms and peers side by side (tables, JSON, plots).
     Bench(cmd::bench::Args),
+    /// Replay a BGP update stream onto a concurrent table while readers look up.
+    Replay(cmd::replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(a),
         Command::Expand(a) => cmd::expand::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
     };
     match result {
         Ok(code) => code,

@@ -397,11 +397,11 @@ fn bsl_config(spec: &AlgoSpec) -> Result<algo::bsl::BslConfig, BuildError> {
     Ok(algo::bsl::BslConfig { levels: (levels > 0).then_some(levels) })
 }
 
-/// Builds `poptrie` and its shorthands (`poptrie0`, `poptrie16`, `poptrie18`).
-fn build_poptrie<A: algo::poptrie::Key>(
+/// The Poptrie configuration `spec` names (`poptrie`, `poptrie0`, `poptrie16`, `poptrie18`
+/// with options `s` and `aggregate`), or `None` when `spec` is another algorithm.
+pub fn poptrie_config<A: algo::poptrie::Key>(
     spec: &AlgoSpec,
-    rib: &Rib<A>,
-) -> Option<Result<Box<dyn Lookup<A>>, BuildError>> {
+) -> Option<Result<algo::poptrie::Config, BuildError>> {
     let default = algo::poptrie::Config::for_family::<A>();
     let s = match spec.name.as_str() {
         "poptrie" => default.s,
@@ -410,15 +410,22 @@ fn build_poptrie<A: algo::poptrie::Key>(
         "poptrie18" => 18,
         _ => return None,
     };
-    let built = (|| {
+    Some((|| {
         spec.check_options("poptrie", &["s", "aggregate"])?;
-        let cfg = algo::poptrie::Config {
+        Ok(algo::poptrie::Config {
             s: spec.get_u32("poptrie", "s", s)?,
             aggregate: spec.get_bool("poptrie", "aggregate", default.aggregate)?,
-        };
-        algo::poptrie::Poptrie::compile(rib, &cfg).map(boxed)
-    })();
-    Some(built)
+        })
+    })())
+}
+
+/// Builds `poptrie` and its shorthands (`poptrie0`, `poptrie16`, `poptrie18`).
+fn build_poptrie<A: algo::poptrie::Key>(
+    spec: &AlgoSpec,
+    rib: &Rib<A>,
+) -> Option<Result<Box<dyn Lookup<A>>, BuildError>> {
+    let cfg = poptrie_config::<A>(spec)?;
+    Some(cfg.and_then(|cfg| algo::poptrie::Poptrie::compile(rib, &cfg).map(boxed)))
 }
 
 /// The options of the SAIL variants: `width=auto|16|32`.

@@ -6,6 +6,7 @@ mod bench_multi;
 pub mod expand;
 pub mod lookup;
 mod presets;
+pub mod replay;
 pub mod stats;
 pub mod verify;
 mod verify_multi;

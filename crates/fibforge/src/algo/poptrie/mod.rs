@@ -46,15 +46,17 @@
 //! - Nodes: at most 2^31 − 1; leaves: at most 2^32 − 1.
 //! - `s` in `0..=24` (a `2^s` array of 4-byte entries).
 
-#[allow(dead_code)] // TEMPORARY: the update code (next commit) uses the rest
 mod alloc;
 mod build;
-#[allow(dead_code)] // TEMPORARY: the update code (next commit) uses the rest
 mod layout;
 mod lookup;
+mod reclaim;
+mod update;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod update_tests;
 
 use crate::fib::{BuildError, Compile, Lookup};
 use crate::nexthop::NextHop;
@@ -65,6 +67,7 @@ use build::{Seg, VecSink};
 use layout::{Arena, Core, MAX_DIRECT_RAW};
 pub use layout::{Key, Leaf};
 use lookup::Isa;
+use reclaim::{Mode, Reclaim};
 use std::sync::Arc;
 
 /// Build options.
@@ -112,8 +115,9 @@ pub struct Stats {
     pub memory_bytes: usize,
 }
 
-/// The arrays of one leaf width, and the instruction set to walk them with.
-pub(crate) struct Fib<A: Key> {
+/// The published arrays of a [`Poptrie`] (one leaf width) and the instruction set to walk
+/// them with: what concurrent readers of a [`crate::sync::Table`] look up in.
+pub struct Fib<A: Key> {
     cores: Cores<A>,
     isa: Isa,
 }
@@ -161,12 +165,29 @@ impl<A: Key> Fib<A> {
     }
 }
 
+impl<A: Key> Lookup<A> for Fib<A> {
+    #[inline]
+    fn lookup(&self, addr: A) -> Option<NextHop> {
+        Fib::lookup(self, addr)
+    }
+
+    fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        Fib::lookup_batch(self, addrs, out)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        Fib::memory_bytes(self)
+    }
+}
+
 /// A compiled Poptrie for one address family.
 pub struct Poptrie<A: Key> {
     fib: Arc<Fib<A>>,
     cfg: Config,
     node_alloc: BlockAlloc,
     leaf_alloc: BlockAlloc,
+    reclaim: Reclaim,
+    scratch: update::Scratch<A>,
 }
 
 impl<A: Key> Poptrie<A> {
@@ -180,11 +201,24 @@ impl<A: Key> Poptrie<A> {
             s: self.cfg.s,
             aggregate: self.cfg.aggregate,
             leaf_bits,
-            inodes: self.node_alloc.live(),
-            leaves: self.leaf_alloc.live(),
+            inodes: self.node_alloc.live() - self.reclaim.pending_slots().0,
+            leaves: self.leaf_alloc.live() - self.reclaim.pending_slots().1,
             direct_leaves,
             memory_bytes: self.memory_bytes(),
         }
+    }
+
+    /// Shares the arrays with readers on other threads: from now on, blocks an update unlinks
+    /// are reused only after a crossbeam epoch grace period (readers must pin an epoch around
+    /// their lookups, as [`crate::sync::Table`]'s readers do).
+    pub fn defer_reclamation(&mut self) {
+        self.reclaim.mode = Mode::Epoch;
+    }
+
+    /// The published arrays (what concurrent readers look up in); replaced by a new `Arc`
+    /// when an update grows, widens or compacts the arrays.
+    pub fn view(&self) -> &Arc<Fib<A>> {
+        &self.fib
     }
 
     /// The configuration it was built with.
@@ -237,6 +271,8 @@ impl<A: Key> Compile<A> for Poptrie<A> {
             cfg: cfg.clone(),
             node_alloc: BlockAlloc::new(nodes, nodes),
             leaf_alloc: BlockAlloc::new(leaves, leaves),
+            reclaim: Reclaim::new(Mode::Immediate),
+            scratch: Default::default(),
         })
     }
 }

@@ -1,0 +1,239 @@
+//! Update replay (issue 4 item 6, Poptrie §4.7): apply a real BGP update stream to a
+//! concurrent [`Table`] while reader threads look up random addresses.
+//!
+//! Method:
+//! 1. The stream is parsed and its next hops interned before timing ([`load_updates`]).
+//! 2. Readers (each its own [`XorShift64`], addresses generated in the loop, as the lookup
+//!    benchmarks) start; for `idle` seconds the writer does nothing: that is the idle rate.
+//! 3. The writer applies every update (RIB insert/withdraw + incremental FIB patch + publish),
+//!    timing each with the monotonic clock (one clock read pair, ~20–40 ns, included).
+//!    Reader lookups during that interval give the rate during updates.
+//! 4. The final structure is compared with a fresh compile of the final RIB and with the RIB
+//!    itself, on every prefix boundary (and outside neighbour) plus random addresses.
+//!
+//! With no reader threads the idle rate is measured on the calling thread and there is no
+//! rate during updates.
+
+use crate::BenchAddress;
+use crate::rng::XorShift64;
+use crate::timing::Percentiles;
+use fibforge::algo::poptrie::{Config, Key, Poptrie};
+use fibforge::{AnyPrefix, BuildError, Compile, Lookup, NextHop, Prefix, Rib, Table};
+use fibforge_io::{ReadConfig, ReadError, UpdateKind, read_updates};
+use serde::Serialize;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// One parsed update: the prefix and its new next hop (`None`: withdrawn).
+pub type Update<A> = (Prefix<A>, Option<NextHop>);
+
+/// The updates of a file, split by family, next hops interned in `table`.
+pub struct Updates {
+    pub v4: Vec<Update<u32>>,
+    pub v6: Vec<Update<u128>>,
+}
+
+/// Reads an update file (MRT BGP4MP or the text stream); next hops are interned in `table`
+/// (announcements without a next hop get the value `"-"`).
+pub fn load_updates(path: &Path, table: &mut fibforge_io::Table) -> Result<Updates, ReadError> {
+    let mut ups = Updates { v4: Vec::new(), v6: Vec::new() };
+    for u in read_updates(path, &ReadConfig::default())? {
+        let u = u?;
+        let hop = match u.kind {
+            UpdateKind::Withdraw => None,
+            UpdateKind::Announce => {
+                let value = u.next_hop.as_deref().unwrap_or("-");
+                Some(table.hops.intern_ref(value).map_err(|e| ReadError::Content {
+                    source_name: path.display().to_string(),
+                    reason: e.to_string(),
+                })?)
+            }
+        };
+        match u.prefix {
+            AnyPrefix::V4(p) => ups.v4.push((p, hop)),
+            AnyPrefix::V6(p) => ups.v6.push((p, hop)),
+        }
+    }
+    Ok(ups)
+}
+
+/// Replay settings.
+#[derive(Clone, Debug)]
+pub struct ReplaySettings {
+    /// Reader threads looking up during the replay.
+    pub readers: usize,
+    /// Seconds of idle lookups before the replay.
+    pub idle: Duration,
+    /// Random addresses added to the final comparison.
+    pub final_random: usize,
+}
+
+impl Default for ReplaySettings {
+    fn default() -> Self {
+        ReplaySettings { readers: 1, idle: Duration::from_millis(500), final_random: 1_000_000 }
+    }
+}
+
+/// The figures of one replay (`fibforge replay --json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ReplayReport {
+    pub family: &'static str,
+    pub algo: String,
+    pub routes_before: usize,
+    pub routes_after: usize,
+    pub readers: usize,
+    pub updates: usize,
+    pub seconds: f64,
+    pub updates_per_sec: f64,
+    pub update_ns_mean: f64,
+    pub update_ns_p50: f64,
+    pub update_ns_p99: f64,
+    pub update_ns_max: f64,
+    pub lookup_mlps_idle: f64,
+    pub lookup_mlps_during: Option<f64>,
+    /// Checked addresses where the final table differs from a fresh compile of the final RIB.
+    pub final_mismatches: u64,
+    /// Checked addresses where the final table differs from the RIB.
+    pub final_mismatches_rib: u64,
+    pub final_checked: u64,
+    pub memory_bytes_before: usize,
+    pub memory_bytes_after: usize,
+}
+
+/// Reader threads and their shared counters.
+struct Readers {
+    stop: Arc<AtomicBool>,
+    counts: Vec<Arc<AtomicU64>>,
+    handles: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Readers {
+    fn start<A: Key + BenchAddress>(table: &Table<A>, n: usize) -> Readers {
+        let stop = Arc::new(AtomicBool::new(false));
+        let counts: Vec<_> = (0..n).map(|_| Arc::new(AtomicU64::new(0))).collect();
+        let handles = (0..n)
+            .map(|t| {
+                let (reader, stop, count) = (table.reader(), stop.clone(), counts[t].clone());
+                std::thread::spawn(move || {
+                    let mut rng = XorShift64::new(0x5EED_0000 + t as u64);
+                    let mut pinned = reader.pin();
+                    let mut sum = 0u64;
+                    while !stop.load(Ordering::Relaxed) {
+                        for _ in 0..4096 {
+                            sum += pinned.lookup(A::random(&mut rng)).map_or(0, |h| h.raw() as u64);
+                        }
+                        count.fetch_add(4096, Ordering::Relaxed);
+                        pinned.repin();
+                    }
+                    std::hint::black_box(sum);
+                })
+            })
+            .collect();
+        Readers { stop, counts, handles }
+    }
+
+    fn total(&self) -> u64 {
+        self.counts.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+    }
+
+    fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.handles.into_iter().for_each(|h| h.join().expect("reader thread"));
+    }
+}
+
+/// Lookups per second (millions) over `window` by the readers, or on this thread if none.
+fn idle_rate<A: Key + BenchAddress>(table: &Table<A>, readers: &Readers, window: Duration) -> f64 {
+    let start = Instant::now();
+    if readers.handles.is_empty() {
+        let (mut rng, mut n, mut sum) = (XorShift64::new(0x5EED), 0u64, 0u64);
+        let reader = table.reader();
+        let pinned = reader.pin();
+        while start.elapsed() < window {
+            for _ in 0..4096 {
+                sum += pinned.lookup(A::random(&mut rng)).map_or(0, |h| h.raw() as u64);
+            }
+            n += 4096;
+        }
+        std::hint::black_box(sum);
+        return n as f64 / start.elapsed().as_secs_f64() / 1e6;
+    }
+    let before = readers.total();
+    std::thread::sleep(window);
+    (readers.total() - before) as f64 / start.elapsed().as_secs_f64() / 1e6
+}
+
+/// Replays `updates` onto a Poptrie table compiled from `rib` with `cfg`.
+pub fn replay<A: Key + BenchAddress>(
+    rib: Rib<A>,
+    updates: &[Update<A>],
+    cfg: &Config,
+    settings: &ReplaySettings,
+) -> Result<ReplayReport, BuildError> {
+    let routes_before = rib.len();
+    let mut table = Table::<A>::with_config(rib, cfg)?;
+    let memory_bytes_before = table.fib().memory_bytes();
+    let readers = Readers::start(&table, settings.readers);
+    let lookup_mlps_idle = idle_rate(&table, &readers, settings.idle);
+    let mut ns = Vec::with_capacity(updates.len());
+    let (start, before) = (Instant::now(), readers.total());
+    for &(p, hop) in updates {
+        let t = Instant::now();
+        match hop {
+            Some(h) => table.insert(p, h)?,
+            None => table.remove(&p)?,
+        };
+        ns.push(t.elapsed().as_nanos() as f64);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let during = (readers.total() - before) as f64 / seconds / 1e6;
+    readers.stop();
+    let pct = Percentiles::of(&ns);
+    let (checked, vs_fresh, vs_rib) = final_check(&table, cfg, settings.final_random)?;
+    Ok(ReplayReport {
+        family: A::FAMILY.name(),
+        algo: format!("poptrie:s={},aggregate={}", cfg.s, if cfg.aggregate { "on" } else { "off" }),
+        routes_before,
+        routes_after: table.rib().len(),
+        readers: settings.readers,
+        updates: updates.len(),
+        seconds,
+        updates_per_sec: updates.len() as f64 / seconds,
+        update_ns_mean: pct.as_ref().map_or(0.0, |p| p.mean),
+        update_ns_p50: pct.as_ref().map_or(0.0, |p| p.p50),
+        update_ns_p99: pct.as_ref().map_or(0.0, |p| p.p99),
+        update_ns_max: pct.as_ref().map_or(0.0, |p| p.max),
+        lookup_mlps_idle,
+        lookup_mlps_during: (settings.readers > 0).then_some(during),
+        final_mismatches: vs_fresh,
+        final_mismatches_rib: vs_rib,
+        final_checked: checked,
+        memory_bytes_before,
+        memory_bytes_after: table.fib().memory_bytes(),
+    })
+}
+
+/// Compares the table with a fresh compile and with the RIB: (checked, vs fresh, vs RIB).
+fn final_check<A: Key + BenchAddress>(
+    table: &Table<A>,
+    cfg: &Config,
+    random: usize,
+) -> Result<(u64, u64, u64), BuildError> {
+    let fresh = Poptrie::compile(table.rib(), cfg)?;
+    let mut addrs = Vec::with_capacity(table.rib().len() * 4 + random);
+    for (p, _) in table.rib().iter() {
+        let (first, last) = (p.addr().to_u128(), p.last().to_u128());
+        addrs.extend([first, last, first.wrapping_sub(1), last.wrapping_add(1)].map(A::from_u128));
+    }
+    let mut rng = XorShift64::new(0xF1A1);
+    addrs.extend((0..random).map(|_| A::random(&mut rng)));
+    let reader = table.reader();
+    let (mut got, mut want) = (vec![None; addrs.len()], vec![None; addrs.len()]);
+    reader.lookup_batch(&addrs, &mut got);
+    fresh.lookup_batch(&addrs, &mut want);
+    let vs_fresh = got.iter().zip(&want).filter(|(g, w)| g != w).count() as u64;
+    let vs_rib = addrs.iter().zip(&got).filter(|&(&a, g)| table.rib().lookup(a) != *g).count();
+    Ok((addrs.len() as u64, vs_fresh, vs_rib as u64))
+}

@@ -1,0 +1,499 @@
+//! Incremental updates (§3.5): rebuild only what a route change touches, publish atomically.
+//!
+//! For each changed prefix `p` (already applied to the RIB):
+//!
+//! - `p` no longer than `s`: every direct-pointing entry inside `p` is rebuilt from the RIB
+//!   segments of its `/s` region (the paper's "update the direct-pointing entries").
+//! - `p` longer than `s`: walk down from the entry's root node while `p` lies strictly inside
+//!   an internal slot. At the node reached, the slots that intersect `p` are rebuilt from the
+//!   RIB; every other slot keeps its old leaf or child record, whose subtree is reused as is.
+//!   The node is then re-emitted (new children block, new leaf block), and so is each
+//!   ancestor on the way back up with one child record replaced (path copying, since a node's
+//!   children are one contiguous block). Finally one atomic store of the direct-pointing entry
+//!   publishes the new path.
+//!
+//! A rebuilt node whose answer became constant collapses into a leaf of its parent (as a fresh
+//! compile would make it), so after every update the structure has exactly the nodes and
+//! leaves of a fresh compile, only placed elsewhere.
+//!
+//! # Invariants
+//!
+//! - New blocks come from the [`BlockAlloc`]s: never-used slots or slots retired past a grace
+//!   period (`reclaim.rs`), so readers can never reach a slot being written.
+//! - The only store a reader can observe is the final `Release` store of a direct-pointing
+//!   entry, after every block it leads to is written; readers load entries with `Acquire`.
+//! - Unlinked blocks are retired only after that store.
+//! - When an arena is full, the partial work of the current prefix is undone (its blocks were
+//!   never published) and the whole [`Core`] is copied into larger arrays (a new `Fib` that
+//!   [`crate::sync::Table`] publishes); when free-listed slots exceed the live ones, the table
+//!   is recompiled (compacted).
+
+use super::alloc::BlockAlloc;
+use super::build::{Seg, Sink, Slot, build_region, direct_entry, emit, limit, low_ones, segments};
+use super::layout::{Core, DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, MAX_NODES, Node, STRIDE, upto};
+use super::reclaim::Block;
+use super::{Cores, Fib, Poptrie};
+use crate::addr::Address;
+use crate::fib::{BuildError, Compile, Incremental};
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+impl<A: Key> Incremental<A> for Poptrie<A> {
+    /// Rebuilds the parts of the structure that `changed` touches. On error (a next hop above
+    /// the structural limit) the structure is left as it was for the prefixes not yet done.
+    fn apply_changes(&mut self, rib: &Rib<A>, changed: &[Prefix<A>]) -> Result<(), BuildError> {
+        if changed.is_empty() {
+            return Ok(());
+        }
+        self.reclaim.collect(&mut self.node_alloc, &mut self.leaf_alloc);
+        let mut retired = Vec::new();
+        let todo = if changed.len() == 1 { changed.to_vec() } else { disjoint(changed) };
+        let mut result = Ok(());
+        for p in &todo {
+            if let Err(e) = self.patch_prefix(rib, p, &mut retired) {
+                result = Err(e);
+                break;
+            }
+        }
+        self.reclaim.retire(retired, &mut self.node_alloc, &mut self.leaf_alloc);
+        result?;
+        self.compact_if_sparse(rib)
+    }
+}
+
+/// The changed prefixes, sorted, without duplicates or prefixes inside another one (a
+/// covering prefix rebuilds everything it covers).
+fn disjoint<A: Address>(changed: &[Prefix<A>]) -> Vec<Prefix<A>> {
+    let mut v = changed.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    let mut kept: Vec<Prefix<A>> = Vec::with_capacity(v.len());
+    for p in v {
+        if !kept.last().is_some_and(|k| k.covers(&p)) {
+            kept.push(p);
+        }
+    }
+    kept
+}
+
+impl<A: Key> Poptrie<A> {
+    /// Widens 16-bit leaves to 32 bits (a next hop above 65,535 arrived).
+    fn widen(&mut self) {
+        if let Cores::Narrow(c) = &self.fib.cores {
+            let wide = Cores::Wide(c.rewidened::<u32>());
+            self.replace_fib(wide);
+        }
+    }
+
+    /// Switches to new arrays (readers of the old ones keep them alive through their `Arc`).
+    fn replace_fib(&mut self, cores: Cores<A>) {
+        let isa = self.fib.isa;
+        self.fib = Arc::new(Fib { cores, isa });
+    }
+
+    /// Patches one prefix, growing the arenas and retrying when they are full.
+    fn patch_prefix(
+        &mut self,
+        rib: &Rib<A>,
+        p: &Prefix<A>,
+        retired: &mut Vec<Block>,
+    ) -> Result<(), BuildError> {
+        loop {
+            let fib = self.fib.clone();
+            let (na, la) = (&mut self.node_alloc, &mut self.leaf_alloc);
+            let (agg, sc) = (self.cfg.aggregate, &mut self.scratch);
+            let outcome = match &fib.cores {
+                Cores::Narrow(c) => Patcher::new(c, na, la, rib, agg, sc).run(p, retired),
+                Cores::Wide(c) => Patcher::new(c, na, la, rib, agg, sc).run(p, retired),
+            };
+            match outcome {
+                Outcome::Done => return Ok(()),
+                Outcome::Full => self.grow()?,
+                Outcome::Widen => self.widen(),
+                Outcome::Failed(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Copies the arrays into arenas half as large again.
+    fn grow(&mut self) -> Result<(), BuildError> {
+        let ncap = grown_capacity(self.node_alloc.capacity(), MAX_NODES)?;
+        let lcap = grown_capacity(self.leaf_alloc.capacity(), u32::MAX)?;
+        let cores = match &self.fib.cores {
+            Cores::Narrow(c) => Cores::Narrow(c.grown(ncap as usize, lcap as usize)),
+            Cores::Wide(c) => Cores::Wide(c.grown(ncap as usize, lcap as usize)),
+        };
+        self.replace_fib(cores);
+        self.node_alloc.set_capacity(ncap);
+        self.leaf_alloc.set_capacity(lcap);
+        Ok(())
+    }
+
+    /// Recompiles when more than half of an arena is free-listed (fragmentation).
+    fn compact_if_sparse(&mut self, rib: &Rib<A>) -> Result<(), BuildError> {
+        let sparse = |a: &BlockAlloc| a.free_slots() > 4096 && a.free_slots() > a.live();
+        if !sparse(&self.node_alloc) && !sparse(&self.leaf_alloc) {
+            return Ok(());
+        }
+        let fresh = Poptrie::compile(rib, &self.cfg)?;
+        let isa = self.fib.isa;
+        self.fib = fresh.fib;
+        Arc::get_mut(&mut self.fib).expect("a fresh compile is not shared").isa = isa;
+        self.node_alloc = fresh.node_alloc;
+        self.leaf_alloc = fresh.leaf_alloc;
+        self.reclaim.forget();
+        Ok(())
+    }
+}
+
+fn grown_capacity(cap: u32, max: u32) -> Result<u32, BuildError> {
+    if cap >= max {
+        return Err(limit("arena slots", max as u64, cap as usize + 1));
+    }
+    Ok((cap as u64 + cap as u64 / 2 + 4096).min(max as u64) as u32)
+}
+
+/// How one prefix's patch ended.
+enum Outcome {
+    Done,
+    /// An arena is full: nothing was published; grow and retry.
+    Full,
+    /// A next hop does not fit 16-bit leaves: nothing was published; widen and retry.
+    Widen,
+    Failed(BuildError),
+}
+
+/// A node on the way down, to be re-emitted on the way up.
+struct Step {
+    node: Node,
+    off: u32,
+    start: u128,
+    slot: usize,
+}
+
+/// Buffers kept between updates (no allocation on the common path).
+pub(crate) struct Scratch<A> {
+    /// Blocks allocated by this patch (freed again if it is abandoned).
+    fresh: Vec<Block>,
+    /// Blocks the current entry's rebuild unlinks (retired once it is published).
+    unlinked: Vec<Block>,
+    /// Blocks unlinked by entries already published.
+    committed: Vec<Block>,
+    segs: Vec<Seg<A>>,
+    path: Vec<Step>,
+}
+
+impl<A> Default for Scratch<A> {
+    fn default() -> Self {
+        let (fresh, unlinked, committed) = (Vec::new(), Vec::new(), Vec::new());
+        Scratch { fresh, unlinked, committed, segs: Vec::new(), path: Vec::new() }
+    }
+}
+
+/// Why a patch stopped early (the caller decides on the [`Outcome`]).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Stop {
+    None,
+    Full,
+    Widen,
+}
+
+/// The writer's state while patching one prefix into one [`Core`].
+struct Patcher<'a, A: Key, L: Leaf> {
+    core: &'a Core<A, L>,
+    nodes: &'a mut BlockAlloc,
+    leaves: &'a mut BlockAlloc,
+    rib: &'a Rib<A>,
+    aggregate: bool,
+    sc: &'a mut Scratch<A>,
+    stop: Stop,
+}
+
+impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
+    fn new(
+        core: &'a Core<A, L>,
+        nodes: &'a mut BlockAlloc,
+        leaves: &'a mut BlockAlloc,
+        rib: &'a Rib<A>,
+        aggregate: bool,
+        sc: &'a mut Scratch<A>,
+    ) -> Self {
+        sc.fresh.clear();
+        sc.unlinked.clear();
+        sc.committed.clear();
+        Patcher { core, nodes, leaves, rib, aggregate, sc, stop: Stop::None }
+    }
+
+    fn run(mut self, p: &Prefix<A>, retired: &mut Vec<Block>) -> Outcome {
+        let s = self.core.s;
+        let result = if p.len() <= s { self.patch_entries(p) } else { self.patch_path(p) };
+        retired.append(&mut self.sc.committed);
+        match result {
+            Ok(()) => Outcome::Done,
+            Err(e) => {
+                for &b in &self.sc.fresh {
+                    b.free(self.nodes, self.leaves);
+                }
+                match self.stop {
+                    Stop::Full => Outcome::Full,
+                    Stop::Widen => Outcome::Widen,
+                    Stop::None => Outcome::Failed(e),
+                }
+            }
+        }
+    }
+
+    /// The first address of direct-pointing entry `i`.
+    fn entry_start(&self, i: usize) -> u128 {
+        let width = A::BITS - self.core.s;
+        if width >= 128 { 0 } else { (i as u128) << width }
+    }
+
+    /// Rebuilds every direct-pointing entry inside `p` (`p.len() <= s`) from one pass over
+    /// the RIB segments of `p`, publishing each.
+    fn patch_entries(&mut self, p: &Prefix<A>) -> Result<(), BuildError> {
+        let mut segs = std::mem::take(&mut self.sc.segs);
+        segs.clear();
+        segments(self.rib, p, self.aggregate, &mut segs);
+        if let Err(e) = self.check_hops(&segs) {
+            self.sc.segs = segs;
+            return Err(e);
+        }
+        let first = p.addr().top(self.core.s);
+        let mut j = 0;
+        let mut result = Ok(());
+        for i in first..first + (1usize << (self.core.s - p.len())) {
+            let start = self.entry_start(i);
+            let last = start + low_ones(A::BITS - self.core.s);
+            while j + 1 < segs.len() && segs[j + 1].start.to_u128() <= start {
+                j += 1;
+            }
+            let mut k = j;
+            while k + 1 < segs.len() && segs[k + 1].start.to_u128() <= last {
+                k += 1;
+            }
+            result = self.replace_entry(i, |me| build_region(me.core.s, start, &segs[j..=k], me));
+            if result.is_err() {
+                break;
+            }
+            j = k;
+        }
+        self.sc.segs = segs;
+        result
+    }
+
+    /// Replaces entry `i` with the slot `build` makes, retiring the old subtree.
+    fn replace_entry(
+        &mut self,
+        i: usize,
+        build: impl FnOnce(&mut Self) -> Result<Slot, BuildError>,
+    ) -> Result<(), BuildError> {
+        let slot = build(self)?;
+        let entry = direct_entry(slot, self)?;
+        let old = self.core.dir[i].load(Ordering::Relaxed);
+        if old & DIRECT_LEAF == 0 {
+            self.retire_subtree(&self.core.nodes.get(old));
+            self.sc.unlinked.push(Block::Nodes(old, 1));
+        }
+        self.publish(i, entry);
+        Ok(())
+    }
+
+    /// Rebuilds direct-pointing entry `i` from the RIB and publishes it.
+    fn patch_entry(&mut self, i: usize) -> Result<(), BuildError> {
+        let (s, start) = (self.core.s, self.entry_start(i));
+        let region = Prefix::new(A::from_u128(start), s).expect("aligned entry region");
+        self.replace_entry(i, |me| me.build_from_rib(s, &region))
+    }
+
+    /// Rebuilds the slots of the deepest node that `p` touches, re-emits its ancestors and
+    /// publishes the entry.
+    fn patch_path(&mut self, p: &Prefix<A>) -> Result<(), BuildError> {
+        let i = p.addr().top(self.core.s);
+        let root = self.core.dir[i].load(Ordering::Relaxed);
+        if root & DIRECT_LEAF != 0 {
+            return self.patch_entry(i);
+        }
+        let deepest = self.descend(root, i, p);
+        let mut slot = self.rebuild_touched(&deepest, p)?;
+        while let Some(step) = self.sc.path.pop() {
+            let mut slots = self.old_slots(&step.node);
+            slots[step.slot] = slot;
+            self.retire_own_blocks(&step.node);
+            slot = self.remake(&slots, step.off, step.start)?;
+        }
+        let entry = direct_entry(slot, self)?;
+        self.sc.unlinked.push(Block::Nodes(root, 1));
+        self.publish(i, entry);
+        Ok(())
+    }
+
+    /// Walks from the entry's root node while `p` lies strictly inside an internal slot;
+    /// leaves the nodes passed in `sc.path` and returns the node where `p` covers whole
+    /// slots or meets a leaf.
+    fn descend(&mut self, root: u32, i: usize, p: &Prefix<A>) -> Step {
+        self.sc.path.clear();
+        let mut cur = Step { node: self.core.nodes.get(root), off: self.core.s, start: 0, slot: 0 };
+        cur.start = self.entry_start(i);
+        loop {
+            let real = STRIDE.min(A::BITS - cur.off);
+            if p.len() <= cur.off + real {
+                return cur;
+            }
+            let n = p.addr().chunk(cur.off);
+            if cur.node.vector >> n & 1 == 0 {
+                return cur;
+            }
+            let rank = (cur.node.vector & upto(n)).count_ones();
+            let child = self.core.nodes.get(cur.node.base1 + rank - 1);
+            let start = cur.start + ((n as u128) << (A::BITS - cur.off - STRIDE));
+            cur.slot = n as usize;
+            let next = Step { node: child, off: cur.off + STRIDE, start, slot: 0 };
+            self.sc.path.push(std::mem::replace(&mut cur, next));
+        }
+    }
+
+    /// Rebuilds the slots of `at` that intersect `p` from the RIB, keeping the others.
+    fn rebuild_touched(&mut self, at: &Step, p: &Prefix<A>) -> Result<Slot, BuildError> {
+        let real = STRIDE.min(A::BITS - at.off);
+        let (pad, width) = (STRIDE - real, A::BITS - at.off - real);
+        let first_r = ((p.addr().to_u128() - at.start) >> width) as usize;
+        let count = 1usize << (at.off + real).saturating_sub(p.len());
+        let mut slots = self.old_slots(&at.node);
+        for r in first_r..first_r + count {
+            let first = at.start + ((r as u128) << width);
+            if let Slot::Child(old) = slots[r << pad] {
+                self.retire_subtree(&old);
+            }
+            let region = Prefix::new(A::from_u128(first), at.off + real).expect("aligned slot");
+            let slot = self.build_from_rib(at.off + STRIDE, &region)?;
+            slots[r << pad..(r + 1) << pad].fill(slot);
+        }
+        self.retire_own_blocks(&at.node);
+        self.remake(&slots, at.off, at.start)
+    }
+
+    /// Compiles `region` (whose slots start at bit `off`) from the RIB, as a fresh compile.
+    fn build_from_rib(&mut self, off: u32, region: &Prefix<A>) -> Result<Slot, BuildError> {
+        let mut segs = std::mem::take(&mut self.sc.segs);
+        segs.clear();
+        segments(self.rib, region, self.aggregate, &mut segs);
+        let slot = match self.check_hops(&segs) {
+            Ok(()) => build_region(off, region.addr().to_u128(), &segs, self),
+            Err(e) => Err(e),
+        };
+        self.sc.segs = segs;
+        slot
+    }
+
+    /// Fails on next hops beyond the direct-pointing limit, and stops (to widen the leaves
+    /// and retry) on next hops too large for this leaf width.
+    fn check_hops(&mut self, segs: &[Seg<A>]) -> Result<(), BuildError> {
+        let max_raw = segs.iter().map(|s| s.raw).max().unwrap_or(0);
+        if max_raw > MAX_DIRECT_RAW {
+            return Err(limit("next-hop ids", MAX_DIRECT_RAW as u64, max_raw as usize));
+        }
+        if max_raw > L::MAX_RAW {
+            self.stop = Stop::Widen;
+            return Err(limit("leaf width (internal: widen and retry)", 0, 0));
+        }
+        Ok(())
+    }
+
+    /// The node (or, when its answer is constant, the leaf) for `slots` at offset `off`.
+    fn remake(&mut self, slots: &[Slot; 64], off: u32, start: u128) -> Result<Slot, BuildError> {
+        if let Slot::Leaf(raw) = slots[0]
+            && slots.iter().all(|s| *s == Slot::Leaf(raw))
+        {
+            if self.aggregate {
+                return Ok(Slot::Leaf(raw));
+            }
+            // Without aggregation a node exists where a route lies strictly inside: let the
+            // RIB decide (cheap: no route lies strictly inside any of its slots).
+            let region = Prefix::new(A::from_u128(start), off).expect("aligned node");
+            return self.build_from_rib(off, &region);
+        }
+        emit(slots, self).map(Slot::Child)
+    }
+
+    /// The 64 slots of a published node: leaves decoded from `leafvec`, child records.
+    fn old_slots(&self, node: &Node) -> [Slot; 64] {
+        let mut slots = [Slot::Leaf(0); 64];
+        let (mut child, mut leaf, mut raw) = (node.base1, node.base0, 0);
+        for (n, slot) in slots.iter_mut().enumerate() {
+            if node.vector >> n & 1 != 0 {
+                *slot = Slot::Child(self.core.nodes.get(child));
+                child += 1;
+                continue;
+            }
+            if node.leafvec >> n & 1 != 0 {
+                raw = self.core.leaves.get(leaf).raw();
+                leaf += 1;
+            }
+            *slot = Slot::Leaf(raw);
+        }
+        slots
+    }
+
+    /// Unlinks the children block and the leaf block of `node` (not its children's blocks).
+    fn retire_own_blocks(&mut self, node: &Node) {
+        if node.children() > 0 {
+            self.sc.unlinked.push(Block::Nodes(node.base1, node.children()));
+        }
+        if node.leaf_count() > 0 {
+            self.sc.unlinked.push(Block::Leaves(node.base0, node.leaf_count()));
+        }
+    }
+
+    /// Unlinks every block below `node`.
+    fn retire_subtree(&mut self, node: &Node) {
+        for c in 0..node.children() {
+            self.retire_subtree(&self.core.nodes.get(node.base1 + c));
+        }
+        self.retire_own_blocks(node);
+    }
+
+    /// Publishes entry `i`: its new blocks become reachable, its unlinked ones retirable.
+    fn publish(&mut self, i: usize, entry: u32) {
+        self.core.dir[i].store(entry, Ordering::Release);
+        self.sc.fresh.clear();
+        self.sc.committed.append(&mut self.sc.unlinked);
+    }
+
+    /// Marks the arena full and returns the error that unwinds the patch.
+    fn arena_full(&mut self) -> BuildError {
+        self.stop = Stop::Full;
+        limit("arena capacity (internal: grow and retry)", 0, 0)
+    }
+}
+
+impl<A: Key, L: Leaf> Sink<L> for Patcher<'_, A, L> {
+    fn put_nodes(&mut self, nodes: &[Node]) -> Result<u32, BuildError> {
+        let len = nodes.len() as u32;
+        let Some(start) = self.nodes.alloc(len) else {
+            return Err(self.arena_full());
+        };
+        self.sc.fresh.push(Block::Nodes(start, len));
+        for (k, n) in nodes.iter().enumerate() {
+            // SAFETY: the block was just allocated: never handed out before, or retired past
+            // its grace period, so no reader can reach it until a later publish.
+            unsafe { self.core.nodes.set(start + k as u32, *n) };
+        }
+        Ok(start)
+    }
+
+    fn put_leaves(&mut self, leaves: &[L]) -> Result<u32, BuildError> {
+        let len = leaves.len() as u32;
+        let Some(start) = self.leaves.alloc(len) else {
+            return Err(self.arena_full());
+        };
+        self.sc.fresh.push(Block::Leaves(start, len));
+        for (k, l) in leaves.iter().enumerate() {
+            // SAFETY: as in `put_nodes`: a freshly allocated block no reader can reach.
+            unsafe { self.core.leaves.set(start + k as u32, *l) };
+        }
+        Ok(start)
+    }
+}

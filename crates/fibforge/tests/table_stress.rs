@@ -1,0 +1,165 @@
+//! The concurrent [`Table`]: reader threads look up while the writer replays updates; every
+//! answer must be the route of the address before or after an update in flight (never a
+//! torn structure, never freed memory). Also: batches, replace, readers outliving the table.
+
+use fibforge::sync::Change;
+use fibforge::{Address, NextHop, Prefix, Rib, Table};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+fn xorshift(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
+}
+
+fn hop(i: u64) -> NextHop {
+    NextHop::from_index(i as u32)
+}
+
+/// A random table of `n` routes and `k` updates (inserts, replacements, withdrawals).
+/// A route change: the prefix and its new next hop (`None`: withdrawn).
+type Update = (Prefix<u32>, Option<NextHop>);
+
+fn workload(n: usize, k: usize) -> (Rib<u32>, Vec<Update>) {
+    let mut x = 0x1234_5678_9abc_def1;
+    let mut rib = Rib::new();
+    let mut routes = Vec::new();
+    for _ in 0..n {
+        let p = Prefix::new_masked(xorshift(&mut x) as u32, 8 + (xorshift(&mut x) % 25) as u32);
+        let p = p.unwrap();
+        rib.insert(p, hop(xorshift(&mut x) % 50));
+        routes.push(p);
+    }
+    let mut ups = Vec::new();
+    for i in 0..k {
+        let r = xorshift(&mut x);
+        let p = if i.is_multiple_of(200) {
+            Prefix::new_masked(r as u32, (r >> 40) as u32 % 9).unwrap() // /0../8: many entries
+        } else if r.is_multiple_of(3) {
+            Prefix::new_masked(r as u32, 8 + (r >> 40) as u32 % 25).unwrap()
+        } else {
+            routes[(r >> 8) as usize % routes.len()]
+        };
+        ups.push((p, (i % 4 != 0).then(|| hop(r >> 50 & 63))));
+    }
+    (rib, ups)
+}
+
+/// For each probe address: its answers as (version, answer) transitions, version 0 first.
+fn expected(rib: &Rib<u32>, ups: &[Update], probes: &[u32]) -> Vec<Vec<(usize, Option<NextHop>)>> {
+    let mut rib = rib.clone();
+    let mut hist: Vec<Vec<_>> = probes.iter().map(|&a| vec![(0, rib.lookup(a))]).collect();
+    for (k, &(p, h)) in ups.iter().enumerate() {
+        match h {
+            Some(h) => rib.insert(p, h),
+            None => rib.remove(&p),
+        };
+        let lo = probes.partition_point(|&a| a < p.addr());
+        let hi = probes.partition_point(|&a| a <= p.last());
+        for i in lo..hi {
+            let now = rib.lookup(probes[i]);
+            if hist[i].last().unwrap().1 != now {
+                hist[i].push((k + 1, now));
+            }
+        }
+    }
+    hist
+}
+
+/// Is `got` the answer at some version in `v0..=v1`?
+fn allowed(hist: &[(usize, Option<NextHop>)], v0: usize, v1: usize, got: Option<NextHop>) -> bool {
+    let start = hist.partition_point(|&(v, _)| v <= v0).saturating_sub(1);
+    hist[start..].iter().take_while(|&&(v, _)| v <= v1).any(|&(_, a)| a == got)
+}
+
+#[test]
+fn readers_never_see_a_route_that_was_not_there() {
+    let (rib, ups) = workload(20_000, 3_000);
+    let mut probes: Vec<u32> = ups
+        .iter()
+        .flat_map(|(p, _)| {
+            let (f, l) = (p.addr(), p.last());
+            [f, l, f + (l - f) / 2, f.wrapping_sub(1), l.wrapping_add(1)]
+        })
+        .collect();
+    probes.sort_unstable();
+    probes.dedup();
+    let hist = Arc::new(expected(&rib, &ups, &probes));
+    let probes = Arc::new(probes);
+    let mut table = Table::new(rib).unwrap();
+    let version = Arc::new(AtomicUsize::new(0));
+    let done = Arc::new(AtomicBool::new(false));
+    let readers: Vec<_> = (0..2)
+        .map(|t| {
+            let (reader, version, done) = (table.reader(), version.clone(), done.clone());
+            let (hist, probes) = (hist.clone(), probes.clone());
+            std::thread::spawn(move || {
+                let mut x = 0x9E37_79B9_7F4A_7C15 ^ t;
+                let (mut checked, mut pinned) = (0u64, reader.pin());
+                while !done.load(Ordering::Acquire) {
+                    for _ in 0..256 {
+                        let i = xorshift(&mut x) as usize % probes.len();
+                        let v0 = version.load(Ordering::Acquire);
+                        let got = pinned.lookup(probes[i]);
+                        let v1 = version.load(Ordering::Acquire) + 1; // one may be in flight
+                        assert!(
+                            allowed(&hist[i], v0, v1, got),
+                            "{}: {got:?} at v{v0}..{v1}",
+                            probes[i]
+                        );
+                        checked += 1;
+                    }
+                    pinned.repin();
+                }
+                checked
+            })
+        })
+        .collect();
+    for (k, &(p, h)) in ups.iter().enumerate() {
+        match h {
+            Some(h) => table.insert(p, h).unwrap(),
+            None => table.remove(&p).unwrap(),
+        };
+        version.store(k + 1, Ordering::Release);
+    }
+    done.store(true, Ordering::Release);
+    let checked: u64 = readers.into_iter().map(|r| r.join().unwrap()).sum();
+    assert!(checked > 0);
+    let reader = table.reader();
+    for (i, &a) in probes.iter().enumerate() {
+        assert_eq!(reader.lookup(a), hist[i].last().unwrap().1, "final {a}");
+    }
+}
+
+#[test]
+fn batches_replace_and_readers_outliving_the_table() {
+    let p = |s: &str| s.parse::<Prefix<u32>>().unwrap();
+    let mut table = Table::new(Rib::new()).unwrap();
+    let reader = table.reader();
+    table
+        .apply(&[
+            Change::Insert(p("0.0.0.0/0"), hop(1)),
+            Change::Insert(p("10.0.0.0/8"), hop(2)),
+            Change::Insert(p("10.1.2.3/32"), hop(3)),
+            Change::Remove(p("10.0.0.0/8")),
+        ])
+        .unwrap();
+    assert_eq!(reader.lookup(0x0A01_0203), Some(hop(3)));
+    assert_eq!(reader.lookup(0x0A01_0204), Some(hop(1)));
+    assert_eq!(table.replace(p("10.0.0.0/8"), hop(5)).unwrap(), None, "absent: not added");
+    assert_eq!(table.replace(p("0.0.0.0/0"), hop(6)).unwrap(), Some(hop(1)));
+    let addrs = [0u32, 0x0A01_0203, u32::MAX];
+    let mut out = [None; 3];
+    reader.lookup_batch(&addrs, &mut out);
+    assert_eq!(out, [Some(hop(6)), Some(hop(3)), Some(hop(6))]);
+    let big = NextHop::from_raw((1 << 31) + 5).unwrap();
+    assert!(table.insert(p("10.0.0.0/8"), big).is_err(), "beyond the limit");
+    assert_eq!(table.rib().get(&p("10.0.0.0/8")), None, "undone");
+    assert_eq!(reader.lookup(0x0A00_0001), Some(hop(6)));
+    drop(table);
+    assert_eq!(reader.lookup(0x0A01_0203), Some(hop(3)), "the view outlives the table");
+    let v6 = Table::<u128>::new(Rib::new()).unwrap();
+    assert_eq!(v6.reader().lookup(u128::MAX.to_u128()), None);
+}
