@@ -291,7 +291,8 @@ mod tests {
         };
         let rows = run_multi("set", &ribs, &s, &mut |_| {});
         let ok: Vec<_> = rows.iter().filter(|r| r.status == Status::Ok).collect();
-        assert_eq!(ok.len(), 6, "loop, sail_m, per-table poptrie × single, batch");
+        let dpdk = if Peer::Dpdk.availability().is_ok() { 2 } else { 0 };
+        assert_eq!(ok.len(), 6 + dpdk, "loop, sail_m, per-table poptrie (and rte_fib) × 2 modes");
         assert!(ok.iter().all(|r| r.mismatches == Some(0) && r.vrfs == Some(2)));
         assert!(ok.iter().all(|r| r.bytes_per_prefix.is_some_and(|b| b > 0.0)));
         assert!(rows.iter().any(|r| r.algo.contains("rte_fib")), "a DPDK row, measured or not");

@@ -8,6 +8,21 @@
 //!
 //! Addresses are `u32` (IPv4) and `u128` (IPv6) through the [`Address`] trait; next hops are
 //! dense [`NextHop`] ids interned from user values with [`Interner`].
+//!
+//! ```
+//! use fibforge::sync::Table;
+//! use fibforge::{Interner, Rib};
+//!
+//! let mut hops = Interner::new(); // any user value <-> dense NextHop id
+//! let mut rib: Rib<u32> = Rib::new();
+//! rib.insert("10.0.0.0/8".parse()?, hops.intern("gw-a")?);
+//! let mut table = Table::new(rib)?; // Poptrie, the default structure
+//! let reader = table.reader(); // cheap; clone one per lookup thread
+//! table.insert("10.1.0.0/16".parse()?, hops.intern("gw-b")?)?;
+//! let hop = reader.lookup(u32::from(std::net::Ipv4Addr::new(10, 1, 2, 3)));
+//! assert_eq!(hop.and_then(|h| hops.value(h)), Some(&"gw-b"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod addr;
 pub mod algo;
