@@ -66,6 +66,13 @@ impl<const M: usize> fmt::Debug for BPlusTree<M> {
     }
 }
 
+/// `n` items cut into the fewest runs of at most `max`, of nearly equal sizes (one empty
+/// run for `n = 0`).
+fn even_parts(n: usize, max: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let parts = n.div_ceil(max).max(1);
+    (0..parts).map(move |i| i * n / parts..(i + 1) * n / parts)
+}
+
 /// What a child reports to its parent after an insert: a split off right sibling.
 type Split = Option<(u32, u32)>;
 
@@ -78,6 +85,39 @@ impl<const M: usize> BPlusTree<M> {
     pub fn new() -> Self {
         assert!(M >= 4, "order at least 4");
         BPlusTree { nodes: vec![Node::EMPTY], free: Vec::new(), root: 0, height: 0, entries: 0 }
+    }
+
+    /// A tree of `entries` (sorted by key, keys unique) with full nodes: leaves of `M − 1`
+    /// entries and internal nodes of `M` children, the remainder spread evenly so that every
+    /// node keeps its minimum fill.
+    pub fn from_sorted(entries: &[(u32, u32)]) -> Self {
+        debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
+        let mut t =
+            BPlusTree { nodes: Vec::new(), free: Vec::new(), root: 0, height: 0, entries: 0 };
+        t.entries = entries.len();
+        // (first key of the subtree, node index) of the level being built.
+        let mut level: Vec<(u32, u32)> = Vec::new();
+        for part in even_parts(entries.len(), Self::MAX_LEAF) {
+            let (keys, vals): (Vec<u32>, Vec<u32>) = part.map(|i| entries[i]).unzip();
+            let node = t.alloc();
+            t.store(node, &keys, &vals);
+            level.push((keys.first().copied().unwrap_or(0), node));
+        }
+        while level.len() > 1 {
+            let mut up = Vec::new();
+            for part in even_parts(level.len(), M) {
+                let kids = &level[part];
+                let seps: Vec<u32> = kids[1..].iter().map(|&(k, _)| k).collect();
+                let vals: Vec<u32> = kids.iter().map(|&(_, n)| n).collect();
+                let node = t.alloc();
+                t.store(node, &seps, &vals);
+                up.push((kids[0].0, node));
+            }
+            level = up;
+            t.height += 1;
+        }
+        t.root = level[0].1;
+        t
     }
 
     /// Number of keys.

@@ -21,7 +21,8 @@
 //! # Layout
 //!
 //! - B+ tree nodes: 64-byte aligned, `8m` bytes (128 for m = 16, 256 for m = 32), in one
-//!   arena; see [`bptree`].
+//!   arena; see [`bptree`]. Compilation bulk-loads full nodes (a lower tree than repeated
+//!   insertion, which leaves nodes half full).
 //! - Priority trie nodes: one arena shared by all tries, 20 bytes (IPv4) or 48 bytes (IPv6
 //!   with alignment), one node per route; see [`ptrie`].
 //!
@@ -251,11 +252,13 @@ impl<A: Address> Compile<A> for Miht<A> {
         }
         miht.short = miht.tries.build(0, short);
         let (tries, k) = (&mut miht.tries, miht.k);
-        with_tree!(&mut miht.tree, t => {
-            for (key, routes) in by_key {
-                t.insert(key, tries.build(k, routes));
-            }
-        });
+        let entries: Vec<(u32, u32)> =
+            by_key.into_iter().map(|(key, routes)| (key, tries.build(k, routes))).collect();
+        miht.tree = match miht.tree {
+            Tree::M16(_) => Tree::M16(BPlusTree::from_sorted(&entries)),
+            Tree::M32(_) => Tree::M32(BPlusTree::from_sorted(&entries)),
+        };
+        miht.tries.shrink_to_fit();
         Ok(miht)
     }
 }

@@ -60,6 +60,12 @@ impl<A: Address> PtArena<A> {
         PtArena { nodes: vec![PtNode::default()], free: Vec::new() }
     }
 
+    /// Releases spare capacity (after a bulk build).
+    pub fn shrink_to_fit(&mut self) {
+        self.nodes.shrink_to_fit();
+        self.free.shrink_to_fit();
+    }
+
     /// Nodes in use.
     pub fn live(&self) -> usize {
         self.nodes.len() - 1 - self.free.len()

@@ -57,6 +57,34 @@ fn bplus_tree_follows_a_btreemap() {
 }
 
 #[test]
+fn bulk_loaded_trees_are_full_and_valid() {
+    for n in [0usize, 1, 14, 15, 16, 100, 225, 226, 5000] {
+        let entries: Vec<(u32, u32)> = (0..n as u32).map(|i| (i * 3, i + 1)).collect();
+        let mut t = BPlusTree::<16>::from_sorted(&entries);
+        t.check();
+        assert_eq!(t.keys(), entries.iter().map(|e| e.0).collect::<Vec<_>>());
+        for &(k, v) in &entries {
+            assert_eq!(t.find(k), Some(v));
+        }
+        let height = if n <= 15 {
+            0
+        } else if n <= 240 {
+            1
+        } else {
+            3
+        };
+        assert_eq!(t.height(), height, "{n}");
+        for i in 0..n as u32 {
+            t.insert(i * 3 + 1, 0);
+            assert_eq!(t.remove(i * 3), Some(i + 1));
+        }
+        t.check();
+    }
+    let t = BPlusTree::<32>::from_sorted(&[(5, 6)]);
+    t.check();
+}
+
+#[test]
 fn edge_case_tables_ipv4() {
     let levels = boundaries::<u32>(&[16]);
     for (name, rib) in edge_tables::<u32>() {
