@@ -20,10 +20,12 @@
 //!
 //! **Updates** (§III-E): see [`update`](self::update). Readers never block: the writer
 //! regenerates groups into fresh storage and swaps one pointer; retired storage is reclaimed
-//! with `crossbeam-epoch` after a grace period. Table insertion and deletion (§III-D) rebuild
-//! the merged structure from the tables' RIBs and publish it atomically: the result is the
-//! same structure as the paper's Table II actions produce, but the time grows with the total
-//! size of all tables (the paper's incremental merge is not implemented yet).
+//! with `crossbeam-epoch` after a grace period. Table insertion and deletion (§III-D, Table II)
+//! are incremental: see [`merge`](self::merge). One walk over the current structure next to
+//! the added table's own FPA produces the new structure, published with one pointer swap; the
+//! work per element does not depend on the number of tables (only copying each distinct
+//! composite into the wider or narrower PortMapTable does, as in the paper). Removing the
+//! last table(s) shrinks the PortMapTable width; removing another clears its column.
 //!
 //! **IPv6** (beyond the paper, which is IPv4 only): partition `[16, 8 × 14]` — one uncompressed
 //! 16-bit root (real IPv6 tables spread over 2000::/3 at /16–/48) and byte-sized lower layers, so
@@ -39,6 +41,7 @@
 mod build;
 mod encode;
 mod layout;
+mod merge;
 mod single;
 mod update;
 
@@ -53,6 +56,7 @@ use crate::rib::Rib;
 use build::{Emitter, VecSink};
 use crossbeam_epoch::{self as epoch, Atomic, Guard, Owned};
 use layout::{Core, Shape, atomic_vec};
+use merge::Reshape;
 use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -180,19 +184,30 @@ fn build_core<A: Address>(
     let mut sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
     let defaults = vec![0u32; ribs.len()];
     let (root, _) = em.element_entries(0, Prefix::DEFAULT_ROUTE, &defaults, &mut sink)?;
+    Ok(assemble(&root, sink, ribs.len(), shape, cfg))
+}
+
+/// Turns built vectors into live arrays (with update headroom) and their allocator.
+fn assemble(
+    root: &[u32],
+    sink: VecSink,
+    width: usize,
+    shape: &Shape,
+    cfg: &LoopConfig,
+) -> (Core, Store) {
     let spare = |n: usize, min: usize| n + (n as f64 * cfg.headroom) as usize + min;
     let core = Core {
         shape: shape.clone(),
-        vrfs: ribs.len() as u32,
-        root: filled(&root, root.len()),
+        vrfs: width as u32,
+        root: filled(root, root.len()),
         chunk_groups: filled(&sink.chunk_groups, spare(sink.chunk_groups.len(), 64 * 4)),
         arena: filled(&sink.arena, spare(sink.arena.len(), 1 << 14)),
-        pmt: filled(&sink.pmt, spare(sink.pmt.len(), 1024 * ribs.len().max(1))),
+        pmt: filled(&sink.pmt, spare(sink.pmt.len(), 1024 * width.max(1))),
     };
     let store = Store {
         arena_top: sink.arena.len() as u32,
         chunk_top: sink.chunks,
-        pmt_top: (sink.pmt.len() / ribs.len().max(1)) as u32,
+        pmt_top: (sink.pmt.len() / width.max(1)) as u32,
         free_words: Default::default(),
         free_chunks: Vec::new(),
         pmt_index: sink.pmt_index,
@@ -200,7 +215,7 @@ fn build_core<A: Address>(
         retiring: Vec::new(),
         modified_pointers: 0,
     };
-    Ok((core, store))
+    (core, store)
 }
 
 fn filled(values: &[u32], capacity: usize) -> Box<[std::sync::atomic::AtomicU32]> {
@@ -264,27 +279,53 @@ impl<A: Address> Loop<A> {
         Ok(old)
     }
 
-    /// Adds a whole table; returns its VRF id.
+    /// Adds a whole table; returns its VRF id (the next unused one).
+    ///
+    /// Incremental (§III-D): one walk over the current structure, see [`merge`](self::merge).
     pub fn add_table(&mut self, rib: Rib<A>) -> Result<VrfId, BuildError> {
+        let vrf = self.ribs.len();
+        let reshape = Reshape { width: vrf + 1, clear: None, add: Some((vrf, &rib)) };
+        let (core, store) = self.reshaped(reshape)?;
+        self.publish(core, store);
         self.ribs.push(Some(rib));
-        self.rebuild()?;
-        Ok(self.ribs.len() as VrfId - 1)
+        Ok(vrf as VrfId)
     }
 
     /// Removes a whole table; its VRF id stays reserved (lookups in it find no route).
+    ///
+    /// Incremental (§III-D): the table's PortMapTable column is cleared, or dropped together
+    /// with any cleared columns after it when no later table remains.
     pub fn remove_table(&mut self, vrf: VrfId) -> Result<Rib<A>, BuildError> {
-        let rib = std::mem::take(self.rib_mut(vrf)?);
-        self.ribs[vrf as usize] = None;
-        self.rebuild()?;
+        self.rib_mut(vrf)?;
+        let rib = self.ribs[vrf as usize].take().expect("checked above");
+        let width = self.ribs.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
+        let reshape = Reshape { width, clear: Some(vrf as usize), add: None };
+        match self.reshaped(reshape) {
+            Ok((core, store)) => self.publish(core, store),
+            Err(e) => {
+                self.ribs[vrf as usize] = Some(rib);
+                return Err(e);
+            }
+        }
         Ok(rib)
+    }
+
+    /// The structure after `reshape`, built by one walk over the current one.
+    fn reshaped(&self, reshape: Reshape<'_, A>) -> Result<(Core, Store), BuildError> {
+        let guard = epoch::pin();
+        let old = current(&self.shared, &guard);
+        let width = reshape.width;
+        let (root, sink) = merge::merge(old, &self.shape, self.cfg.sparse_limit, reshape)?;
+        Ok(assemble(&root, sink, width, &self.shape, &self.cfg))
     }
 
     fn refresh(&mut self, prefix: &Prefix<A>) -> Result<(), BuildError> {
         self.store.collect();
         let guard = epoch::pin();
         let core = current(&self.shared, &guard);
-        let em =
-            Emitter { ribs: &self.ribs, shape: &self.shape, sparse_limit: self.cfg.sparse_limit };
+        // Tables past the PortMapTable width are removed ones (`None`).
+        let ribs = &self.ribs[..core.vrfs as usize];
+        let em = Emitter { ribs, shape: &self.shape, sparse_limit: self.cfg.sparse_limit };
         let result = update::refresh(&em, core, &mut self.store, prefix);
         let retiring = std::mem::take(&mut self.store.retiring);
         let reclaimed = self.store.reclaimed.clone();
@@ -301,6 +342,12 @@ impl<A: Address> Loop<A> {
     /// Builds a fresh structure from the RIBs and publishes it.
     fn rebuild(&mut self) -> Result<(), BuildError> {
         let (core, store) = build_core(&self.ribs, &self.shape, &self.cfg)?;
+        self.publish(core, store);
+        Ok(())
+    }
+
+    /// Swaps in a new structure; the old one is freed after the readers' grace period.
+    fn publish(&mut self, core: Core, store: Store) {
         let modified = self.store.modified_pointers;
         self.store = store;
         self.store.modified_pointers = modified;
@@ -310,7 +357,6 @@ impl<A: Address> Loop<A> {
         // destruction waits for them.
         unsafe { guard.defer_destroy(old) };
         guard.flush();
-        Ok(())
     }
 
     /// Storage counters.
@@ -411,3 +457,5 @@ impl<A: Address> MultiLookup<A> for LoopReader<A> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_tables;

@@ -4,16 +4,16 @@ use super::*;
 use crate::prefix::Prefix4;
 use proptest::prelude::*;
 
-fn hop(i: u32) -> NextHop {
+pub(super) fn hop(i: u32) -> NextHop {
     NextHop::from_index(i)
 }
 
-fn rib4(routes: &[(&str, u32)]) -> Rib<u32> {
+pub(super) fn rib4(routes: &[(&str, u32)]) -> Rib<u32> {
     routes.iter().map(|(p, h)| (p.parse::<Prefix4>().unwrap(), hop(*h))).collect()
 }
 
 /// Route boundaries of every table plus some fixed addresses.
-fn probes<A: Address>(ribs: &[Option<Rib<A>>], extra: &[A]) -> Vec<A> {
+pub(super) fn probes<A: Address>(ribs: &[Option<Rib<A>>], extra: &[A]) -> Vec<A> {
     let mut v = extra.to_vec();
     for rib in ribs.iter().flatten() {
         for (p, _) in rib.iter() {
@@ -24,7 +24,7 @@ fn probes<A: Address>(ribs: &[Option<Rib<A>>], extra: &[A]) -> Vec<A> {
     v
 }
 
-fn assert_matches<A: Address>(l: &Loop<A>, extra: &[A]) {
+pub(super) fn assert_matches<A: Address>(l: &Loop<A>, extra: &[A]) {
     let reader = l.reader();
     for a in probes(&l.ribs, extra) {
         for (vrf, rib) in l.ribs.iter().enumerate() {
@@ -106,7 +106,7 @@ fn table_insertion_and_deletion() {
     assert_eq!(l.lookup(1, 0x0A01_0001), Some(hop(3)));
 }
 
-fn arb_prefix() -> impl Strategy<Value = Prefix4> {
+pub(super) fn arb_prefix() -> impl Strategy<Value = Prefix4> {
     (0u32..=32, prop_oneof![Just(0x0A00_0000u32), Just(0x0A01_0200), any::<u32>()])
         .prop_map(|(len, a)| Prefix4::new_masked(a, len).unwrap())
 }
