@@ -226,7 +226,7 @@ pub(super) struct VecSink {
     pub chunks: u32,
     pub chunk_stride: u32,
     pub pmt: Vec<u32>,
-    pub pmt_index: std::collections::HashMap<Box<[u32]>, u32>,
+    pub pmt_index: super::pmt_index::PmtIndex,
 }
 
 impl Sink for VecSink {
@@ -244,13 +244,14 @@ impl Sink for VecSink {
         self.chunk_groups[(chunk * self.chunk_stride + g) as usize] = offset;
     }
     fn intern(&mut self, composite: &[u32]) -> Result<u32, BuildError> {
-        if let Some(&i) = self.pmt_index.get(composite) {
+        let (h, t) = (super::pmt_index::hash(composite), composite.len());
+        if let Some(i) = self.pmt_index.find(h, |i| &self.pmt[i as usize * t..][..t] == composite) {
             return Ok(i);
         }
-        let i = (self.pmt.len() / composite.len().max(1)) as u32;
+        let i = (self.pmt.len() / t.max(1)) as u32;
         checked(i, "PortMapTable entries")?;
         self.pmt.extend_from_slice(composite);
-        self.pmt_index.insert(composite.into(), i);
+        self.pmt_index.note(h, i);
         Ok(i)
     }
 }

@@ -32,11 +32,11 @@
 use super::build::{ChunkValues, Sink, VecSink, encode_chunk, note_special};
 use super::encode::Special;
 use super::layout::{Core, Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
+use super::pmt_index::FastMap;
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
 use crate::rib::Rib;
-use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
 /// What changes between the current and the new PortMapTable columns.
@@ -62,7 +62,7 @@ struct Merger<'a, A: Address> {
     limit: usize,
     reshape: Reshape<'a, A>,
     /// `(current PortMapTable index, new column value)` → new lookup entry.
-    memo: HashMap<(u32, u32), u32>,
+    memo: FastMap<u64, u32>,
     sink: VecSink,
 }
 
@@ -74,7 +74,7 @@ pub(super) fn merge<A: Address>(
     reshape: Reshape<'_, A>,
 ) -> Result<(Vec<u32>, VecSink), BuildError> {
     let sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
-    let mut m = Merger { old, shape, limit: sparse_limit, reshape, memo: HashMap::new(), sink };
+    let mut m = Merger { old, shape, limit: sparse_limit, reshape, memo: FastMap::default(), sink };
     let (root, _) = m.chunk(0, Prefix::DEFAULT_ROUTE, Current::Root, 0)?;
     Ok((root, m.sink))
 }
@@ -164,7 +164,9 @@ impl<A: Address> Merger<'_, A> {
 
     /// The entry of composite `PMT[index]` reshaped, with `value` in the added column.
     fn extend(&mut self, index: u32, value: u32) -> Result<u32, BuildError> {
-        if let Some(&e) = self.memo.get(&(index, value)) {
+        let key = (index as u64) << 32 | value as u64;
+        let key_hash = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        if let Some(&e) = self.memo.get(&key_hash) {
             return Ok(e);
         }
         let (ow, r) = (self.old.vrfs as usize, &self.reshape);
@@ -180,7 +182,7 @@ impl<A: Address> Merger<'_, A> {
             composite[c] = value;
         }
         let e = entry(TAG_PMT, self.sink.intern(&composite)?);
-        self.memo.insert((index, value), e);
+        self.memo.insert(key_hash, e);
         Ok(e)
     }
 }

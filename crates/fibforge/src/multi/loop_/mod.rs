@@ -42,6 +42,7 @@ mod build;
 mod encode;
 mod layout;
 mod merge;
+mod pmt_index;
 mod single;
 mod update;
 

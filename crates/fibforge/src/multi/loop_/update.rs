@@ -34,7 +34,7 @@ pub(super) struct Store {
     pub pmt_top: u32,
     pub free_words: HashMap<u32, Vec<u32>>,
     pub free_chunks: Vec<u32>,
-    pub pmt_index: HashMap<Box<[u32]>, u32>,
+    pub pmt_index: super::pmt_index::PmtIndex,
     /// Storage retired by updates, handed back by the epoch collector after the grace period.
     pub reclaimed: Arc<Mutex<Vec<Retired>>>,
     /// Storage retired by the update in progress (deferred when it is published).
@@ -112,19 +112,24 @@ impl Sink for CoreSink<'_> {
     }
 
     fn intern(&mut self, composite: &[u32]) -> Result<u32, BuildError> {
-        if let Some(&i) = self.store.pmt_index.get(composite) {
+        let (h, t) = (super::pmt_index::hash(composite), composite.len());
+        let pmt = &self.core.pmt;
+        let stored = |i: u32| {
+            let at = i as usize * t;
+            composite.iter().enumerate().all(|(k, &x)| pmt[at + k].load(Ordering::Relaxed) == x)
+        };
+        if let Some(i) = self.store.pmt_index.find(h, stored) {
             return Ok(i);
         }
         let i = self.store.pmt_top;
-        let t = composite.len();
-        if (i as usize + 1) * t > self.core.pmt.len() {
+        if (i as usize + 1) * t > pmt.len() {
             return Err(limit_error("reserved PortMapTable entries"));
         }
-        for (k, &h) in composite.iter().enumerate() {
-            self.core.pmt[i as usize * t + k].store(h, Ordering::Relaxed);
+        for (k, &x) in composite.iter().enumerate() {
+            pmt[i as usize * t + k].store(x, Ordering::Relaxed);
         }
         self.store.pmt_top += 1;
-        self.store.pmt_index.insert(composite.into(), i);
+        self.store.pmt_index.note(h, i);
         Ok(i)
     }
 }
