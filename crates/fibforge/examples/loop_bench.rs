@@ -87,6 +87,8 @@ fn mlps_pinned(l: &Loop<u32>, vrfs: u32) -> f64 {
     runs[2]
 }
 
+/// One row of Fig. 9/10: memory with the flat PortMapTable (`S_pmt`) and with the
+/// bitmap-compressed one (`S_pmt2`).
 fn memory_row(name: &str, ribs: &[Rib<u32>], cfg: &LoopConfig) {
     let prefixes: usize = ribs.iter().map(|r| r.len()).sum();
     let t0 = Instant::now();
@@ -94,12 +96,19 @@ fn memory_row(name: &str, ribs: &[Rib<u32>], cfg: &LoopConfig) {
     let build = t0.elapsed().as_secs_f64() * 1e3;
     let st = l.stats();
     let bytes = l.memory_bytes();
+    let c = Loop::build(ribs.to_vec(), &LoopConfig { compress_pmt: true, ..cfg.clone() }).unwrap();
+    let (cbytes, cst) = (c.memory_bytes(), c.stats());
+    let mib = |b: usize| b as f64 / 1048576.0;
     println!(
-        "{name:<28} tables {:>3}  prefixes {prefixes:>9}  build {build:>8.1} ms  memory {:>7.2} MiB  {:>6.3} B/prefix  pmt {:>7}  chunks {:>6}",
+        "{name:<18} tables {:>3}  prefixes {prefixes:>9}  build {build:>7.1} ms  memory {:>7.2} MiB  {:>6.3} B/prefix  pmt entries {:>7}  S_pmt {:>6.2} MiB  S_pmt2 {:>6.2} MiB  memory with S_pmt2 {:>7.2} MiB  {:>6.3} B/prefix  chunks {:>6}",
         ribs.len(),
-        bytes as f64 / 1048576.0,
+        mib(bytes),
         bytes as f64 / prefixes as f64,
         st.pmt_entries,
+        mib(st.pmt_bytes),
+        mib(cst.pmt_bytes),
+        mib(cbytes),
+        cbytes as f64 / prefixes as f64,
         st.chunks
     );
 }

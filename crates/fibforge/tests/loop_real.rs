@@ -58,6 +58,9 @@ fn perturbed_real_table_set() {
     let ribs = perturbed_tables(&base, 4, Perturbation::default(), 7);
     let l = Loop::build(ribs.clone(), &LoopConfig::default()).unwrap();
     check_all(&l, &ribs, 20_000);
+    let cfg = LoopConfig { compress_pmt: true, ..Default::default() };
+    let compressed = Loop::build(ribs.clone(), &cfg).unwrap();
+    check_all(&compressed, &ribs, 20_000);
 }
 
 #[test]

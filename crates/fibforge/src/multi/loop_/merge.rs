@@ -169,12 +169,9 @@ impl<A: Address> Merger<'_, A> {
         if let Some(&e) = self.memo.get(&key_hash) {
             return Ok(e);
         }
-        let (ow, r) = (self.old.vrfs as usize, &self.reshape);
-        let mut composite = vec![0u32; r.width];
-        let at = index as usize * ow;
-        for (c, slot) in composite.iter_mut().enumerate().take(ow) {
-            *slot = self.old.pmt[at + c].load(Ordering::Relaxed);
-        }
+        let r = &self.reshape;
+        let mut composite = self.old.pmt.composite(index);
+        composite.resize(r.width, 0);
         if let Some(c) = r.clear.filter(|&c| c < r.width) {
             composite[c] = 0;
         }

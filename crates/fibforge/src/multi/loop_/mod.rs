@@ -16,7 +16,9 @@
 //! composite of every table's FPA value at that element (the Multiplexed FPA), so the overlay
 //! bitmap is the OR of the tables' bitmaps; lookup entries index a PortMapTable that stores each
 //! distinct composite once, `vrfs` next hops wide. A lookup reads the composite's slot for its
-//! VRF: one array access more than a single table.
+//! VRF: one array access more than a single table. With `compress_pmt` the PortMapTable is
+//! bitmap-compressed (§V-B, `S_pmt2`; see [`pmt`](self::pmt)): it pays when tables share next
+//! hops or lack routes in runs, at two more dependent accesses per lookup.
 //!
 //! **Updates** (§III-E): see [`update`](self::update). Readers never block: the writer
 //! regenerates groups into fresh storage and swaps one pointer; retired storage is reclaimed
@@ -42,6 +44,7 @@ mod build;
 mod encode;
 mod layout;
 mod merge;
+mod pmt;
 mod pmt_index;
 mod single;
 mod update;
@@ -74,11 +77,13 @@ pub struct LoopConfig {
     pub sparse_limit: usize,
     /// Spare capacity reserved for updates, as a fraction of the built size (default 0.5).
     pub headroom: f64,
+    /// Bitmap-compress the PortMapTable (§V-B, `S_pmt2`; default off: one access fewer).
+    pub compress_pmt: bool,
 }
 
 impl Default for LoopConfig {
     fn default() -> Self {
-        LoopConfig { strides: None, group: 64, sparse_limit: 3, headroom: 0.5 }
+        LoopConfig { strides: None, group: 64, sparse_limit: 3, headroom: 0.5, compress_pmt: false }
     }
 }
 
@@ -126,6 +131,8 @@ pub struct LoopStats {
     pub arena_words: usize,
     /// Distinct composites in the PortMapTable.
     pub pmt_entries: usize,
+    /// Bytes of the PortMapTable in use (`S_pmt`, or `S_pmt2` when compressed).
+    pub pmt_bytes: usize,
     /// Group or root pointers modified by updates so far (Table III's "modified pointers").
     pub modified_pointers: u64,
 }
@@ -197,18 +204,22 @@ fn assemble(
     cfg: &LoopConfig,
 ) -> (Core, Store) {
     let spare = |n: usize, min: usize| n + (n as f64 * cfg.headroom) as usize + min;
+    let entries = sink.pmt.len() / width.max(1);
+    let room = spare(entries, 1024) - entries;
+    let (pmt, pmt_words) = pmt::Pmt::new(&sink.pmt, width, cfg.compress_pmt, room);
     let core = Core {
         shape: shape.clone(),
         vrfs: width as u32,
         root: filled(root, root.len()),
         chunk_groups: filled(&sink.chunk_groups, spare(sink.chunk_groups.len(), 64 * 4)),
         arena: filled(&sink.arena, spare(sink.arena.len(), 1 << 14)),
-        pmt: filled(&sink.pmt, spare(sink.pmt.len(), 1024 * width.max(1))),
+        pmt,
     };
     let store = Store {
         arena_top: sink.arena.len() as u32,
         chunk_top: sink.chunks,
-        pmt_top: (sink.pmt.len() / width.max(1)) as u32,
+        pmt_top: entries as u32,
+        pmt_words,
         free_words: Default::default(),
         free_chunks: Vec::new(),
         pmt_index: sink.pmt_index,
@@ -369,6 +380,7 @@ impl<A: Address> Loop<A> {
             chunks: self.store.chunks_used(),
             arena_words: self.store.arena_used(),
             pmt_entries: self.store.pmt_top as usize,
+            pmt_bytes: core.pmt.used_bytes(self.store.pmt_top, self.store.pmt_words),
             modified_pointers: self.store.modified_pointers,
         }
     }
@@ -388,7 +400,7 @@ impl<A: Address> MultiLookup<A> for Loop<A> {
     fn memory_bytes(&self) -> usize {
         let guard = epoch::pin();
         let core = current(&self.shared, &guard);
-        let pmt = self.store.pmt_top as usize * core.vrfs as usize;
+        let pmt = core.pmt.used_bytes(self.store.pmt_top, self.store.pmt_words);
         core.memory_bytes(self.store.arena_used(), pmt, self.store.chunks_used())
     }
 }
@@ -428,7 +440,7 @@ impl<A: Address> MultiLookup<A> for LoopView<'_, A> {
     /// Bytes allocated, including the capacity reserved for updates.
     fn memory_bytes(&self) -> usize {
         let c = self.core;
-        4 * (c.root.len() + c.chunk_groups.len() + c.arena.len() + c.pmt.len())
+        4 * (c.root.len() + c.chunk_groups.len() + c.arena.len()) + c.pmt.allocated_bytes()
     }
 }
 
@@ -451,7 +463,7 @@ impl<A: Address> MultiLookup<A> for LoopReader<A> {
     fn memory_bytes(&self) -> usize {
         self.with(|v| {
             let c = v.core;
-            4 * (c.root.len() + c.chunk_groups.len() + c.arena.len() + c.pmt.len())
+            4 * (c.root.len() + c.chunk_groups.len() + c.arena.len()) + c.pmt.allocated_bytes()
         })
     }
 }

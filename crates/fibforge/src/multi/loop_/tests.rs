@@ -118,12 +118,13 @@ proptest! {
         initial in prop::collection::vec((0u32..3, arb_prefix(), 0u32..6), 0..40),
         changes in prop::collection::vec((0u32..3, arb_prefix(), prop::option::of(0u32..6)), 0..40),
         group in prop_oneof![Just(32u32), Just(64), Just(128)],
+        compress_pmt in any::<bool>(),
     ) {
         let mut tables = vec![Rib::new(), Rib::new(), Rib::new()];
         for (v, p, h) in initial {
             tables[v as usize].insert(p, hop(h));
         }
-        let cfg = LoopConfig { group, headroom: 0.0, ..Default::default() };
+        let cfg = LoopConfig { group, headroom: 0.0, compress_pmt, ..Default::default() };
         let mut l = Loop::build(tables, &cfg).unwrap();
         for (v, p, h) in changes {
             match h {

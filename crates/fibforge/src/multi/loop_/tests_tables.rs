@@ -58,8 +58,8 @@ fn add_to_empty_then_first_middle_last() {
 #[test]
 fn sparse_and_grouped_forms_through_insertion() {
     for group in [32, 64, 128] {
-        for sparse_limit in [0, 1, 3] {
-            let cfg = LoopConfig { group, sparse_limit, ..Default::default() };
+        for (sparse_limit, compress_pmt) in [(0, false), (1, true), (3, false), (3, true)] {
+            let cfg = LoopConfig { group, sparse_limit, compress_pmt, ..Default::default() };
             let mut l = Loop::build(sample_tables(), &cfg).unwrap();
             l.add_table(rib4(&[("10.1.2.64/26", 13), ("10.1.2.4/30", 14)])).unwrap();
             assert_fresh(&l);
@@ -77,13 +77,14 @@ proptest! {
             prop::collection::vec((arb_prefix(), 0u32..6), 0..25), 1..6),
         removals in prop::collection::vec(0u32..6, 0..4),
         build_first in 0usize..3,
+        compress_pmt in any::<bool>(),
     ) {
         let ribs: Vec<Rib<u32>> = tables
             .iter()
             .map(|t| t.iter().map(|&(p, h)| (p, hop(h))).collect())
             .collect();
         let first = build_first.min(ribs.len());
-        let cfg = LoopConfig { headroom: 0.0, ..Default::default() };
+        let cfg = LoopConfig { headroom: 0.0, compress_pmt, ..Default::default() };
         let mut l = Loop::build(ribs[..first].to_vec(), &cfg).unwrap();
         for rib in &ribs[first..] {
             l.add_table(rib.clone()).unwrap();

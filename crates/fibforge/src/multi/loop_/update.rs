@@ -32,6 +32,8 @@ pub(super) struct Store {
     pub arena_top: u32,
     pub chunk_top: u32,
     pub pmt_top: u32,
+    /// PortMapTable words in use.
+    pub pmt_words: u32,
     pub free_words: HashMap<u32, Vec<u32>>,
     pub free_chunks: Vec<u32>,
     pub pmt_index: super::pmt_index::PmtIndex,
@@ -112,22 +114,13 @@ impl Sink for CoreSink<'_> {
     }
 
     fn intern(&mut self, composite: &[u32]) -> Result<u32, BuildError> {
-        let (h, t) = (super::pmt_index::hash(composite), composite.len());
+        let h = super::pmt_index::hash(composite);
         let pmt = &self.core.pmt;
-        let stored = |i: u32| {
-            let at = i as usize * t;
-            composite.iter().enumerate().all(|(k, &x)| pmt[at + k].load(Ordering::Relaxed) == x)
-        };
-        if let Some(i) = self.store.pmt_index.find(h, stored) {
+        if let Some(i) = self.store.pmt_index.find(h, |i| pmt.holds(i, composite)) {
             return Ok(i);
         }
         let i = self.store.pmt_top;
-        if (i as usize + 1) * t > pmt.len() {
-            return Err(limit_error("reserved PortMapTable entries"));
-        }
-        for (k, &x) in composite.iter().enumerate() {
-            pmt[i as usize * t + k].store(x, Ordering::Relaxed);
-        }
+        pmt.append(i, &mut self.store.pmt_words, composite)?;
         self.store.pmt_top += 1;
         self.store.pmt_index.note(h, i);
         Ok(i)
