@@ -100,13 +100,13 @@ fn memory_row(name: &str, ribs: &[Rib<u32>], cfg: &LoopConfig) {
     let (cbytes, cst) = (c.memory_bytes(), c.stats());
     let mib = |b: usize| b as f64 / 1048576.0;
     println!(
-        "{name:<18} tables {:>3}  prefixes {prefixes:>9}  build {build:>7.1} ms  memory {:>7.2} MiB  {:>6.3} B/prefix  pmt entries {:>7}  S_pmt {:>6.2} MiB  S_pmt2 {:>6.2} MiB  memory with S_pmt2 {:>7.2} MiB  {:>6.3} B/prefix  chunks {:>6}",
+        "{name:<18} tables {:>3}  prefixes {prefixes:>9}  build {build:>7.1} ms  memory {:>7.2} MiB  {:>6.3} B/prefix  pmt entries {:>7}  S_pmt {:>8.1} KiB  S_pmt2 {:>8.1} KiB  memory with S_pmt2 {:>7.2} MiB  {:>6.3} B/prefix  chunks {:>6}",
         ribs.len(),
         mib(bytes),
         bytes as f64 / prefixes as f64,
         st.pmt_entries,
-        mib(st.pmt_bytes),
-        mib(cst.pmt_bytes),
+        st.pmt_bytes as f64 / 1024.0,
+        cst.pmt_bytes as f64 / 1024.0,
         mib(cbytes),
         cbytes as f64 / prefixes as f64,
         st.chunks
@@ -153,8 +153,9 @@ fn update_row(base: &[Rib<u32>], updates: &[(bool, Prefix4, NextHop)], cfg: &Loo
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     let prefixes: usize = base.iter().map(|r| r.len()).sum();
     println!(
-        "group {:>3}: {:>6.3} B/prefix  update mean {:>7.0} ns  p50 {:>7.0} ns  p99 {:>8.0} ns  modified pointers 1: {:.2}%  2: {:.2}%  >=3: {:.2}%",
+        "group {:>3} opt1 {:<5}: {:>6.3} B/prefix  update mean {:>7.0} ns  p50 {:>7.0} ns  p99 {:>8.0} ns  modified pointers 1: {:.2}%  2: {:.2}%  >=3: {:.2}%",
         cfg.group,
+        cfg.optimization1,
         l.memory_bytes() as f64 / prefixes as f64,
         mean,
         percentile(&mut times, 0.5),
@@ -234,6 +235,8 @@ fn main() {
         for group in [32, 64, 128] {
             update_row(&perturbed[..2], &updates, &LoopConfig { group, ..cfg.clone() });
         }
+        let without = LoopConfig { optimization1: false, ..cfg.clone() };
+        update_row(&perturbed[..2], &updates, &without);
     }
     if want("tables") {
         tables_rows(&perturbed, &cfg);

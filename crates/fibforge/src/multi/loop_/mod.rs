@@ -79,11 +79,20 @@ pub struct LoopConfig {
     pub headroom: f64,
     /// Bitmap-compress the PortMapTable (§V-B, `S_pmt2`; default off: one access fewer).
     pub compress_pmt: bool,
+    /// Optimization 1 of §III-E for announcements (default on; off to measure without it).
+    pub optimization1: bool,
 }
 
 impl Default for LoopConfig {
     fn default() -> Self {
-        LoopConfig { strides: None, group: 64, sparse_limit: 3, headroom: 0.5, compress_pmt: false }
+        LoopConfig {
+            strides: None,
+            group: 64,
+            sparse_limit: 3,
+            headroom: 0.5,
+            compress_pmt: false,
+            optimization1: true,
+        }
     }
 }
 
@@ -271,9 +280,12 @@ impl<A: Address> Loop<A> {
         prefix: Prefix<A>,
         hop: NextHop,
     ) -> Result<Option<NextHop>, BuildError> {
-        let old = self.rib_mut(vrf)?.insert(prefix, hop);
+        let opt1 = self.cfg.optimization1;
+        let rib = self.rib_mut(vrf)?;
+        let old = rib.insert(prefix, hop);
         if old != Some(hop) {
-            self.refresh(&prefix)?;
+            let leaf = opt1 && !rib.covered(&prefix).any(|(p, _)| p.len() > prefix.len());
+            self.refresh(&prefix, Some((vrf, leaf, hop.raw())))?;
         }
         Ok(old)
     }
@@ -286,7 +298,7 @@ impl<A: Address> Loop<A> {
     ) -> Result<Option<NextHop>, BuildError> {
         let old = self.rib_mut(vrf)?.remove(prefix);
         if old.is_some() {
-            self.refresh(prefix)?;
+            self.refresh(prefix, None)?;
         }
         Ok(old)
     }
@@ -331,14 +343,28 @@ impl<A: Address> Loop<A> {
         Ok(assemble(&root, sink, width, &self.shape, &self.cfg))
     }
 
-    fn refresh(&mut self, prefix: &Prefix<A>) -> Result<(), BuildError> {
+    /// Applies a change of `prefix` (an announcement: `Some((vrf, leaf, hop))`) to the structure.
+    fn refresh(
+        &mut self,
+        prefix: &Prefix<A>,
+        announce: Option<(VrfId, bool, u32)>,
+    ) -> Result<(), BuildError> {
         self.store.collect();
         let guard = epoch::pin();
         let core = current(&self.shared, &guard);
         // Tables past the PortMapTable width are removed ones (`None`).
         let ribs = &self.ribs[..core.vrfs as usize];
         let em = Emitter { ribs, shape: &self.shape, sparse_limit: self.cfg.sparse_limit };
-        let result = update::refresh(&em, core, &mut self.store, prefix);
+        let result = match announce {
+            Some((vrf, leaf, hop)) => {
+                update::announce_leaf(core, &mut self.store, (vrf, leaf), prefix, hop)
+            }
+            None => Ok(false),
+        };
+        let result = match result {
+            Ok(false) => update::refresh(&em, core, &mut self.store, prefix, announce.is_some()),
+            other => other.map(|_| ()),
+        };
         let retiring = std::mem::take(&mut self.store.retiring);
         let reclaimed = self.store.reclaimed.clone();
         guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));

@@ -142,3 +142,36 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn optimization1_announcements_equal_the_slow_path() {
+    let tables = || {
+        vec![
+            rib4(&[("10.0.0.0/8", 1), ("10.1.2.128/25", 4), ("10.1.3.0/24", 2)]),
+            rib4(&[("10.1.0.0/16", 5), ("10.1.4.7/32", 6)]),
+        ]
+    };
+    let p = |s: &str| s.parse::<Prefix4>().unwrap();
+    let changes = [
+        (0, "10.1.5.0/24", 7),  // announcement of a leaf /24 on a PMT element
+        (0, "10.1.5.0/24", 8),  // path change of it
+        (0, "10.1.2.0/24", 9),  // not a leaf: covers 10.1.2.128/25
+        (1, "10.1.4.0/24", 3),  // element is a chunk (10.1.4.7/32 below)
+        (1, "10.2.0.0/16", 2),  // a leaf /16 on the root
+        (0, "10.1.4.7/32", 1),  // a /32 in a chunk
+        (1, "10.1.3.0/24", 11), // another table's column of an existing element
+    ];
+    for compress_pmt in [false, true] {
+        let on = LoopConfig { compress_pmt, ..Default::default() };
+        let off = LoopConfig { optimization1: false, ..on.clone() };
+        let (mut a, mut b) =
+            (Loop::build(tables(), &on).unwrap(), Loop::build(tables(), &off).unwrap());
+        for &(vrf, prefix, h) in &changes {
+            a.insert(vrf, p(prefix), hop(h)).unwrap();
+            b.insert(vrf, p(prefix), hop(h)).unwrap();
+            assert_matches(&a, &[0x0A01_0280, 0x0A01_0500]);
+            assert_matches(&b, &[0x0A01_0280, 0x0A01_0500]);
+        }
+        assert_eq!(a.stats().modified_pointers, b.stats().modified_pointers);
+    }
+}
