@@ -1,6 +1,8 @@
 //! LOOP measurements (the paper's Fig. 9/10, Tables III/IV, Fig. 14) on the tables at hand.
 //!
-//! `cargo run --release -p fibforge --example loop_bench -- [SHARED_DATA_DIR]`
+//! `cargo run --release -p fibforge --example loop_bench -- [SHARED_DATA_DIR [SECTIONS]]`
+//!
+//! SECTIONS is a comma-separated subset of `memory,lookup,updates,tables` (default: all).
 //!
 //! Prints: memory and bytes per prefix versus the number of tables (real sets and perturbed
 //! copies of `data/ris2015-as3856`), lookup rates of LOOP against one structure per table,
@@ -85,6 +87,8 @@ fn mlps_pinned(l: &Loop<u32>, vrfs: u32) -> f64 {
     runs[2]
 }
 
+/// One row of Fig. 9/10: memory with the flat PortMapTable (`S_pmt`) and with the
+/// bitmap-compressed one (`S_pmt2`).
 fn memory_row(name: &str, ribs: &[Rib<u32>], cfg: &LoopConfig) {
     let prefixes: usize = ribs.iter().map(|r| r.len()).sum();
     let t0 = Instant::now();
@@ -92,12 +96,19 @@ fn memory_row(name: &str, ribs: &[Rib<u32>], cfg: &LoopConfig) {
     let build = t0.elapsed().as_secs_f64() * 1e3;
     let st = l.stats();
     let bytes = l.memory_bytes();
+    let c = Loop::build(ribs.to_vec(), &LoopConfig { compress_pmt: true, ..cfg.clone() }).unwrap();
+    let (cbytes, cst) = (c.memory_bytes(), c.stats());
+    let mib = |b: usize| b as f64 / 1048576.0;
     println!(
-        "{name:<28} tables {:>3}  prefixes {prefixes:>9}  build {build:>8.1} ms  memory {:>7.2} MiB  {:>6.3} B/prefix  pmt {:>7}  chunks {:>6}",
+        "{name:<18} tables {:>3}  prefixes {prefixes:>9}  build {build:>7.1} ms  memory {:>7.2} MiB  {:>6.3} B/prefix  pmt entries {:>7}  S_pmt {:>8.1} KiB  S_pmt2 {:>8.1} KiB  memory with S_pmt2 {:>7.2} MiB  {:>6.3} B/prefix  chunks {:>6}",
         ribs.len(),
-        bytes as f64 / 1048576.0,
+        mib(bytes),
         bytes as f64 / prefixes as f64,
         st.pmt_entries,
+        st.pmt_bytes as f64 / 1024.0,
+        cst.pmt_bytes as f64 / 1024.0,
+        mib(cbytes),
+        cbytes as f64 / prefixes as f64,
         st.chunks
     );
 }
@@ -142,8 +153,9 @@ fn update_row(base: &[Rib<u32>], updates: &[(bool, Prefix4, NextHop)], cfg: &Loo
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     let prefixes: usize = base.iter().map(|r| r.len()).sum();
     println!(
-        "group {:>3}: {:>6.3} B/prefix  update mean {:>7.0} ns  p50 {:>7.0} ns  p99 {:>8.0} ns  modified pointers 1: {:.2}%  2: {:.2}%  >=3: {:.2}%",
+        "group {:>3} opt1 {:<5}: {:>6.3} B/prefix  update mean {:>7.0} ns  p50 {:>7.0} ns  p99 {:>8.0} ns  modified pointers 1: {:.2}%  2: {:.2}%  >=3: {:.2}%",
         cfg.group,
+        cfg.optimization1,
         l.memory_bytes() as f64 / prefixes as f64,
         mean,
         percentile(&mut times, 0.5),
@@ -154,11 +166,45 @@ fn update_row(base: &[Rib<u32>], updates: &[(bool, Prefix4, NextHop)], cfg: &Loo
     );
 }
 
+/// Fig. 14: incremental insertion h(n) and deletion g(n) of one table versus a full rebuild
+/// f(n+1) (what insertion cost before it was incremental), median of 3.
+fn tables_rows(perturbed: &[Rib<u32>], cfg: &LoopConfig) {
+    println!("\n== table insertion / deletion time vs number of tables (Fig. 14), median of 3");
+    for n in [1, 2, 4, 8, 16, 31] {
+        let (mut adds, mut dels, mut full) = (vec![], vec![], vec![]);
+        let mut stats = fibforge::multi::loop_::LoopStats::default();
+        for _ in 0..3 {
+            let mut l = Loop::build(perturbed[..n].to_vec(), cfg).unwrap();
+            let t0 = Instant::now();
+            l.add_table(perturbed[n].clone()).unwrap();
+            adds.push(t0.elapsed().as_secs_f64() * 1e3);
+            stats = l.stats();
+            let t0 = Instant::now();
+            l.remove_table(n as u32).unwrap();
+            dels.push(t0.elapsed().as_secs_f64() * 1e3);
+            let t0 = Instant::now();
+            std::hint::black_box(Loop::build(perturbed[..=n].to_vec(), cfg).unwrap());
+            full.push(t0.elapsed().as_secs_f64() * 1e3);
+        }
+        println!(
+            "tables {n:>3}: insert one {:>8.1} ms  delete one {:>8.1} ms  full rebuild of {} {:>8.1} ms  (chunks {:>6}, pmt entries {:>7})",
+            percentile(&mut adds, 0.5),
+            percentile(&mut dels, 0.5),
+            n + 1,
+            percentile(&mut full, 0.5),
+            stats.chunks,
+            stats.pmt_entries,
+        );
+    }
+}
+
 fn main() {
     let shared = std::env::args()
         .nth(1)
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("../shared/data"));
+    let sections = std::env::args().nth(2).unwrap_or_else(|| "all".into());
+    let want = |s: &str| sections == "all" || sections.split(',').any(|x| x == s);
     let cfg = LoopConfig::default();
     let mut hops = Interner::<String>::new();
     let base = remap(
@@ -167,21 +213,50 @@ fn main() {
         &mut hops,
     );
 
+    if want("memory") {
+        memory_rows(&shared, &cfg);
+    }
+    let perturbed = perturbed_tables(&base, 32, Perturbation::default(), 11);
+    if want("memory") {
+        for n in [1, 2, 4, 8, 16, 32] {
+            memory_row("ris2015 perturbed", &perturbed[..n], &cfg);
+        }
+    }
+    if want("lookup") {
+        lookup_rows(&shared, &perturbed, &cfg);
+    }
+    let stream = shared.join("updates/linx2014-p52-v4.txt.gz");
+    if want("updates") && stream.exists() {
+        let updates = read_updates(&stream, &mut hops);
+        println!(
+            "\n== updates: {} real updates into VRF 0 of 2 tables (Table III, Table IV)",
+            updates.len()
+        );
+        for group in [32, 64, 128] {
+            update_row(&perturbed[..2], &updates, &LoopConfig { group, ..cfg.clone() });
+        }
+        let without = LoopConfig { optimization1: false, ..cfg.clone() };
+        update_row(&perturbed[..2], &updates, &without);
+    }
+    if want("tables") {
+        tables_rows(&perturbed, &cfg);
+    }
+}
+
+fn memory_rows(shared: &Path, cfg: &LoopConfig) {
     println!("== memory vs number of tables (Fig. 9/10)");
     for dir in ["internet2", "ris2000-v4"] {
         let p = shared.join("multi").join(dir);
         if p.exists() {
             let ribs = load_dir(&p);
             for n in 1..=ribs.len() {
-                memory_row(dir, &ribs[..n], &cfg);
+                memory_row(dir, &ribs[..n], cfg);
             }
         }
     }
-    let perturbed = perturbed_tables(&base, 32, Perturbation::default(), 11);
-    for n in [1, 2, 4, 8, 16, 32] {
-        memory_row("ris2015 perturbed", &perturbed[..n], &cfg);
-    }
+}
 
+fn lookup_rows(shared: &Path, perturbed: &[Rib<u32>], cfg: &LoopConfig) {
     println!("\n== lookup rate, random (vrf, address), Mlps median of 5");
     for (name, ribs) in [("ris2015 perturbed x8", perturbed[..8].to_vec())].into_iter().chain(
         shared
@@ -190,7 +265,7 @@ fn main() {
             .then(|| ("internet2 x9", load_dir(&shared.join("multi/internet2")))),
     ) {
         let n = ribs.len() as u32;
-        let l = Loop::build(ribs.clone(), &cfg).unwrap();
+        let l = Loop::build(ribs.clone(), cfg).unwrap();
         print!("{name:<22} loop {:>6.1} (pinned {:>6.1})", mlps(&l, n), mlps_pinned(&l, n));
         for algo in ["poptrie", "radix"] {
             if let Ok(per) = PerTable::build(&ribs, &AlgoSpec::named(algo)) {
@@ -202,29 +277,5 @@ fn main() {
             }
         }
         println!("  loop {:.2} MiB", l.memory_bytes() as f64 / 1048576.0);
-    }
-
-    let stream = shared.join("updates/linx2014-p52-v4.txt.gz");
-    if stream.exists() {
-        let updates = read_updates(&stream, &mut hops);
-        println!(
-            "\n== updates: {} real updates into VRF 0 of 2 tables (Table III, Table IV)",
-            updates.len()
-        );
-        for group in [32, 64, 128] {
-            update_row(&perturbed[..2], &updates, &LoopConfig { group, ..cfg.clone() });
-        }
-    }
-
-    println!("\n== table insertion / deletion time vs number of tables (Fig. 14)");
-    for n in [1, 2, 4, 8, 16] {
-        let mut l = Loop::build(perturbed[..n].to_vec(), &cfg).unwrap();
-        let t0 = Instant::now();
-        l.add_table(perturbed[n].clone()).unwrap();
-        let add = t0.elapsed().as_secs_f64() * 1e3;
-        let t0 = Instant::now();
-        l.remove_table(n as u32).unwrap();
-        let del = t0.elapsed().as_secs_f64() * 1e3;
-        println!("tables {n:>3}: insert one {add:>8.1} ms  delete one {del:>8.1} ms");
     }
 }

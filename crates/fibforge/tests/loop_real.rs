@@ -58,6 +58,9 @@ fn perturbed_real_table_set() {
     let ribs = perturbed_tables(&base, 4, Perturbation::default(), 7);
     let l = Loop::build(ribs.clone(), &LoopConfig::default()).unwrap();
     check_all(&l, &ribs, 20_000);
+    let cfg = LoopConfig { compress_pmt: true, ..Default::default() };
+    let compressed = Loop::build(ribs.clone(), &cfg).unwrap();
+    check_all(&compressed, &ribs, 20_000);
 }
 
 #[test]
@@ -150,4 +153,33 @@ fn replay_real_updates_with_reader() {
     check_all(&l, &ribs, 50_000);
     let fresh = Loop::build(ribs.clone(), &LoopConfig::default()).unwrap();
     check_all(&fresh, &ribs, 5_000);
+}
+
+/// Incremental table insertion and deletion (§III-D) on real-sized tables: build two, add
+/// three (one empty), remove a middle one and the last one; every table equals its RIB.
+#[test]
+fn real_tables_inserted_and_deleted_incrementally() {
+    let mut hops = Interner::new();
+    let base = read_v4(&repo().join("data/ris2015-as3856.tsv.gz"), &mut hops);
+    let ribs = perturbed_tables(&base, 4, Perturbation::default(), 5);
+    let mut l = Loop::build(ribs[..2].to_vec(), &LoopConfig::default()).unwrap();
+    assert_eq!(l.add_table(ribs[2].clone()).unwrap(), 2);
+    assert_eq!(l.add_table(Rib::new()).unwrap(), 3);
+    assert_eq!(l.add_table(ribs[3].clone()).unwrap(), 4);
+    let now: Vec<Rib<u32>> =
+        vec![ribs[0].clone(), ribs[1].clone(), ribs[2].clone(), Rib::new(), ribs[3].clone()];
+    check_all(&l, &now, 10_000);
+    l.remove_table(1).unwrap();
+    l.remove_table(4).unwrap();
+    let after = [ribs[0].clone(), Rib::new(), ribs[2].clone(), Rib::new(), Rib::new()];
+    check_all(&l, &after, 10_000);
+    let fresh = Loop::build(after.to_vec(), &LoopConfig::default()).unwrap();
+    let mut seed = 0x0123_4567_89ab_cdefu64;
+    for _ in 0..200_000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let (vrf, a) = ((seed >> 32) as u32 % 5, seed as u32);
+        assert_eq!(l.lookup(vrf, a), fresh.lookup(vrf, a), "vrf {vrf} {a:#x}");
+    }
 }

@@ -27,13 +27,52 @@ pub(super) trait Sink {
 }
 
 /// What a chunk's routes say, before encoding.
-struct ChunkValues {
+pub(super) struct ChunkValues {
     /// Per element, per table: the raw next hop (0 = none).
-    fpa: Vec<u32>,
+    pub fpa: Vec<u32>,
     /// Per element: some table has a route longer than this layer under it.
-    deeper: Vec<bool>,
+    pub deeper: Vec<bool>,
     /// Distinct relative prefixes of routes and pointers (capped at `limit + 1`).
-    specials: Vec<Special>,
+    pub specials: Vec<Special>,
+}
+
+impl ChunkValues {
+    /// `n` elements, each starting as the composite `defaults` (one value per table).
+    pub(super) fn new(n: usize, defaults: &[u32]) -> Self {
+        let fpa = (0..n).flat_map(|_| defaults.iter().copied()).collect();
+        ChunkValues { fpa, deeper: vec![false; n], specials: Vec::new() }
+    }
+
+    /// Overrides column `v` with the routes of `rib` inside the chunk at (`l`, `base`), in
+    /// preorder (Algorithm 1's level-order overriding), noting pointers and specials.
+    pub(super) fn overlay<A: Address>(
+        &mut self,
+        rib: &Rib<A>,
+        v: usize,
+        (shape, limit): (&Shape, usize),
+        l: usize,
+        base: Prefix<A>,
+    ) {
+        let (d, s) = (shape.starts[l], shape.strides[l]);
+        let t = self.fpa.len() / self.deeper.len().max(1);
+        for (p, h) in rib.covered(&base) {
+            let len = p.len();
+            let first = p.addr().bits(d, s) as usize;
+            if len > d + s {
+                self.deeper[first] = true;
+                note_special(&mut self.specials, Special { bits: first as u32, len: s }, limit);
+                continue;
+            }
+            let span = 1usize << (d + s - len);
+            for e in first..first + span {
+                self.fpa[e * t + v] = h.raw();
+            }
+            if len > d {
+                let bits = (first >> (d + s - len)) as u32;
+                note_special(&mut self.specials, Special { bits, len: len - d }, limit);
+            }
+        }
+    }
 }
 
 /// The build context: the tables and the shape.
@@ -66,37 +105,13 @@ impl<A: Address> Emitter<'_, A> {
     }
 
     fn chunk_values(&self, l: usize, base: Prefix<A>, defaults: &[u32]) -> ChunkValues {
-        let (d, s) = (self.shape.starts[l], self.shape.strides[l]);
-        let n = 1usize << s;
-        let t = self.vrfs();
-        let mut fpa: Vec<u32> = (0..n).flat_map(|_| defaults.iter().copied()).collect();
-        let mut deeper = vec![false; n];
-        let mut specials = Vec::new();
+        let mut cv = ChunkValues::new(1usize << self.shape.strides[l], defaults);
         for (v, rib) in self.ribs.iter().enumerate() {
-            let Some(rib) = rib else { continue };
-            for (p, h) in rib.covered(&base) {
-                let len = p.len();
-                let first = p.addr().bits(d, s) as usize;
-                if len > d + s {
-                    deeper[first] = true;
-                    note_special(
-                        &mut specials,
-                        Special { bits: first as u32, len: s },
-                        self.sparse_limit,
-                    );
-                    continue;
-                }
-                let span = 1usize << (d + s - len);
-                for e in first..first + span {
-                    fpa[e * t + v] = h.raw();
-                }
-                if len > d {
-                    let bits = (first >> (d + s - len)) as u32;
-                    note_special(&mut specials, Special { bits, len: len - d }, self.sparse_limit);
-                }
+            if let Some(rib) = rib {
+                cv.overlay(rib, v, (self.shape, self.sparse_limit), l, base);
             }
         }
-        ChunkValues { fpa, deeper, specials }
+        cv
     }
 
     /// Per-table longest match for `prefix` (the defaults of a chunk rooted there).
@@ -151,17 +166,7 @@ impl<A: Address> Emitter<'_, A> {
         sink: &mut impl Sink,
     ) -> Result<u32, BuildError> {
         let (elems, specials) = self.element_entries(l, base, defaults, sink)?;
-        let stride = self.shape.strides[l];
-        if let Some(words) = encode_sparse(&specials, &elems, stride, self.sparse_limit) {
-            return Ok(entry(TAG_SPARSE, checked(sink.place(&words)?, "sparse chunk offset")?));
-        }
-        let id = checked(sink.new_chunk()?, "chunk id")?;
-        let g = self.shape.group as usize;
-        for (k, group) in elems.chunks(g).enumerate() {
-            let offset = sink.place(&encode_group(group))?;
-            sink.set_group(id, k as u32, offset);
-        }
-        Ok(entry(TAG_CHUNK, id))
+        encode_chunk(self.shape, self.sparse_limit, l, &elems, Some(&specials), sink)
     }
 
     /// The entry of one element, recomputed from the RIBs (emitting its subtree when needed).
@@ -180,11 +185,34 @@ impl<A: Address> Emitter<'_, A> {
     }
 }
 
+/// Stores a chunk of layer `l` with entries `elems`: sparse when `specials` (the relative
+/// prefixes of its routes and pointers, if known) express it within `limit`, else grouped.
+/// Returns the entry pointing at it.
+pub(super) fn encode_chunk(
+    shape: &Shape,
+    limit: usize,
+    l: usize,
+    elems: &[u32],
+    specials: Option<&[Special]>,
+    sink: &mut impl Sink,
+) -> Result<u32, BuildError> {
+    let sparse = specials.and_then(|sp| encode_sparse(sp, elems, shape.strides[l], limit));
+    if let Some(words) = sparse {
+        return Ok(entry(TAG_SPARSE, checked(sink.place(&words)?, "sparse chunk offset")?));
+    }
+    let id = checked(sink.new_chunk()?, "chunk id")?;
+    for (k, group) in elems.chunks(shape.group as usize).enumerate() {
+        let offset = sink.place(&encode_group(group))?;
+        sink.set_group(id, k as u32, offset);
+    }
+    Ok(entry(TAG_CHUNK, id))
+}
+
 fn checked(v: u32, what: &'static str) -> Result<u32, BuildError> {
     if v > PAYLOAD_MAX { Err(limit_error(what)) } else { Ok(v) }
 }
 
-fn note_special(list: &mut Vec<Special>, s: Special, limit: usize) {
+pub(super) fn note_special(list: &mut Vec<Special>, s: Special, limit: usize) {
     if list.len() <= limit && !list.contains(&s) {
         list.push(s);
     }
@@ -198,7 +226,7 @@ pub(super) struct VecSink {
     pub chunks: u32,
     pub chunk_stride: u32,
     pub pmt: Vec<u32>,
-    pub pmt_index: std::collections::HashMap<Box<[u32]>, u32>,
+    pub pmt_index: super::pmt_index::PmtIndex,
 }
 
 impl Sink for VecSink {
@@ -216,13 +244,14 @@ impl Sink for VecSink {
         self.chunk_groups[(chunk * self.chunk_stride + g) as usize] = offset;
     }
     fn intern(&mut self, composite: &[u32]) -> Result<u32, BuildError> {
-        if let Some(&i) = self.pmt_index.get(composite) {
+        let (h, t) = (super::pmt_index::hash(composite), composite.len());
+        if let Some(i) = self.pmt_index.find(h, |i| &self.pmt[i as usize * t..][..t] == composite) {
             return Ok(i);
         }
-        let i = (self.pmt.len() / composite.len().max(1)) as u32;
+        let i = (self.pmt.len() / t.max(1)) as u32;
         checked(i, "PortMapTable entries")?;
         self.pmt.extend_from_slice(composite);
-        self.pmt_index.insert(composite.into(), i);
+        self.pmt_index.note(h, i);
         Ok(i)
     }
 }

@@ -11,7 +11,8 @@
 //!   bitset's most significant bit is the cluster's first element) followed by its lookup
 //!   entries, one per range head. A sparse chunk is `[count, default, (key, entry) * count]`
 //!   with keys `prefix_bits << 8 | shift`, longest prefix (smallest shift) first;
-//! - `pmt`: the PortMapTable, `vrfs` raw next hops (0 = no route) per composite entry.
+//! - `pmt`: the PortMapTable, `vrfs` raw next hops (0 = no route) per composite entry, flat or
+//!   bitmap-compressed (see [`pmt`](super::pmt)).
 //!
 //! A lookup entry is `t << 30 | p`: `t = 0` → `p` indexes the PortMapTable, `t = 1` → `p` is a
 //! chunk id of the next layer, `t = 2` → `p` is the arena offset of a sparse chunk.
@@ -87,7 +88,7 @@ pub(super) struct Core {
     pub root: Box<[AtomicU32]>,
     pub chunk_groups: Box<[AtomicU32]>,
     pub arena: Box<[AtomicU32]>,
-    pub pmt: Box<[AtomicU32]>,
+    pub pmt: super::pmt::Pmt,
 }
 
 /// The 16-bit codeword of `cluster` from the word holding it (two codewords per word).
@@ -113,8 +114,7 @@ impl Core {
         loop {
             match tag(e) {
                 TAG_PMT => {
-                    let i = payload(e) as usize * self.vrfs as usize + vrf as usize;
-                    return NextHop::from_raw(self.pmt[i].load(Ordering::Relaxed));
+                    return NextHop::from_raw(self.pmt.get(payload(e), vrf));
                 }
                 TAG_CHUNK => {
                     let elem = addr.bits(sh.starts[layer], sh.strides[layer]) as u32;
@@ -164,12 +164,10 @@ impl Core {
     pub(super) fn memory_bytes(
         &self,
         arena_used: usize,
-        pmt_used: usize,
+        pmt_bytes: usize,
         chunks_used: usize,
     ) -> usize {
-        4 * (self.root.len()
-            + chunks_used * self.shape.chunk_stride() as usize
-            + arena_used
-            + pmt_used)
+        4 * (self.root.len() + chunks_used * self.shape.chunk_stride() as usize + arena_used)
+            + pmt_bytes
     }
 }

@@ -16,14 +16,18 @@
 //! composite of every table's FPA value at that element (the Multiplexed FPA), so the overlay
 //! bitmap is the OR of the tables' bitmaps; lookup entries index a PortMapTable that stores each
 //! distinct composite once, `vrfs` next hops wide. A lookup reads the composite's slot for its
-//! VRF: one array access more than a single table.
+//! VRF: one array access more than a single table. With `compress_pmt` the PortMapTable is
+//! bitmap-compressed (§V-B, `S_pmt2`; see [`pmt`](self::pmt)): it pays when tables share next
+//! hops or lack routes in runs, at two more dependent accesses per lookup.
 //!
 //! **Updates** (§III-E): see [`update`](self::update). Readers never block: the writer
 //! regenerates groups into fresh storage and swaps one pointer; retired storage is reclaimed
-//! with `crossbeam-epoch` after a grace period. Table insertion and deletion (§III-D) rebuild
-//! the merged structure from the tables' RIBs and publish it atomically: the result is the
-//! same structure as the paper's Table II actions produce, but the time grows with the total
-//! size of all tables (the paper's incremental merge is not implemented yet).
+//! with `crossbeam-epoch` after a grace period. Table insertion and deletion (§III-D, Table II)
+//! are incremental: see [`merge`](self::merge). One walk over the current structure next to
+//! the added table's own FPA produces the new structure, published with one pointer swap; the
+//! work per element does not depend on the number of tables (only copying each distinct
+//! composite into the wider or narrower PortMapTable does, as in the paper). Removing the
+//! last table(s) shrinks the PortMapTable width; removing another clears its column.
 //!
 //! **IPv6** (beyond the paper, which is IPv4 only): partition `[16, 8 × 14]` — one uncompressed
 //! 16-bit root (real IPv6 tables spread over 2000::/3 at /16–/48) and byte-sized lower layers, so
@@ -39,6 +43,9 @@
 mod build;
 mod encode;
 mod layout;
+mod merge;
+mod pmt;
+mod pmt_index;
 mod single;
 mod update;
 
@@ -53,6 +60,7 @@ use crate::rib::Rib;
 use build::{Emitter, VecSink};
 use crossbeam_epoch::{self as epoch, Atomic, Guard, Owned};
 use layout::{Core, Shape, atomic_vec};
+use merge::Reshape;
 use std::marker::PhantomData;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -69,11 +77,22 @@ pub struct LoopConfig {
     pub sparse_limit: usize,
     /// Spare capacity reserved for updates, as a fraction of the built size (default 0.5).
     pub headroom: f64,
+    /// Bitmap-compress the PortMapTable (§V-B, `S_pmt2`; default off: one access fewer).
+    pub compress_pmt: bool,
+    /// Optimization 1 of §III-E for announcements (default on; off to measure without it).
+    pub optimization1: bool,
 }
 
 impl Default for LoopConfig {
     fn default() -> Self {
-        LoopConfig { strides: None, group: 64, sparse_limit: 3, headroom: 0.5 }
+        LoopConfig {
+            strides: None,
+            group: 64,
+            sparse_limit: 3,
+            headroom: 0.5,
+            compress_pmt: false,
+            optimization1: true,
+        }
     }
 }
 
@@ -121,6 +140,8 @@ pub struct LoopStats {
     pub arena_words: usize,
     /// Distinct composites in the PortMapTable.
     pub pmt_entries: usize,
+    /// Bytes of the PortMapTable in use (`S_pmt`, or `S_pmt2` when compressed).
+    pub pmt_bytes: usize,
     /// Group or root pointers modified by updates so far (Table III's "modified pointers").
     pub modified_pointers: u64,
 }
@@ -180,19 +201,34 @@ fn build_core<A: Address>(
     let mut sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
     let defaults = vec![0u32; ribs.len()];
     let (root, _) = em.element_entries(0, Prefix::DEFAULT_ROUTE, &defaults, &mut sink)?;
+    Ok(assemble(&root, sink, ribs.len(), shape, cfg))
+}
+
+/// Turns built vectors into live arrays (with update headroom) and their allocator.
+fn assemble(
+    root: &[u32],
+    sink: VecSink,
+    width: usize,
+    shape: &Shape,
+    cfg: &LoopConfig,
+) -> (Core, Store) {
     let spare = |n: usize, min: usize| n + (n as f64 * cfg.headroom) as usize + min;
+    let entries = sink.pmt.len() / width.max(1);
+    let room = spare(entries, 1024) - entries;
+    let (pmt, pmt_words) = pmt::Pmt::new(&sink.pmt, width, cfg.compress_pmt, room);
     let core = Core {
         shape: shape.clone(),
-        vrfs: ribs.len() as u32,
-        root: filled(&root, root.len()),
+        vrfs: width as u32,
+        root: filled(root, root.len()),
         chunk_groups: filled(&sink.chunk_groups, spare(sink.chunk_groups.len(), 64 * 4)),
         arena: filled(&sink.arena, spare(sink.arena.len(), 1 << 14)),
-        pmt: filled(&sink.pmt, spare(sink.pmt.len(), 1024 * ribs.len().max(1))),
+        pmt,
     };
     let store = Store {
         arena_top: sink.arena.len() as u32,
         chunk_top: sink.chunks,
-        pmt_top: (sink.pmt.len() / ribs.len().max(1)) as u32,
+        pmt_top: entries as u32,
+        pmt_words,
         free_words: Default::default(),
         free_chunks: Vec::new(),
         pmt_index: sink.pmt_index,
@@ -200,7 +236,7 @@ fn build_core<A: Address>(
         retiring: Vec::new(),
         modified_pointers: 0,
     };
-    Ok((core, store))
+    (core, store)
 }
 
 fn filled(values: &[u32], capacity: usize) -> Box<[std::sync::atomic::AtomicU32]> {
@@ -244,9 +280,12 @@ impl<A: Address> Loop<A> {
         prefix: Prefix<A>,
         hop: NextHop,
     ) -> Result<Option<NextHop>, BuildError> {
-        let old = self.rib_mut(vrf)?.insert(prefix, hop);
+        let opt1 = self.cfg.optimization1;
+        let rib = self.rib_mut(vrf)?;
+        let old = rib.insert(prefix, hop);
         if old != Some(hop) {
-            self.refresh(&prefix)?;
+            let leaf = opt1 && !rib.covered(&prefix).any(|(p, _)| p.len() > prefix.len());
+            self.refresh(&prefix, Some((vrf, leaf, hop.raw())))?;
         }
         Ok(old)
     }
@@ -259,33 +298,73 @@ impl<A: Address> Loop<A> {
     ) -> Result<Option<NextHop>, BuildError> {
         let old = self.rib_mut(vrf)?.remove(prefix);
         if old.is_some() {
-            self.refresh(prefix)?;
+            self.refresh(prefix, None)?;
         }
         Ok(old)
     }
 
-    /// Adds a whole table; returns its VRF id.
+    /// Adds a whole table; returns its VRF id (the next unused one).
+    ///
+    /// Incremental (§III-D): one walk over the current structure, see [`merge`](self::merge).
     pub fn add_table(&mut self, rib: Rib<A>) -> Result<VrfId, BuildError> {
+        let vrf = self.ribs.len();
+        let reshape = Reshape { width: vrf + 1, clear: None, add: Some((vrf, &rib)) };
+        let (core, store) = self.reshaped(reshape)?;
+        self.publish(core, store);
         self.ribs.push(Some(rib));
-        self.rebuild()?;
-        Ok(self.ribs.len() as VrfId - 1)
+        Ok(vrf as VrfId)
     }
 
     /// Removes a whole table; its VRF id stays reserved (lookups in it find no route).
+    ///
+    /// Incremental (§III-D): the table's PortMapTable column is cleared, or dropped together
+    /// with any cleared columns after it when no later table remains.
     pub fn remove_table(&mut self, vrf: VrfId) -> Result<Rib<A>, BuildError> {
-        let rib = std::mem::take(self.rib_mut(vrf)?);
-        self.ribs[vrf as usize] = None;
-        self.rebuild()?;
+        self.rib_mut(vrf)?;
+        let rib = self.ribs[vrf as usize].take().expect("checked above");
+        let width = self.ribs.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
+        let reshape = Reshape { width, clear: Some(vrf as usize), add: None };
+        match self.reshaped(reshape) {
+            Ok((core, store)) => self.publish(core, store),
+            Err(e) => {
+                self.ribs[vrf as usize] = Some(rib);
+                return Err(e);
+            }
+        }
         Ok(rib)
     }
 
-    fn refresh(&mut self, prefix: &Prefix<A>) -> Result<(), BuildError> {
+    /// The structure after `reshape`, built by one walk over the current one.
+    fn reshaped(&self, reshape: Reshape<'_, A>) -> Result<(Core, Store), BuildError> {
+        let guard = epoch::pin();
+        let old = current(&self.shared, &guard);
+        let width = reshape.width;
+        let (root, sink) = merge::merge(old, &self.shape, self.cfg.sparse_limit, reshape)?;
+        Ok(assemble(&root, sink, width, &self.shape, &self.cfg))
+    }
+
+    /// Applies a change of `prefix` (an announcement: `Some((vrf, leaf, hop))`) to the structure.
+    fn refresh(
+        &mut self,
+        prefix: &Prefix<A>,
+        announce: Option<(VrfId, bool, u32)>,
+    ) -> Result<(), BuildError> {
         self.store.collect();
         let guard = epoch::pin();
         let core = current(&self.shared, &guard);
-        let em =
-            Emitter { ribs: &self.ribs, shape: &self.shape, sparse_limit: self.cfg.sparse_limit };
-        let result = update::refresh(&em, core, &mut self.store, prefix);
+        // Tables past the PortMapTable width are removed ones (`None`).
+        let ribs = &self.ribs[..core.vrfs as usize];
+        let em = Emitter { ribs, shape: &self.shape, sparse_limit: self.cfg.sparse_limit };
+        let result = match announce {
+            Some((vrf, leaf, hop)) => {
+                update::announce_leaf(core, &mut self.store, (vrf, leaf), prefix, hop)
+            }
+            None => Ok(false),
+        };
+        let result = match result {
+            Ok(false) => update::refresh(&em, core, &mut self.store, prefix, announce.is_some()),
+            other => other.map(|_| ()),
+        };
         let retiring = std::mem::take(&mut self.store.retiring);
         let reclaimed = self.store.reclaimed.clone();
         guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
@@ -301,6 +380,12 @@ impl<A: Address> Loop<A> {
     /// Builds a fresh structure from the RIBs and publishes it.
     fn rebuild(&mut self) -> Result<(), BuildError> {
         let (core, store) = build_core(&self.ribs, &self.shape, &self.cfg)?;
+        self.publish(core, store);
+        Ok(())
+    }
+
+    /// Swaps in a new structure; the old one is freed after the readers' grace period.
+    fn publish(&mut self, core: Core, store: Store) {
         let modified = self.store.modified_pointers;
         self.store = store;
         self.store.modified_pointers = modified;
@@ -310,7 +395,6 @@ impl<A: Address> Loop<A> {
         // destruction waits for them.
         unsafe { guard.defer_destroy(old) };
         guard.flush();
-        Ok(())
     }
 
     /// Storage counters.
@@ -322,6 +406,7 @@ impl<A: Address> Loop<A> {
             chunks: self.store.chunks_used(),
             arena_words: self.store.arena_used(),
             pmt_entries: self.store.pmt_top as usize,
+            pmt_bytes: core.pmt.used_bytes(self.store.pmt_top, self.store.pmt_words),
             modified_pointers: self.store.modified_pointers,
         }
     }
@@ -341,7 +426,7 @@ impl<A: Address> MultiLookup<A> for Loop<A> {
     fn memory_bytes(&self) -> usize {
         let guard = epoch::pin();
         let core = current(&self.shared, &guard);
-        let pmt = self.store.pmt_top as usize * core.vrfs as usize;
+        let pmt = core.pmt.used_bytes(self.store.pmt_top, self.store.pmt_words);
         core.memory_bytes(self.store.arena_used(), pmt, self.store.chunks_used())
     }
 }
@@ -381,7 +466,7 @@ impl<A: Address> MultiLookup<A> for LoopView<'_, A> {
     /// Bytes allocated, including the capacity reserved for updates.
     fn memory_bytes(&self) -> usize {
         let c = self.core;
-        4 * (c.root.len() + c.chunk_groups.len() + c.arena.len() + c.pmt.len())
+        4 * (c.root.len() + c.chunk_groups.len() + c.arena.len()) + c.pmt.allocated_bytes()
     }
 }
 
@@ -404,10 +489,12 @@ impl<A: Address> MultiLookup<A> for LoopReader<A> {
     fn memory_bytes(&self) -> usize {
         self.with(|v| {
             let c = v.core;
-            4 * (c.root.len() + c.chunk_groups.len() + c.arena.len() + c.pmt.len())
+            4 * (c.root.len() + c.chunk_groups.len() + c.arena.len()) + c.pmt.allocated_bytes()
         })
     }
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_tables;

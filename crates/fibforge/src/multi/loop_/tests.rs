@@ -4,16 +4,16 @@ use super::*;
 use crate::prefix::Prefix4;
 use proptest::prelude::*;
 
-fn hop(i: u32) -> NextHop {
+pub(super) fn hop(i: u32) -> NextHop {
     NextHop::from_index(i)
 }
 
-fn rib4(routes: &[(&str, u32)]) -> Rib<u32> {
+pub(super) fn rib4(routes: &[(&str, u32)]) -> Rib<u32> {
     routes.iter().map(|(p, h)| (p.parse::<Prefix4>().unwrap(), hop(*h))).collect()
 }
 
 /// Route boundaries of every table plus some fixed addresses.
-fn probes<A: Address>(ribs: &[Option<Rib<A>>], extra: &[A]) -> Vec<A> {
+pub(super) fn probes<A: Address>(ribs: &[Option<Rib<A>>], extra: &[A]) -> Vec<A> {
     let mut v = extra.to_vec();
     for rib in ribs.iter().flatten() {
         for (p, _) in rib.iter() {
@@ -24,7 +24,7 @@ fn probes<A: Address>(ribs: &[Option<Rib<A>>], extra: &[A]) -> Vec<A> {
     v
 }
 
-fn assert_matches<A: Address>(l: &Loop<A>, extra: &[A]) {
+pub(super) fn assert_matches<A: Address>(l: &Loop<A>, extra: &[A]) {
     let reader = l.reader();
     for a in probes(&l.ribs, extra) {
         for (vrf, rib) in l.ribs.iter().enumerate() {
@@ -106,7 +106,7 @@ fn table_insertion_and_deletion() {
     assert_eq!(l.lookup(1, 0x0A01_0001), Some(hop(3)));
 }
 
-fn arb_prefix() -> impl Strategy<Value = Prefix4> {
+pub(super) fn arb_prefix() -> impl Strategy<Value = Prefix4> {
     (0u32..=32, prop_oneof![Just(0x0A00_0000u32), Just(0x0A01_0200), any::<u32>()])
         .prop_map(|(len, a)| Prefix4::new_masked(a, len).unwrap())
 }
@@ -118,12 +118,13 @@ proptest! {
         initial in prop::collection::vec((0u32..3, arb_prefix(), 0u32..6), 0..40),
         changes in prop::collection::vec((0u32..3, arb_prefix(), prop::option::of(0u32..6)), 0..40),
         group in prop_oneof![Just(32u32), Just(64), Just(128)],
+        compress_pmt in any::<bool>(),
     ) {
         let mut tables = vec![Rib::new(), Rib::new(), Rib::new()];
         for (v, p, h) in initial {
             tables[v as usize].insert(p, hop(h));
         }
-        let cfg = LoopConfig { group, headroom: 0.0, ..Default::default() };
+        let cfg = LoopConfig { group, headroom: 0.0, compress_pmt, ..Default::default() };
         let mut l = Loop::build(tables, &cfg).unwrap();
         for (v, p, h) in changes {
             match h {
@@ -139,5 +140,38 @@ proptest! {
                 prop_assert_eq!(fresh.lookup(vrf as u32, a), want);
             }
         }
+    }
+}
+
+#[test]
+fn optimization1_announcements_equal_the_slow_path() {
+    let tables = || {
+        vec![
+            rib4(&[("10.0.0.0/8", 1), ("10.1.2.128/25", 4), ("10.1.3.0/24", 2)]),
+            rib4(&[("10.1.0.0/16", 5), ("10.1.4.7/32", 6)]),
+        ]
+    };
+    let p = |s: &str| s.parse::<Prefix4>().unwrap();
+    let changes = [
+        (0, "10.1.5.0/24", 7),  // announcement of a leaf /24 on a PMT element
+        (0, "10.1.5.0/24", 8),  // path change of it
+        (0, "10.1.2.0/24", 9),  // not a leaf: covers 10.1.2.128/25
+        (1, "10.1.4.0/24", 3),  // element is a chunk (10.1.4.7/32 below)
+        (1, "10.2.0.0/16", 2),  // a leaf /16 on the root
+        (0, "10.1.4.7/32", 1),  // a /32 in a chunk
+        (1, "10.1.3.0/24", 11), // another table's column of an existing element
+    ];
+    for compress_pmt in [false, true] {
+        let on = LoopConfig { compress_pmt, ..Default::default() };
+        let off = LoopConfig { optimization1: false, ..on.clone() };
+        let (mut a, mut b) =
+            (Loop::build(tables(), &on).unwrap(), Loop::build(tables(), &off).unwrap());
+        for &(vrf, prefix, h) in &changes {
+            a.insert(vrf, p(prefix), hop(h)).unwrap();
+            b.insert(vrf, p(prefix), hop(h)).unwrap();
+            assert_matches(&a, &[0x0A01_0280, 0x0A01_0500]);
+            assert_matches(&b, &[0x0A01_0280, 0x0A01_0500]);
+        }
+        assert_eq!(a.stats().modified_pointers, b.stats().modified_pointers);
     }
 }

@@ -8,10 +8,14 @@
 //! in a lower chunk, every group holding a changed element is regenerated into new arena words
 //! and its group pointer swapped with one release store. Replaced words, chunks and subtrees
 //! are retired through epoch-based reclamation and reused once no reader can see them.
+//!
+//! Optimization 1 (§III-E): announcements and path changes of leaf routes ending a layer that
+//! land on a PortMapTable element skip the RIB walk entirely ([`announce_leaf`]); other
+//! announcements skip the "does this element still need a chunk" RIB scans on their way down.
 
 use super::build::{Emitter, Sink, limit_error};
 use super::encode::{encode_group, group_len};
-use super::layout::{Core, TAG_CHUNK, TAG_SPARSE, payload, tag};
+use super::layout::{Core, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
@@ -32,9 +36,11 @@ pub(super) struct Store {
     pub arena_top: u32,
     pub chunk_top: u32,
     pub pmt_top: u32,
+    /// PortMapTable words in use.
+    pub pmt_words: u32,
     pub free_words: HashMap<u32, Vec<u32>>,
     pub free_chunks: Vec<u32>,
-    pub pmt_index: HashMap<Box<[u32]>, u32>,
+    pub pmt_index: super::pmt_index::PmtIndex,
     /// Storage retired by updates, handed back by the epoch collector after the grace period.
     pub reclaimed: Arc<Mutex<Vec<Retired>>>,
     /// Storage retired by the update in progress (deferred when it is published).
@@ -112,19 +118,15 @@ impl Sink for CoreSink<'_> {
     }
 
     fn intern(&mut self, composite: &[u32]) -> Result<u32, BuildError> {
-        if let Some(&i) = self.store.pmt_index.get(composite) {
+        let h = super::pmt_index::hash(composite);
+        let pmt = &self.core.pmt;
+        if let Some(i) = self.store.pmt_index.find(h, |i| pmt.holds(i, composite)) {
             return Ok(i);
         }
         let i = self.store.pmt_top;
-        let t = composite.len();
-        if (i as usize + 1) * t > self.core.pmt.len() {
-            return Err(limit_error("reserved PortMapTable entries"));
-        }
-        for (k, &h) in composite.iter().enumerate() {
-            self.core.pmt[i as usize * t + k].store(h, Ordering::Relaxed);
-        }
+        pmt.append(i, &mut self.store.pmt_words, composite)?;
         self.store.pmt_top += 1;
-        self.store.pmt_index.insert(composite.into(), i);
+        self.store.pmt_index.note(h, i);
         Ok(i)
     }
 }
@@ -177,6 +179,7 @@ pub(super) fn refresh<A: Address>(
     core: &Core,
     store: &mut Store,
     prefix: &Prefix<A>,
+    announce: bool,
 ) -> Result<(), BuildError> {
     let sh = &core.shape;
     let layers = sh.strides.len();
@@ -195,7 +198,8 @@ pub(super) fn refresh<A: Address>(
             Some((id, _)) => core.group_entry(id, e),
         };
         let elem = em.element_prefix(base, l, e);
-        if tag(current) == TAG_CHUNK && em.has_deeper(&elem) {
+        // An announced route longer than the element keeps it a chunk: no RIB scan needed.
+        if tag(current) == TAG_CHUNK && (announce || em.has_deeper(&elem)) {
             chunk = Some((payload(current), elem));
             continue;
         }
@@ -219,8 +223,21 @@ fn regenerate<A: Address>(
         let elem = em.element_prefix(base, l, e);
         fresh.push(em.element_entry(elem, l, &mut CoreSink { core, store })?);
     }
-    let Some((id, _)) = chunk else {
-        for (e, new) in range.zip(fresh) {
+    install(core, store, chunk.map(|(id, _)| id), range, &fresh)
+}
+
+/// Publishes `fresh` entries for elements `range` of `chunk` (the root when `None`): root
+/// elements with one atomic store each, lower chunks by regenerating each touched group from
+/// a mirror copy of its current entries and swapping its pointer.
+fn install(
+    core: &Core,
+    store: &mut Store,
+    chunk: Option<u32>,
+    range: std::ops::Range<u32>,
+    fresh: &[u32],
+) -> Result<(), BuildError> {
+    let Some(id) = chunk else {
+        for (e, &new) in range.zip(fresh) {
             let old = core.root[e as usize].swap(new, Ordering::AcqRel);
             if old != new {
                 store.modified_pointers += 1;
@@ -234,7 +251,7 @@ fn regenerate<A: Address>(
     for grp in first_group..=last_group {
         let mut elems: Vec<u32> = (grp * g..grp * g + g).map(|e| core.group_entry(id, e)).collect();
         let mut changed = false;
-        for (e, &new) in range.clone().zip(&fresh) {
+        for (e, &new) in range.clone().zip(fresh) {
             if e / g == grp {
                 let old = std::mem::replace(&mut elems[(e % g) as usize], new);
                 if old != new {
@@ -255,4 +272,47 @@ fn regenerate<A: Address>(
         store.retiring.push(Retired::Words { offset: old_offset, len: old_len });
     }
     Ok(())
+}
+
+/// Optimization 1 (§III-E): an announcement or path change of `prefix` in table `vrf` whose
+/// length ends a layer (/16, /24 or /32 with `[16-8-8]`; the paper names /24, the common case)
+/// and which is a leaf of that table's trie, landing on an element that is a PortMapTable
+/// entry. The element's new composite is the current one with column `vrf` set to `hop`, so
+/// no table's RIB is consulted; the group is regenerated from a mirror copy of its entries.
+/// Returns `false` (nothing done) when the conditions do not hold.
+pub(super) fn announce_leaf<A: Address>(
+    core: &Core,
+    store: &mut Store,
+    (vrf, leaf): (u32, bool),
+    prefix: &Prefix<A>,
+    hop: u32,
+) -> Result<bool, BuildError> {
+    let sh = &core.shape;
+    let Some(l) = (0..sh.strides.len()).find(|&l| sh.starts[l] + sh.strides[l] == prefix.len())
+    else {
+        return Ok(false);
+    };
+    if !leaf {
+        return Ok(false);
+    }
+    let mut chunk = None;
+    for k in 0..=l {
+        let e = prefix.addr().bits(sh.starts[k], sh.strides[k]) as u32;
+        let cur = chunk.map_or_else(
+            || core.root[e as usize].load(Ordering::Relaxed),
+            |id| core.group_entry(id, e),
+        );
+        match (k == l, tag(cur)) {
+            (false, TAG_CHUNK) => chunk = Some(payload(cur)),
+            (true, TAG_PMT) => {
+                let mut composite = core.pmt.composite(payload(cur));
+                composite[vrf as usize] = hop;
+                let new = entry(TAG_PMT, CoreSink { core, store }.intern(&composite)?);
+                install(core, store, chunk, e..e + 1, &[new])?;
+                return Ok(true);
+            }
+            _ => return Ok(false),
+        }
+    }
+    Ok(false)
 }

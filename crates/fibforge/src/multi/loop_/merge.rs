@@ -1,0 +1,192 @@
+//! Incremental insertion and deletion of a whole table (paper §III-D, Table II).
+//!
+//! Adding table `N` walks the current structure once, chunk by chunk, next to the new table's
+//! own FPA for the same chunk (built from its RIB alone, Algorithm 1). For every element the
+//! new lookup entry follows from the current entry and the new table's value:
+//!
+//! - current entry is a PortMapTable index `i` and the new table has no longer route under the
+//!   element: the entry becomes the index of composite `PMT[i] ++ [value]` (Table II rows 1–3:
+//!   "extend" when both bitmaps have a 1, "divide" when only one has; the merged bitmap is
+//!   recomputed from the entries by the group encoder, so `MBN = MBC | BN` holds by
+//!   construction, and rows with a 0 in both reuse the previous element's entry);
+//! - the new table has a longer route under a PortMapTable element: a next-layer chunk is
+//!   created whose current side is that one entry everywhere;
+//! - current entry points at a chunk: the walk descends with the new table's value as the
+//!   child's default.
+//!
+//! New composites are interned once per distinct `(old index, value)` pair, so the work per
+//! element is one small hash lookup, independent of the number of tables; only the copy of a
+//! distinct composite into the wider PortMapTable is proportional to it (the dimension the
+//! paper's PMTN adds). Deleting table `v` is the same walk with the value fixed to 0 in column
+//! `v` (or the column dropped when no table after `v` remains): adjacent ranges whose
+//! composites become equal merge when the groups are re-encoded, and a chunk whose elements
+//! all become one PortMapTable entry collapses into that entry.
+//!
+//! The result is written into fresh arrays and published with one atomic pointer swap; the
+//! old structure stays readable until every reader pinned before the swap is done.
+//!
+//! Layout differences from a fresh build (same answers): chunk forms are chosen from what the
+//! walk knows — a current sparse chunk's keys plus the new table's relative prefixes; a
+//! grouped chunk stays grouped on deletion even if a fresh build would make it sparse.
+
+use super::build::{ChunkValues, Sink, VecSink, encode_chunk, note_special};
+use super::encode::Special;
+use super::layout::{Core, Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
+use super::pmt_index::FastMap;
+use crate::addr::Address;
+use crate::fib::BuildError;
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+use std::sync::atomic::Ordering;
+
+/// What changes between the current and the new PortMapTable columns.
+pub(super) struct Reshape<'a, A: Address> {
+    /// Columns (table slots) of the new PortMapTable.
+    pub width: usize,
+    /// A column cleared (the deleted table), if any.
+    pub clear: Option<usize>,
+    /// A column filled from a new table's RIB, if any.
+    pub add: Option<(usize, &'a Rib<A>)>,
+}
+
+/// Which current entries a chunk's elements have.
+#[derive(Copy, Clone)]
+enum Current {
+    Root,
+    Entry(u32),
+}
+
+struct Merger<'a, A: Address> {
+    old: &'a Core,
+    shape: &'a Shape,
+    limit: usize,
+    reshape: Reshape<'a, A>,
+    /// `(current PortMapTable index, new column value)` → new lookup entry.
+    memo: FastMap<u64, u32>,
+    sink: VecSink,
+}
+
+/// Builds the new root entries and arrays from `old` and `reshape`.
+pub(super) fn merge<A: Address>(
+    old: &Core,
+    shape: &Shape,
+    sparse_limit: usize,
+    reshape: Reshape<'_, A>,
+) -> Result<(Vec<u32>, VecSink), BuildError> {
+    let sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
+    let mut m = Merger { old, shape, limit: sparse_limit, reshape, memo: FastMap::default(), sink };
+    let (root, _) = m.chunk(0, Prefix::DEFAULT_ROUTE, Current::Root, 0)?;
+    Ok((root, m.sink))
+}
+
+impl<A: Address> Merger<'_, A> {
+    /// The current entries of a chunk's elements, and its relative prefixes when known
+    /// (a sparse chunk's keys; none for a PortMapTable entry; unknown for grouped chunks).
+    fn current(&self, l: usize, cur: Current) -> (Vec<u32>, Option<Vec<Special>>) {
+        let s = self.shape.strides[l];
+        let n = 1u32 << s;
+        let old = self.old;
+        match cur {
+            Current::Root => {
+                ((0..n).map(|e| old.root[e as usize].load(Ordering::Relaxed)).collect(), None)
+            }
+            Current::Entry(e) if tag(e) == TAG_PMT => (vec![e; n as usize], Some(Vec::new())),
+            Current::Entry(e) if tag(e) == TAG_CHUNK => {
+                ((0..n).map(|x| old.group_entry(payload(e), x)).collect(), None)
+            }
+            Current::Entry(e) => {
+                debug_assert_eq!(tag(e), TAG_SPARSE);
+                let base = payload(e) as usize;
+                let count = old.arena[base].load(Ordering::Relaxed) as usize;
+                let keys = (0..count)
+                    .map(|k| old.arena[base + 2 + 2 * k].load(Ordering::Relaxed))
+                    .map(|key| Special { bits: key >> 8, len: s - (key & 0xff) })
+                    .collect();
+                ((0..n).map(|x| old.sparse_entry(payload(e), x)).collect(), Some(keys))
+            }
+        }
+    }
+
+    /// The new table's values for the chunk (all 0 when no table is added).
+    fn added(&self, l: usize, base: Prefix<A>, default: u32) -> ChunkValues {
+        let mut cv = ChunkValues::new(1usize << self.shape.strides[l], &[default]);
+        if let Some((_, rib)) = self.reshape.add {
+            cv.overlay(rib, 0, (self.shape, self.limit), l, base);
+        }
+        cv
+    }
+
+    /// The new entries of the chunk at (`l`, `base`) and its relative prefixes when known.
+    fn chunk(
+        &mut self,
+        l: usize,
+        base: Prefix<A>,
+        cur: Current,
+        default: u32,
+    ) -> Result<(Vec<u32>, Option<Vec<Special>>), BuildError> {
+        let (old, old_specials) = self.current(l, cur);
+        let new = self.added(l, base, default);
+        let mut out: Vec<u32> = Vec::with_capacity(old.len());
+        for (e, &oe) in old.iter().enumerate() {
+            let (value, deep) = (new.fpa[e], new.deeper[e]);
+            let same = e > 0 && old[e - 1] == oe && new.fpa[e - 1] == value && !new.deeper[e - 1];
+            let ne = if tag(oe) == TAG_PMT && !deep {
+                if same { out[e - 1] } else { self.extend(payload(oe), value)? }
+            } else {
+                let child = element_prefix(self.shape, base, l, e as u32);
+                self.child(l + 1, child, oe, value)?
+            };
+            out.push(ne);
+        }
+        let specials = old_specials.and_then(|mut sp| {
+            for s in new.specials {
+                note_special(&mut sp, s, self.limit);
+            }
+            (sp.len() <= self.limit).then_some(sp)
+        });
+        Ok((out, specials))
+    }
+
+    /// The entry for a next-layer chunk: collapsed, sparse or grouped.
+    fn child(
+        &mut self,
+        l: usize,
+        base: Prefix<A>,
+        cur: u32,
+        default: u32,
+    ) -> Result<u32, BuildError> {
+        let (elems, specials) = self.chunk(l, base, Current::Entry(cur), default)?;
+        if tag(elems[0]) == TAG_PMT && elems.iter().all(|&x| x == elems[0]) {
+            return Ok(elems[0]);
+        }
+        encode_chunk(self.shape, self.limit, l, &elems, specials.as_deref(), &mut self.sink)
+    }
+
+    /// The entry of composite `PMT[index]` reshaped, with `value` in the added column.
+    fn extend(&mut self, index: u32, value: u32) -> Result<u32, BuildError> {
+        let key = (index as u64) << 32 | value as u64;
+        let key_hash = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        if let Some(&e) = self.memo.get(&key_hash) {
+            return Ok(e);
+        }
+        let r = &self.reshape;
+        let mut composite = self.old.pmt.composite(index);
+        composite.resize(r.width, 0);
+        if let Some(c) = r.clear.filter(|&c| c < r.width) {
+            composite[c] = 0;
+        }
+        if let Some((c, _)) = r.add {
+            composite[c] = value;
+        }
+        let e = entry(TAG_PMT, self.sink.intern(&composite)?);
+        self.memo.insert(key_hash, e);
+        Ok(e)
+    }
+}
+
+/// The prefix of element `e` of the chunk at (`l`, `base`).
+fn element_prefix<A: Address>(shape: &Shape, base: Prefix<A>, l: usize, e: u32) -> Prefix<A> {
+    let end = shape.starts[l] + shape.strides[l];
+    let addr = A::from_u128(base.addr().to_u128() | ((e as u128) << (A::BITS - end)));
+    Prefix::from_parts_unchecked(addr, end)
+}

@@ -1,0 +1,90 @@
+//! The writer's index of PortMapTable composites: a 64-bit hash of each composite → the index
+//! of the entry holding it.
+//!
+//! Keys are hashes, not copies of the composites (a copy would double the PortMapTable's
+//! memory on the writer's side and cost an allocation per entry). A hit is confirmed against
+//! the table itself; on the (vanishingly rare) collision of two different composites the
+//! second is stored again without being indexed, which costs one entry and never a wrong
+//! answer. The hash is a multiply-rotate over the 32-bit values (Fx-style), chosen for speed:
+//! the index is only ever fed the structure's own composites.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for keys that are already hashes: passes the `u64` through.
+#[derive(Default)]
+pub(super) struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(K);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+const K: u64 = 0x517c_c1b7_2722_0a95;
+
+/// A map keyed by precomputed or small integer hashes.
+pub(super) type FastMap<Key, V> = HashMap<Key, V, BuildHasherDefault<PassThrough>>;
+
+/// The hash of a composite.
+#[inline]
+pub(super) fn hash(composite: &[u32]) -> u64 {
+    let mut h = composite.len() as u64;
+    for &x in composite {
+        h = (h.rotate_left(5) ^ x as u64).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
+}
+
+/// Composite hash → PortMapTable index.
+#[derive(Default)]
+pub(super) struct PmtIndex {
+    map: FastMap<u64, u32>,
+}
+
+impl PmtIndex {
+    /// The index holding `composite`, if indexed; `stored(i)` compares entry `i` with it.
+    #[inline]
+    pub(super) fn find(&self, h: u64, stored: impl Fn(u32) -> bool) -> Option<u32> {
+        self.map.get(&h).copied().filter(|&i| stored(i))
+    }
+
+    /// Records that entry `i` holds the composite with hash `h` (first one wins).
+    #[inline]
+    pub(super) fn note(&mut self, h: u64, i: u32) {
+        self.map.entry(h).or_insert(i);
+    }
+
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_only_confirmed_entries() {
+        let table = [vec![1u32, 2], vec![2, 1], vec![0, 0]];
+        let mut ix = PmtIndex::default();
+        for (i, c) in table.iter().enumerate() {
+            ix.note(hash(c), i as u32);
+        }
+        assert_eq!(ix.len(), 3);
+        for (i, c) in table.iter().enumerate() {
+            assert_eq!(ix.find(hash(c), |j| table[j as usize] == *c), Some(i as u32));
+        }
+        assert_eq!(ix.find(hash(&[1, 2]), |_| false), None, "unconfirmed hit");
+        assert_ne!(hash(&[1, 2]), hash(&[2, 1]));
+    }
+}
