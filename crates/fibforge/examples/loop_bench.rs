@@ -237,6 +237,11 @@ fn main() {
         }
         let without = LoopConfig { optimization1: false, ..cfg.clone() };
         update_row(&perturbed[..2], &updates, &without);
+        println!(
+            "-- the same stream into VRF 0 of 8 tables (the slow path scans every table's RIB)"
+        );
+        update_row(&perturbed[..8], &updates, &cfg);
+        update_row(&perturbed[..8], &updates, &without);
     }
     if want("tables") {
         tables_rows(&perturbed, &cfg);

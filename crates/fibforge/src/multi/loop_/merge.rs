@@ -33,6 +33,7 @@ use super::build::{ChunkValues, Sink, VecSink, encode_chunk, note_special};
 use super::encode::Special;
 use super::layout::{Core, Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
 use super::pmt_index::FastMap;
+
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
@@ -165,7 +166,7 @@ impl<A: Address> Merger<'_, A> {
     /// The entry of composite `PMT[index]` reshaped, with `value` in the added column.
     fn extend(&mut self, index: u32, value: u32) -> Result<u32, BuildError> {
         let key = (index as u64) << 32 | value as u64;
-        let key_hash = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let key_hash = super::pmt_index::mix(key); // a bijection: no collisions
         if let Some(&e) = self.memo.get(&key_hash) {
             return Ok(e);
         }

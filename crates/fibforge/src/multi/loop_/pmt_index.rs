@@ -41,7 +41,16 @@ pub(super) fn hash(composite: &[u32]) -> u64 {
     for &x in composite {
         h = (h.rotate_left(5) ^ x as u64).wrapping_mul(K);
     }
-    h ^ (h >> 29)
+    mix(h)
+}
+
+/// The splitmix64 finalizer: a bijection whose every output bit depends on every input bit
+/// (hash tables index by the low bits).
+#[inline]
+pub(super) fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// Composite hash → PortMapTable index.
