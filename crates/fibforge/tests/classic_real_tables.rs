@@ -213,21 +213,7 @@ fn dir24_8_after_replaying_linx_updates_equals_a_fresh_compile() {
     };
     let mut table = load(&shared.join("tables/v4/ris2015-as3856.tsv.gz"));
     let mut fib = Dir24_8::compile(&table.v4, &()).unwrap();
-    let file = std::fs::File::open(shared.join("updates/linx2014-p52-v4.txt.gz")).unwrap();
-    let reader = fibforge_io::open_reader(file, "updates").unwrap();
-    let mut applied = 0;
-    for line in reader.lines() {
-        let Some((prefix, hop)) = parse_update(&line.unwrap(), &mut table) else { continue };
-        let mark = table.v4.change_mark();
-        match hop {
-            Some(h) => table.v4.insert(prefix, h),
-            None => table.v4.remove(&prefix),
-        };
-        fib.apply_changes(&table.v4, table.v4.changes_since(mark)).unwrap();
-        table.v4.trim_changes(table.v4.change_mark());
-        applied += 1;
-    }
-    assert_eq!(applied, 23_446);
+    replay_linx(&shared, &mut table, &mut fib);
     let fresh = Dir24_8::compile(&table.v4, &()).unwrap();
     assert!(fib.same_answers(&fresh), "updated table differs from a fresh compile");
     assert_same("dir24_8 after updates", &fib, &table.v4, &probes(&table.v4, 100_000));
@@ -242,21 +228,7 @@ fn treebitmap_replay<N: NodeLayout>() {
     };
     let mut table = load(&shared.join("tables/v4/ris2015-as3856.tsv.gz"));
     let mut fib = TreeBitmap::<u32, N>::compile(&table.v4, &()).unwrap();
-    let file = std::fs::File::open(shared.join("updates/linx2014-p52-v4.txt.gz")).unwrap();
-    let reader = fibforge_io::open_reader(file, "updates").unwrap();
-    let mut applied = 0;
-    for line in reader.lines() {
-        let Some((prefix, hop)) = parse_update(&line.unwrap(), &mut table) else { continue };
-        let mark = table.v4.change_mark();
-        match hop {
-            Some(h) => table.v4.insert(prefix, h),
-            None => table.v4.remove(&prefix),
-        };
-        fib.apply_changes(&table.v4, table.v4.changes_since(mark)).unwrap();
-        table.v4.trim_changes(table.v4.change_mark());
-        applied += 1;
-    }
-    assert_eq!(applied, 23_446);
+    replay_linx(&shared, &mut table, &mut fib);
     let fresh = TreeBitmap::<u32, N>::compile(&table.v4, &()).unwrap();
     assert!(fib.same_shape(&fresh), "{}: updated trie differs from a fresh compile", N::NAME);
     assert_eq!(fib.node_count(), fresh.node_count());
@@ -276,4 +248,23 @@ fn treebitmap4_after_replaying_linx_updates_equals_a_fresh_compile() {
 #[test]
 fn treebitmap6_after_replaying_linx_updates_equals_a_fresh_compile() {
     treebitmap_replay::<fibforge::algo::treebitmap::Node6>();
+}
+
+/// Applies the 23,446 LINX updates to `table` and `fib`, one `apply_changes` per update.
+fn replay_linx<F: Incremental<u32>>(shared: &Path, table: &mut Table, fib: &mut F) {
+    let file = std::fs::File::open(shared.join("updates/linx2014-p52-v4.txt.gz")).unwrap();
+    let reader = fibforge_io::open_reader(file, "updates").unwrap();
+    let mut applied = 0;
+    for line in reader.lines() {
+        let Some((prefix, hop)) = parse_update(&line.unwrap(), table) else { continue };
+        let mark = table.v4.change_mark();
+        match hop {
+            Some(h) => table.v4.insert(prefix, h),
+            None => table.v4.remove(&prefix),
+        };
+        fib.apply_changes(&table.v4, table.v4.changes_since(mark)).unwrap();
+        table.v4.trim_changes(table.v4.change_mark());
+        applied += 1;
+    }
+    assert_eq!(applied, 23_446);
 }
