@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use fibforge::algo::multibit::{LeafPushedTrie, TrieConfig, UpdatableTrie};
-use fibforge::{Address, Compile, Incremental, Lookup, Rib};
+use fibforge::{Address, Compile, Lookup, Rib};
 
 fn cfg(levels: Option<u32>, variable: bool, packed: bool) -> TrieConfig {
     TrieConfig { levels, variable, packed, max_stride: None }
@@ -62,18 +62,7 @@ fn replay(c: TrieConfig) {
     assert_eq!(updates.len(), 23_446);
     let mut rib = t.v4;
     let mut trie = UpdatableTrie::compile(&rib, &c).unwrap();
-    let mut touched = Vec::new();
-    for u in &updates {
-        let mark = rib.change_mark();
-        match *u {
-            Update::Announce(p, h) => rib.insert(p, h),
-            Update::Withdraw(p) => rib.remove(&p),
-        };
-        let changed = rib.changes_since(mark).to_vec();
-        trie.apply_changes(&rib, &changed).unwrap();
-        rib.trim_changes(rib.change_mark());
-        touched.extend(changed);
-    }
+    let touched = common::replay(&updates, &mut rib, &mut trie);
     let fresh = UpdatableTrie::compile(&rib, &c).unwrap();
     let mut addrs = probes(&rib, 2, 200_000, 11);
     for p in &touched {

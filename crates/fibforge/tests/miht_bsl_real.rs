@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use fibforge::algo::bsl::{Bsl, BslConfig};
 use fibforge::algo::miht::{Miht, MihtConfig};
-use fibforge::{Address, Compile, Incremental, Rib};
+use fibforge::{Address, Compile, Rib};
 
 fn check_miht<A: Address>(name: &str, rib: &Rib<A>, step: usize) {
     let addrs = probes(rib, step, 100_000, 7);
@@ -86,18 +86,7 @@ fn miht_follows_real_updates() {
     let updates = read_updates(&path, &mut t);
     let mut rib = t.v4;
     let mut fib = Miht::compile(&rib, &MihtConfig::default()).unwrap();
-    let mut touched = Vec::new();
-    for u in &updates {
-        let mark = rib.change_mark();
-        match *u {
-            Update::Announce(p, h) => rib.insert(p, h),
-            Update::Withdraw(p) => rib.remove(&p),
-        };
-        let changed = rib.changes_since(mark).to_vec();
-        fib.apply_changes(&rib, &changed).unwrap();
-        rib.trim_changes(rib.change_mark());
-        touched.extend(changed);
-    }
+    let touched = common::replay(&updates, &mut rib, &mut fib);
     let fresh = Miht::compile(&rib, &MihtConfig::default()).unwrap();
     let mut addrs = probes(&rib, 2, 200_000, 11);
     for p in &touched {

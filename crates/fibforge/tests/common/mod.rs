@@ -105,3 +105,25 @@ pub fn read_updates(path: &Path, table: &mut Table) -> Vec<Update<u32>> {
     }
     out
 }
+
+/// Applies `updates` one by one to `rib` and then to `fib` (one `apply_changes` each);
+/// returns every prefix whose route changed, in order.
+pub fn replay<F: fibforge::Incremental<u32>>(
+    updates: &[Update<u32>],
+    rib: &mut Rib<u32>,
+    fib: &mut F,
+) -> Vec<Prefix<u32>> {
+    let mut touched = Vec::new();
+    for u in updates {
+        let mark = rib.change_mark();
+        match *u {
+            Update::Announce(p, h) => rib.insert(p, h),
+            Update::Withdraw(p) => rib.remove(&p),
+        };
+        let changed = rib.changes_since(mark).to_vec();
+        fib.apply_changes(rib, &changed).unwrap();
+        rib.trim_changes(rib.change_mark());
+        touched.extend(changed);
+    }
+    touched
+}
