@@ -32,6 +32,10 @@ pub struct TableArgs {
     /// synthetic hops assigned by hash (default 16).
     #[arg(long, default_value = "16", value_parser = parse_hops)]
     pub prefix_only_hops: PrefixOnlyHops,
+    /// Replace every route's next hop by that of the longest route of this table file that
+    /// covers its prefix ("none" where none does): realistic next hops for a prefix list.
+    #[arg(long, value_name = "FILE")]
+    pub hops_from: Option<PathBuf>,
 }
 
 fn parse_hops(s: &str) -> Result<PrefixOnlyHops, String> {
@@ -84,5 +88,16 @@ pub fn load_table(args: &TableArgs) -> anyhow::Result<Table> {
     let table = fibforge_io::read_table_from(bar.wrap_read(file), &name, &args.read_config())
         .map_err(|e| e.error)?;
     bar.finish_and_clear();
+    match &args.hops_from {
+        Some(source) => Ok(table.with_hops_from(&load_hop_source(source)?)),
+        None => Ok(table),
+    }
+}
+
+/// Reads the table whose next hops `--hops-from` projects onto another table.
+pub fn load_hop_source(path: &std::path::Path) -> anyhow::Result<Table> {
+    let table = fibforge_io::read_table(path, &ReadConfig::default())
+        .map_err(|e| e.error)
+        .with_context(|| format!("reading the --hops-from table {}", path.display()))?;
     Ok(table)
 }

@@ -24,7 +24,9 @@ pub mod updates;
 
 pub use error::{LoadError, ReadError};
 pub use open::{open, open_reader};
-pub use table::{DuplicatePolicy, PeerFilter, PrefixOnlyHops, ReadConfig, Table};
+pub use table::{
+    DuplicatePolicy, NO_COVERING_ROUTE, PeerFilter, PrefixOnlyHops, ReadConfig, Table,
+};
 pub use text::read_text_table;
 pub use trace::{Trace, TraceError, read_trace, read_trace_from};
 pub use updates::{Update, UpdateKind, UpdateReader, read_updates, read_updates_from};

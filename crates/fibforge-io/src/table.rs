@@ -152,6 +152,42 @@ impl Table {
     pub fn hop_value(&self, hop: NextHop) -> &str {
         self.hops.value(hop).map(|s| s.as_str()).unwrap_or("?")
     }
+
+    /// The same prefixes with the next hops a real router would use for them: each route
+    /// takes the value of the longest route of `source` that covers its prefix, or
+    /// [`NO_COVERING_ROUTE`] when none does.
+    ///
+    /// Prefix-only tables (a prefix list without next hops) get realistic next hops this way:
+    /// neighbouring and nested prefixes share or differ in next hop as they do in `source`'s
+    /// forwarding table, which a hash assignment ([`PrefixOnlyHops::Synthetic`]) does not model.
+    pub fn with_hops_from(&self, source: &Table) -> Table {
+        let mut out = Table { duplicates: self.duplicates, ..Table::new(&ReadConfig::default()) };
+        out.policy = self.policy;
+        project(&self.v4, &source.v4, &source.hops, &mut out.hops, &mut out.v4);
+        project(&self.v6, &source.v6, &source.hops, &mut out.hops, &mut out.v6);
+        out
+    }
+}
+
+/// The value [`Table::with_hops_from`] gives prefixes that no source route covers.
+pub const NO_COVERING_ROUTE: &str = "none";
+
+fn project<A: fibforge::Address>(
+    from: &Rib<A>,
+    source: &Rib<A>,
+    source_hops: &Interner<String>,
+    hops: &mut Interner<String>,
+    into: &mut Rib<A>,
+) {
+    for (prefix, _) in from.iter() {
+        let value = source
+            .longest_covering(&prefix)
+            .and_then(|(_, hop)| source_hops.value(hop))
+            .map_or(NO_COVERING_ROUTE, |v| v.as_str());
+        // The projected table never has more values than `source` has plus one.
+        let hop = hops.intern_ref(value).expect("at most the source's next hops plus one");
+        into.insert(prefix, hop);
+    }
 }
 
 fn add_one<A: fibforge::Address>(

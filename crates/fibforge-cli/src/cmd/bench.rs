@@ -64,6 +64,10 @@ pub struct Args {
     /// Replace each table by its growth table (Poptrie §4.1): syn1 or syn2.
     #[arg(long)]
     synth: Option<Synth>,
+    /// Give every route of every table the next hop of the longest route of FILE covering
+    /// its prefix (realistic next hops for prefix-only tables; see `stats --hops-from`).
+    #[arg(long, value_name = "FILE")]
+    hops_from: Option<PathBuf>,
     /// A paper experiment: poptrie-table3, poptrie-table4, poptrie-traffic, poptrie-fig8,
     /// poptrie-table5, poptrie-ipv6, sail-traces, bloomfwd (= bloomfwd-fpr, -threads,
     /// -matching, -traffic, -tables, -ipv6).
@@ -123,6 +127,7 @@ fn run_single(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
     let mut m =
         Measured { tables: Vec::new(), settings: serde_json::Value::Null, results: Vec::new() };
     let mut settings_json = Vec::new();
+    let hop_source = args.hops_from.as_deref().map(crate::load::load_hop_source).transpose()?;
     for part in parts {
         let (mut settings, mut paths) = (base.clone(), args.tables.clone());
         if !part.is_empty() {
@@ -132,7 +137,7 @@ fn run_single(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
         if paths.is_empty() {
             paths = DEFAULT_TABLES.iter().map(|t| locate(t)).collect::<anyhow::Result<_>>()?;
         }
-        let loaded = load_tables(&paths, args.synth)?;
+        let loaded = load_tables(&paths, args.synth, hop_source.as_ref())?;
         let duration = settings.repeat_duration(&loaded);
         let mut log = |msg: &str| eprintln!("{msg}");
         m.results.extend(runner::run(&settings, &loaded, &mut log));
@@ -254,7 +259,11 @@ pub fn locate(relative: &str) -> anyhow::Result<PathBuf> {
 }
 
 /// Reads each table; `FILE#syn1` / `FILE#syn2` (or `--synth`) makes its growth table.
-fn load_tables(paths: &[PathBuf], synth: Option<Synth>) -> anyhow::Result<Vec<NamedTable>> {
+fn load_tables(
+    paths: &[PathBuf],
+    synth: Option<Synth>,
+    hop_source: Option<&fibforge_io::Table>,
+) -> anyhow::Result<Vec<NamedTable>> {
     let mut out = Vec::new();
     for p in paths {
         let text = p.display().to_string();
@@ -266,9 +275,14 @@ fn load_tables(paths: &[PathBuf], synth: Option<Synth>) -> anyhow::Result<Vec<Na
         };
         let synth = suffix_synth.or(synth);
         let t0 = Instant::now();
-        let table = fibforge_io::read_table(&file, &ReadConfig::default()).map_err(|e| e.error)?;
+        let mut table =
+            fibforge_io::read_table(&file, &ReadConfig::default()).map_err(|e| e.error)?;
         let load_s = t0.elapsed().as_secs_f64();
         let mut name = file_name(&file);
+        if let Some(source) = hop_source {
+            table = table.with_hops_from(source);
+            name = format!("{name}+hops");
+        }
         let (mut v4, mut v6) = (table.v4, table.v6);
         if let Some(s) = synth {
             v4 = s.apply(&v4);

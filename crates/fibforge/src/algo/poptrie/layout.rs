@@ -90,9 +90,9 @@ impl Key for u128 {
     }
 }
 
-/// A leaf: a raw next hop (`NextHop::raw`, 0 = no route) in 16 or 32 bits.
+/// A leaf: a raw next hop (`NextHop::raw`, 0 = no route) in 8, 16 or 32 bits.
 pub trait Leaf: Copy + Default + Eq + Send + Sync + std::fmt::Debug + 'static {
-    /// Width in bits (16 or 32).
+    /// Width in bits (8, 16 or 32).
     const BITS: u32;
     /// The largest raw value this width holds.
     const MAX_RAW: u32;
@@ -100,6 +100,20 @@ pub trait Leaf: Copy + Default + Eq + Send + Sync + std::fmt::Debug + 'static {
     fn from_raw(raw: u32) -> Self;
     /// Widens to a raw value.
     fn raw(self) -> u32;
+}
+
+impl Leaf for u8 {
+    const BITS: u32 = 8;
+    const MAX_RAW: u32 = u8::MAX as u32;
+    #[inline(always)]
+    fn from_raw(raw: u32) -> Self {
+        debug_assert!(raw <= Self::MAX_RAW);
+        raw as u8
+    }
+    #[inline(always)]
+    fn raw(self) -> u32 {
+        self as u32
+    }
 }
 
 impl Leaf for u16 {

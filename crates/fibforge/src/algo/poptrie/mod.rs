@@ -24,8 +24,9 @@
 //! - `dir`: `2^s` × `u32`: `0x8000_0000 | raw next hop`, or a node index.
 //! - `nodes`: 24-byte records `{vector: u64, leafvec: u64, base0: u32, base1: u32}`; a node's
 //!   children are one contiguous block, in slot order.
-//! - `leaves`: `u16` when every raw next hop (index + 1) is at most 65,535, else `u32`; the
-//!   lookup is compiled separately for each width. A node's leaves are one block.
+//! - `leaves`: `u8` when every raw next hop (index + 1) is at most 255 (a router's
+//!   adjacencies, typically), `u16` up to 65,535, else `u32`; the lookup is compiled
+//!   separately for each width. A node's leaves are one block.
 //!
 //! Blocks are placed by an allocator that keeps both arrays contiguous (`alloc.rs`); a fresh
 //! compile packs them without gaps.
@@ -122,10 +123,25 @@ pub struct Fib<A: Key> {
     isa: Isa,
 }
 
+/// The arrays in the narrowest leaf width that holds every next hop.
 pub(crate) enum Cores<A: Key> {
+    /// At most 255 next hops (a router's adjacencies, usually).
+    Tiny(Core<A, u8>),
     Narrow(Core<A, u16>),
     Wide(Core<A, u32>),
 }
+
+/// Evaluates `$body` with `$c` bound to the [`Core`] of whatever leaf width `$cores` holds.
+macro_rules! with_core {
+    ($cores:expr, $c:ident => $body:expr) => {
+        match $cores {
+            Cores::Tiny($c) => $body,
+            Cores::Narrow($c) => $body,
+            Cores::Wide($c) => $body,
+        }
+    };
+}
+pub(crate) use with_core;
 
 impl<A: Key> Fib<A> {
     pub(crate) fn new(cores: Cores<A>) -> Self {
@@ -134,10 +150,7 @@ impl<A: Key> Fib<A> {
 
     #[inline(always)]
     pub(crate) fn lookup(&self, a: A) -> Option<NextHop> {
-        let raw = match &self.cores {
-            Cores::Narrow(c) => c.lookup_with(self.isa, a),
-            Cores::Wide(c) => c.lookup_with(self.isa, a),
-        };
+        let raw = with_core!(&self.cores, c => c.lookup_with(self.isa, a));
         NextHop::from_raw(raw)
     }
 
@@ -147,10 +160,7 @@ impl<A: Key> Fib<A> {
         let mut raw = [0u32; 256];
         for (a, o) in addrs.chunks(256).zip(out.chunks_mut(256)) {
             let r = &mut raw[..a.len()];
-            match &self.cores {
-                Cores::Narrow(c) => c.lookup_batch_with(self.isa, a, r),
-                Cores::Wide(c) => c.lookup_batch_with(self.isa, a, r),
-            }
+            with_core!(&self.cores, c => c.lookup_batch_with(self.isa, a, r));
             for (o, &r) in o.iter_mut().zip(r.iter()) {
                 *o = NextHop::from_raw(r);
             }
@@ -158,10 +168,7 @@ impl<A: Key> Fib<A> {
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {
-        match &self.cores {
-            Cores::Narrow(c) => c.memory_bytes(),
-            Cores::Wide(c) => c.memory_bytes(),
-        }
+        with_core!(&self.cores, c => c.memory_bytes())
     }
 }
 
@@ -193,10 +200,7 @@ pub struct Poptrie<A: Key> {
 impl<A: Key> Poptrie<A> {
     /// Node and leaf counts, leaf width and memory.
     pub fn stats(&self) -> Stats {
-        let (leaf_bits, direct_leaves) = match &self.fib.cores {
-            Cores::Narrow(c) => (16, count_direct_leaves(c)),
-            Cores::Wide(c) => (32, count_direct_leaves(c)),
-        };
+        let (leaf_bits, direct_leaves) = with_core!(&self.fib.cores, c => count_direct_leaves(c));
         Stats {
             s: self.cfg.s,
             aggregate: self.cfg.aggregate,
@@ -227,8 +231,10 @@ impl<A: Key> Poptrie<A> {
     }
 }
 
-fn count_direct_leaves<A: Key, L: Leaf>(c: &Core<A, L>) -> u64 {
-    (0..c.dir.len()).filter(|&i| c.direct(i) & layout::DIRECT_LEAF != 0).count() as u64
+/// The leaf width and the number of direct-pointing entries that hold next hops.
+fn count_direct_leaves<A: Key, L: Leaf>(c: &Core<A, L>) -> (u32, u64) {
+    let direct = (0..c.dir.len()).filter(|&i| c.direct(i) & layout::DIRECT_LEAF != 0).count();
+    (L::BITS, direct as u64)
 }
 
 impl<A: Key> Lookup<A> for Poptrie<A> {
@@ -260,7 +266,9 @@ impl<A: Key> Compile<A> for Poptrie<A> {
         if max_raw > MAX_DIRECT_RAW {
             return Err(build::limit("next-hop ids", MAX_DIRECT_RAW as u64, max_raw as usize));
         }
-        let fib = if max_raw <= u16::MAX_RAW {
+        let fib = if max_raw <= u8::MAX_RAW {
+            compile_core::<A, u8>(cfg, &segs).map(|(c, n, l)| (Cores::Tiny(c), n, l))?
+        } else if max_raw <= u16::MAX_RAW {
             compile_core::<A, u16>(cfg, &segs).map(|(c, n, l)| (Cores::Narrow(c), n, l))?
         } else {
             compile_core::<A, u32>(cfg, &segs).map(|(c, n, l)| (Cores::Wide(c), n, l))?

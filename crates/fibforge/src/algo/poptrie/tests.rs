@@ -146,7 +146,7 @@ fn leafvec_compresses_runs_across_holes() {
 }
 
 #[test]
-fn more_than_65536_next_hops_use_wide_leaves() {
+fn leaf_width_follows_the_largest_next_hop() {
     let mut rib = Rib::new();
     for i in 0..70_000u32 {
         rib.insert(Prefix::new(0x0A00_0000 + (i << 8), 24).unwrap(), hop(i * 7 % 70_000));
@@ -155,6 +155,10 @@ fn more_than_65536_next_hops_use_wide_leaves() {
     let p = Poptrie::compile(&rib, &cfg(18, true)).unwrap();
     assert_eq!(p.stats().leaf_bits, 32);
     check_all_configs(&rib, "70k hops");
+    let tiny = rib_of::<u32>(&[("10.0.0.0/8", 254)]);
+    assert_eq!(Poptrie::compile(&tiny, &cfg(18, true)).unwrap().stats().leaf_bits, 8);
+    let narrow = rib_of::<u32>(&[("10.0.0.0/8", 255)]);
+    assert_eq!(Poptrie::compile(&narrow, &cfg(18, true)).unwrap().stats().leaf_bits, 16);
     let narrow = rib_of::<u32>(&[("10.0.0.0/8", 65_534)]);
     assert_eq!(Poptrie::compile(&narrow, &cfg(18, true)).unwrap().stats().leaf_bits, 16);
     let wide = rib_of::<u32>(&[("10.0.0.0/8", 65_535)]);

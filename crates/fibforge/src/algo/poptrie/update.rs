@@ -32,7 +32,7 @@ use super::alloc::BlockAlloc;
 use super::build::{Seg, Sink, Slot, build_region, direct_entry, emit, limit, low_ones, segments};
 use super::layout::{Core, DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, MAX_NODES, Node, STRIDE, upto};
 use super::reclaim::Block;
-use super::{Cores, Fib, Poptrie};
+use super::{Cores, Fib, Poptrie, with_core};
 use crate::addr::Address;
 use crate::fib::{BuildError, Compile, Incremental};
 use crate::prefix::Prefix;
@@ -79,12 +79,14 @@ fn disjoint<A: Address>(changed: &[Prefix<A>]) -> Vec<Prefix<A>> {
 }
 
 impl<A: Key> Poptrie<A> {
-    /// Widens 16-bit leaves to 32 bits (a next hop above 65,535 arrived).
+    /// Widens the leaves one step (a next hop above the width's largest value arrived).
     fn widen(&mut self) {
-        if let Cores::Narrow(c) = &self.fib.cores {
-            let wide = Cores::Wide(c.rewidened::<u32>());
-            self.replace_fib(wide);
-        }
+        let wider = match &self.fib.cores {
+            Cores::Tiny(c) => Cores::Narrow(c.rewidened::<u16>()),
+            Cores::Narrow(c) => Cores::Wide(c.rewidened::<u32>()),
+            Cores::Wide(_) => return,
+        };
+        self.replace_fib(wider);
     }
 
     /// Switches to new arrays (readers of the old ones keep them alive through their `Arc`).
@@ -104,10 +106,8 @@ impl<A: Key> Poptrie<A> {
             let fib = self.fib.clone();
             let (na, la) = (&mut self.node_alloc, &mut self.leaf_alloc);
             let (agg, sc) = (self.cfg.aggregate, &mut self.scratch);
-            let outcome = match &fib.cores {
-                Cores::Narrow(c) => Patcher::new(c, na, la, rib, agg, sc).run(p, retired),
-                Cores::Wide(c) => Patcher::new(c, na, la, rib, agg, sc).run(p, retired),
-            };
+            let outcome =
+                with_core!(&fib.cores, c => Patcher::new(c, na, la, rib, agg, sc).run(p, retired));
             match outcome {
                 Outcome::Done => return Ok(()),
                 Outcome::Full => self.grow()?,
@@ -121,9 +121,11 @@ impl<A: Key> Poptrie<A> {
     fn grow(&mut self) -> Result<(), BuildError> {
         let ncap = grown_capacity(self.node_alloc.capacity(), MAX_NODES)?;
         let lcap = grown_capacity(self.leaf_alloc.capacity(), u32::MAX)?;
+        let (n, l) = (ncap as usize, lcap as usize);
         let cores = match &self.fib.cores {
-            Cores::Narrow(c) => Cores::Narrow(c.grown(ncap as usize, lcap as usize)),
-            Cores::Wide(c) => Cores::Wide(c.grown(ncap as usize, lcap as usize)),
+            Cores::Tiny(c) => Cores::Tiny(c.grown(n, l)),
+            Cores::Narrow(c) => Cores::Narrow(c.grown(n, l)),
+            Cores::Wide(c) => Cores::Wide(c.grown(n, l)),
         };
         self.replace_fib(cores);
         self.node_alloc.set_capacity(ncap);

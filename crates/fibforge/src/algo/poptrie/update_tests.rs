@@ -97,7 +97,12 @@ fn next_hop_change_of_a_cover_and_batches() {
 fn widening_leaves_during_updates() {
     let rib: Rib<u32> = [(p4("10.0.0.0/8"), hop(1))].into_iter().collect();
     let mut f = Follower::new(rib, &cfg(18, true));
+    assert_eq!(f.fib.stats().leaf_bits, 8);
+    f.rib.insert(p4("10.1.3.0/24"), hop(300));
+    f.sync();
     assert_eq!(f.fib.stats().leaf_bits, 16);
+    f.check_around(&p4("10.1.3.0/24"), "narrow");
+    f.check_fresh("narrow");
     f.rib.insert(p4("10.1.2.0/24"), hop(70_000));
     f.sync();
     assert_eq!(f.fib.stats().leaf_bits, 32);
