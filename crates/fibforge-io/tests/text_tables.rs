@@ -145,3 +145,25 @@ fn shared_multi_tables_have_their_documented_counts() {
     let all = load(&multi.join("ris2000-v4/all_peers.tsv.gz"));
     assert_eq!((all.v4.len(), all.duplicates), (82_377, 452_018 - 82_377));
 }
+
+fn table_of(text: &'static str) -> Table {
+    fibforge_io::read_table_from(text.as_bytes(), "inline", &ReadConfig::default())
+        .unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+#[test]
+fn projected_hops_come_from_the_longest_covering_source_route() {
+    let source = table_of("10.0.0.0/8 a\n10.1.0.0/16 b\n10.1.2.128/25 c\n2001:db8::/32 v6\n");
+    let prefixes =
+        table_of("10.1.2.0/24\n10.2.0.0/16\n10.1.2.128/26\n11.0.0.0/8\n2001:db8:1::/48\n");
+    let t = prefixes.with_hops_from(&source);
+    let prefix = |p: &str| fibforge::AnyPrefix::parse_with(p, fibforge::ParseMode::Strict).unwrap();
+    let hop = |p: &str| t.hop_value(t.get(&prefix(p)).expect(p)).to_string();
+    // The /25 "c" lies inside 10.1.2.0/24 but does not cover it: the /16 does.
+    assert_eq!(hop("10.1.2.0/24"), "b");
+    assert_eq!(hop("10.2.0.0/16"), "a");
+    assert_eq!(hop("10.1.2.128/26"), "c");
+    assert_eq!(hop("11.0.0.0/8"), fibforge_io::NO_COVERING_ROUTE);
+    assert_eq!(hop("2001:db8:1::/48"), "v6");
+    assert_eq!((t.v4.len(), t.v6.len(), t.hops.len()), (4, 1, 5));
+}
