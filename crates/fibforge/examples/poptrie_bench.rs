@@ -7,7 +7,8 @@
 //!   --secs F           seconds per lookup measurement (default 1)
 //!   --repeat N         repeats of every measurement; medians are reported (default 5)
 //!   --traffic T        random (uniform; IPv6: 2000::/3) | inprefix (random address in a random
-//!                      table prefix) (default random)
+//!                      table prefix) | inprefix-array (2^20 in-prefix addresses drawn first,
+//!                      then read in order) (default random)
 //!   --hops N|distinct  next hops for prefix-only files (default 16, as the CLI)
 //! ```
 //!
@@ -133,6 +134,38 @@ impl<A: Key> Gen<A> for InPrefix<'_, A> {
     }
 }
 
+/// A pre-generated address array read in order and cycled: separates the lookup's cost from
+/// the generator's (an in-prefix draw itself reads a random route from a multi-MiB array).
+#[derive(Copy, Clone)]
+struct Cycle<'a, A> {
+    addrs: &'a [A],
+    pos: usize,
+}
+impl<A: Copy> Gen<A> for Cycle<'_, A> {
+    #[inline(always)]
+    fn next(&mut self) -> A {
+        let a = self.addrs[self.pos];
+        self.pos = if self.pos + 1 == self.addrs.len() { 0 } else { self.pos + 1 };
+        a
+    }
+}
+
+/// `2^20` addresses drawn from `g`.
+fn pregenerate<A: Key, G: Gen<A>>(mut g: G) -> Vec<A> {
+    (0..1 << 20).map(|_| g.next()).collect()
+}
+
+/// Measures `rib` under the traffic named in `o`.
+fn measure_traffic<A: Key, G: Gen<A>>(rib: &Rib<A>, o: &Opts, uniform: G) {
+    let prefixes: Vec<_> = rib.iter().map(|(p, _)| p).collect();
+    let inprefix = InPrefix { x: 88172645463325252, prefixes: &prefixes };
+    match o.traffic.as_str() {
+        "inprefix" => measure(rib, o, inprefix),
+        "inprefix-array" => measure(rib, o, Cycle { addrs: &pregenerate(inprefix), pos: 0 }),
+        _ => measure(rib, o, uniform),
+    }
+}
+
 /// Lookups per CPU second (and per wall second) of `f.lookup` on generated addresses.
 fn single_rate<A: Key, G: Gen<A>>(f: &Poptrie<A>, source: G, secs: f64) -> (f64, f64) {
     let chunk = 1 << 20;
@@ -243,22 +276,10 @@ fn main() {
     );
     if !t.v4.is_empty() {
         println!("IPv4");
-        let prefixes: Vec<_> = t.v4.iter().map(|(p, _)| p).collect();
-        match o.traffic.as_str() {
-            "inprefix" => {
-                measure(&t.v4, &o, InPrefix { x: 88172645463325252, prefixes: &prefixes })
-            }
-            _ => measure(&t.v4, &o, Uniform4(2463534242)),
-        }
+        measure_traffic(&t.v4, &o, Uniform4(2463534242));
     }
     if !t.v6.is_empty() {
         println!("IPv6");
-        let prefixes: Vec<_> = t.v6.iter().map(|(p, _)| p).collect();
-        match o.traffic.as_str() {
-            "inprefix" => {
-                measure(&t.v6, &o, InPrefix { x: 88172645463325252, prefixes: &prefixes })
-            }
-            _ => measure(&t.v6, &o, Uniform6(88172645463325252)),
-        }
+        measure_traffic(&t.v6, &o, Uniform6(88172645463325252));
     }
 }
