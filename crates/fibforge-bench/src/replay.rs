@@ -6,8 +6,12 @@
 //! 2. Readers (each its own [`XorShift64`], addresses generated in the loop, as the lookup
 //!    benchmarks) start; for `idle` seconds the writer does nothing: that is the idle rate.
 //! 3. The writer applies every update (RIB insert/withdraw + incremental FIB patch + publish),
-//!    timing each with the monotonic clock (one clock read pair, ~20–40 ns, included).
-//!    Reader lookups during that interval give the rate during updates.
+//!    timing each with the monotonic clock (one clock read pair, ~20–40 ns, included):
+//!    back to back by default (the writer never rests), or at the stream's recorded pace
+//!    sped up `pace` times. Reader lookups during that interval give the rate during updates,
+//!    per wall-clock second and per second of the readers' own CPU time: on a machine shared
+//!    with other work the scheduler, not the table, decides how much wall time a reader gets,
+//!    while its CPU-time rate shows what the writer's stores and reclamation cost it.
 //! 4. The final structure is compared with a fresh compile of the final RIB and with the RIB
 //!    itself, on every prefix boundary (and outside neighbour) plus random addresses.
 //!
@@ -29,16 +33,20 @@ use std::time::{Duration, Instant};
 /// One parsed update: the prefix and its new next hop (`None`: withdrawn).
 pub type Update<A> = (Prefix<A>, Option<NextHop>);
 
-/// The updates of a file, split by family, next hops interned in `table`.
+/// The updates of a file, split by family, next hops interned in `table`, with their
+/// recorded times (microseconds since the Unix epoch).
 pub struct Updates {
     pub v4: Vec<Update<u32>>,
     pub v6: Vec<Update<u128>>,
+    pub v4_time_us: Vec<u64>,
+    pub v6_time_us: Vec<u64>,
 }
 
 /// Reads an update file (MRT BGP4MP or the text stream); next hops are interned in `table`
 /// (announcements without a next hop get the value `"-"`).
 pub fn load_updates(path: &Path, table: &mut fibforge_io::Table) -> Result<Updates, ReadError> {
-    let mut ups = Updates { v4: Vec::new(), v6: Vec::new() };
+    let mut ups =
+        Updates { v4: Vec::new(), v6: Vec::new(), v4_time_us: Vec::new(), v6_time_us: Vec::new() };
     for u in read_updates(path, &ReadConfig::default())? {
         let u = u?;
         let hop = match u.kind {
@@ -52,9 +60,9 @@ pub fn load_updates(path: &Path, table: &mut fibforge_io::Table) -> Result<Updat
             }
         };
         match u.prefix {
-            AnyPrefix::V4(p) => ups.v4.push((p, hop)),
-            AnyPrefix::V6(p) => ups.v6.push((p, hop)),
-        }
+            AnyPrefix::V4(p) => (ups.v4.push((p, hop)), ups.v4_time_us.push(u.time_us)),
+            AnyPrefix::V6(p) => (ups.v6.push((p, hop)), ups.v6_time_us.push(u.time_us)),
+        };
     }
     Ok(ups)
 }
@@ -68,11 +76,18 @@ pub struct ReplaySettings {
     pub idle: Duration,
     /// Random addresses added to the final comparison.
     pub final_random: usize,
+    /// Apply updates at their recorded times sped up this many times (`None`: back to back).
+    pub pace: Option<f64>,
 }
 
 impl Default for ReplaySettings {
     fn default() -> Self {
-        ReplaySettings { readers: 1, idle: Duration::from_millis(500), final_random: 1_000_000 }
+        ReplaySettings {
+            readers: 1,
+            idle: Duration::from_millis(500),
+            final_random: 1_000_000,
+            pace: None,
+        }
     }
 }
 
@@ -91,8 +106,13 @@ pub struct ReplayReport {
     pub update_ns_p50: f64,
     pub update_ns_p99: f64,
     pub update_ns_max: f64,
+    /// `None`: back to back; else the speed-up over the recorded pace.
+    pub pace: Option<f64>,
     pub lookup_mlps_idle: f64,
     pub lookup_mlps_during: Option<f64>,
+    /// Reader lookups per second of reader CPU time, idle and during the updates.
+    pub lookup_mlps_idle_cpu: Option<f64>,
+    pub lookup_mlps_during_cpu: Option<f64>,
     /// Checked addresses where the final table differs from a fresh compile of the final RIB.
     pub final_mismatches: u64,
     /// Checked addresses where the final table differs from the RIB.
@@ -106,17 +126,37 @@ pub struct ReplayReport {
 struct Readers {
     stop: Arc<AtomicBool>,
     counts: Vec<Arc<AtomicU64>>,
+    cpu_ns: Vec<Arc<AtomicU64>>,
     handles: Vec<std::thread::JoinHandle<()>>,
+}
+
+/// Lookups and reader CPU nanoseconds so far (summed over readers).
+#[derive(Copy, Clone)]
+struct Progress {
+    lookups: u64,
+    cpu_ns: u64,
+}
+
+impl Progress {
+    /// Millions of lookups per wall second and per reader CPU second since `before`.
+    fn rates(self, before: Progress, wall: Duration) -> (f64, Option<f64>) {
+        let n = (self.lookups - before.lookups) as f64;
+        let cpu = (self.cpu_ns - before.cpu_ns) as f64 * 1e-9;
+        (n / wall.as_secs_f64() / 1e6, (cpu > 0.0).then(|| n / cpu / 1e6))
+    }
 }
 
 impl Readers {
     fn start<A: Key + BenchAddress>(table: &Table<A>, n: usize) -> Readers {
         let stop = Arc::new(AtomicBool::new(false));
         let counts: Vec<_> = (0..n).map(|_| Arc::new(AtomicU64::new(0))).collect();
+        let cpu_ns: Vec<_> = (0..n).map(|_| Arc::new(AtomicU64::new(0))).collect();
         let handles = (0..n)
             .map(|t| {
                 let (reader, stop, count) = (table.reader(), stop.clone(), counts[t].clone());
+                let cpu = cpu_ns[t].clone();
                 std::thread::spawn(move || {
+                    let cpu0 = thread_cpu_ns();
                     let mut rng = XorShift64::new(0x5EED_0000 + t as u64);
                     let mut pinned = reader.pin();
                     let mut sum = 0u64;
@@ -124,6 +164,8 @@ impl Readers {
                         for _ in 0..4096 {
                             sum += pinned.lookup(A::random(&mut rng)).map_or(0, |h| h.raw() as u64);
                         }
+                        // CPU time first: a reader of both sees lookups ≥ what the time covers.
+                        cpu.store(thread_cpu_ns() - cpu0, Ordering::Relaxed);
                         count.fetch_add(4096, Ordering::Relaxed);
                         pinned.repin();
                     }
@@ -131,11 +173,12 @@ impl Readers {
                 })
             })
             .collect();
-        Readers { stop, counts, handles }
+        Readers { stop, counts, cpu_ns, handles }
     }
 
-    fn total(&self) -> u64 {
-        self.counts.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+    fn progress(&self) -> Progress {
+        let sum = |v: &[Arc<AtomicU64>]| v.iter().map(|c| c.load(Ordering::Relaxed)).sum();
+        Progress { lookups: sum(&self.counts), cpu_ns: sum(&self.cpu_ns) }
     }
 
     fn stop(self) {
@@ -144,8 +187,13 @@ impl Readers {
     }
 }
 
-/// Lookups per second (millions) over `window` by the readers, or on this thread if none.
-fn idle_rate<A: Key + BenchAddress>(table: &Table<A>, readers: &Readers, window: Duration) -> f64 {
+/// Lookups per second (millions) over `window` by the readers, per wall and CPU second, or
+/// on this thread if there are no readers.
+fn idle_rate<A: Key + BenchAddress>(
+    table: &Table<A>,
+    readers: &Readers,
+    window: Duration,
+) -> (f64, Option<f64>) {
     let start = Instant::now();
     if readers.handles.is_empty() {
         let (mut rng, mut n, mut sum) = (XorShift64::new(0x5EED), 0u64, 0u64);
@@ -158,17 +206,40 @@ fn idle_rate<A: Key + BenchAddress>(table: &Table<A>, readers: &Readers, window:
             n += 4096;
         }
         std::hint::black_box(sum);
-        return n as f64 / start.elapsed().as_secs_f64() / 1e6;
+        return (n as f64 / start.elapsed().as_secs_f64() / 1e6, None);
     }
-    let before = readers.total();
+    let before = readers.progress();
     std::thread::sleep(window);
-    (readers.total() - before) as f64 / start.elapsed().as_secs_f64() / 1e6
+    readers.progress().rates(before, start.elapsed())
 }
 
-/// Replays `updates` onto a Poptrie table compiled from `rib` with `cfg`.
+/// CPU time of the calling thread in nanoseconds.
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; the thread CPU clock exists on every
+    // supported Unix (on failure `ts` stays zero, which only makes the CPU rate absent).
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// Sleeps until update `i` is due at `pace`× its recorded time (no wait when `pace` is None).
+fn wait_for(pace: Option<f64>, start: Instant, times_us: &[u64], i: usize) {
+    let (Some(speedup), Some(&t0), Some(&t)) = (pace, times_us.first(), times_us.get(i)) else {
+        return;
+    };
+    let due = start + Duration::from_secs_f64(t.saturating_sub(t0) as f64 * 1e-6 / speedup);
+    let now = Instant::now();
+    if due > now {
+        std::thread::sleep(due - now);
+    }
+}
+
+/// Replays `updates` (recorded at `times_us`, used when `settings.pace` is set) onto a
+/// Poptrie table compiled from `rib` with `cfg`.
 pub fn replay<A: Key + BenchAddress>(
     rib: Rib<A>,
     updates: &[Update<A>],
+    times_us: &[u64],
     cfg: &Config,
     settings: &ReplaySettings,
 ) -> Result<ReplayReport, BuildError> {
@@ -176,10 +247,11 @@ pub fn replay<A: Key + BenchAddress>(
     let mut table = Table::<A>::with_config(rib, cfg)?;
     let memory_bytes_before = table.fib().memory_bytes();
     let readers = Readers::start(&table, settings.readers);
-    let lookup_mlps_idle = idle_rate(&table, &readers, settings.idle);
+    let (lookup_mlps_idle, lookup_mlps_idle_cpu) = idle_rate(&table, &readers, settings.idle);
     let mut ns = Vec::with_capacity(updates.len());
-    let (start, before) = (Instant::now(), readers.total());
-    for &(p, hop) in updates {
+    let (start, before) = (Instant::now(), readers.progress());
+    for (i, &(p, hop)) in updates.iter().enumerate() {
+        wait_for(settings.pace, start, times_us, i);
         let t = Instant::now();
         match hop {
             Some(h) => table.insert(p, h)?,
@@ -187,8 +259,9 @@ pub fn replay<A: Key + BenchAddress>(
         };
         ns.push(t.elapsed().as_nanos() as f64);
     }
-    let seconds = start.elapsed().as_secs_f64();
-    let during = (readers.total() - before) as f64 / seconds / 1e6;
+    let elapsed = start.elapsed();
+    let seconds = elapsed.as_secs_f64();
+    let (during, during_cpu) = readers.progress().rates(before, elapsed);
     readers.stop();
     let pct = Percentiles::of(&ns);
     let (checked, vs_fresh, vs_rib) = final_check(&table, cfg, settings.final_random)?;
@@ -205,8 +278,11 @@ pub fn replay<A: Key + BenchAddress>(
         update_ns_p50: pct.as_ref().map_or(0.0, |p| p.p50),
         update_ns_p99: pct.as_ref().map_or(0.0, |p| p.p99),
         update_ns_max: pct.as_ref().map_or(0.0, |p| p.max),
+        pace: settings.pace,
         lookup_mlps_idle,
         lookup_mlps_during: (settings.readers > 0).then_some(during),
+        lookup_mlps_idle_cpu,
+        lookup_mlps_during_cpu: during_cpu,
         final_mismatches: vs_fresh,
         final_mismatches_rib: vs_rib,
         final_checked: checked,

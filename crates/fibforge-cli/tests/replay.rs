@@ -39,6 +39,23 @@ fn replay_reports_the_contract_fields_and_no_mismatch() {
         }
         assert_eq!(v["lookup_mlps_during"].is_null(), readers == "0");
     }
+    // Paced: the stream spans 3 recorded seconds, so 10x takes at least 0.3 s.
+    Command::cargo_bin("fibforge")
+        .unwrap()
+        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap()])
+        .args(["--pace", "10", "--idle", "0.05", "--json", json.to_str().unwrap()])
+        .assert()
+        .success();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["pace"], 10.0);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.3, "paced replay ran {}", v["seconds"]);
+    assert!(v["lookup_mlps_during_cpu"].as_f64().is_some_and(|x| x > 0.0));
+    Command::cargo_bin("fibforge")
+        .unwrap()
+        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap(), "--pace", "0"])
+        .assert()
+        .failure();
     Command::cargo_bin("fibforge")
         .unwrap()
         .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap(), "--algo", "dxr16"])

@@ -31,6 +31,10 @@ pub struct Args {
     /// Seconds of idle lookups measured before the replay.
     #[arg(long, default_value_t = 0.5)]
     idle: f64,
+    /// Apply the updates at their recorded times, sped up this many times (default: back to
+    /// back, the writer never rests).
+    #[arg(long, value_name = "SPEEDUP", value_parser = parse_pace)]
+    pace: Option<f64>,
     /// Write the figures as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -53,12 +57,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let settings = ReplaySettings {
         readers: args.readers,
         idle: Duration::from_secs_f64(args.idle.max(0.0)),
+        pace: args.pace,
         ..Default::default()
     };
     let (report, skipped) = if ups.v4.len() >= ups.v6.len() {
-        (run_family(&spec, std::mem::take(&mut table.v4), &ups.v4, &settings)?, ups.v6.len())
+        let rib = std::mem::take(&mut table.v4);
+        (run_family(&spec, rib, &ups.v4, &ups.v4_time_us, &settings)?, ups.v6.len())
     } else {
-        (run_family(&spec, std::mem::take(&mut table.v6), &ups.v6, &settings)?, ups.v4.len())
+        let rib = std::mem::take(&mut table.v6);
+        (run_family(&spec, rib, &ups.v6, &ups.v6_time_us, &settings)?, ups.v4.len())
     };
     print(&report);
     let ok = report.final_mismatches == 0 && report.final_mismatches_rib == 0;
@@ -79,12 +86,20 @@ fn run_family<A: Key + BenchAddress>(
     spec: &AlgoSpec,
     rib: fibforge::Rib<A>,
     ups: &[Update<A>],
+    times_us: &[u64],
     settings: &ReplaySettings,
 ) -> anyhow::Result<ReplayReport> {
     let Some(cfg) = poptrie_config::<A>(spec) else {
         bail!("replay needs an updatable concurrent algorithm: poptrie (got '{}')", spec.name);
     };
-    Ok(replay(rib, ups, &cfg?, settings)?)
+    Ok(replay(rib, ups, times_us, &cfg?, settings)?)
+}
+
+fn parse_pace(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("'{s}': the speed-up must be a positive number")),
+    }
 }
 
 fn print(r: &ReplayReport) {
@@ -98,10 +113,19 @@ fn print(r: &ReplayReport) {
         r.update_ns_max,
         r.update_ns_mean
     );
-    let during = r.lookup_mlps_during.map_or("-".to_string(), |m| format!("{m:.1}"));
+    let mlps = |m: Option<f64>| m.map_or("-".to_string(), |m| format!("{m:.1}"));
+    let pace = r.pace.map_or("back to back".to_string(), |x| format!("recorded pace x{x}"));
+    println!("updates applied {pace}, in {:.3} s", r.seconds);
     println!(
-        "lookups ({} readers): idle {:.1} Mlps, during updates {during} Mlps",
-        r.readers, r.lookup_mlps_idle
+        "lookups ({} readers): idle {:.1} Mlps, during updates {} Mlps (wall clock)",
+        r.readers,
+        r.lookup_mlps_idle,
+        mlps(r.lookup_mlps_during)
+    );
+    println!(
+        "lookups per reader CPU second: idle {} Mlps, during updates {} Mlps",
+        mlps(r.lookup_mlps_idle_cpu),
+        mlps(r.lookup_mlps_during_cpu)
     );
     println!(
         "final check on {} addresses: {} vs fresh compile, {} vs RIB",
