@@ -121,6 +121,27 @@ impl<A: Key> Poptrie<A> {
     fn grow(&mut self) -> Result<(), BuildError> {
         let ncap = grown_capacity(self.node_alloc.capacity(), MAX_NODES)?;
         let lcap = grown_capacity(self.leaf_alloc.capacity(), u32::MAX)?;
+        self.resize(ncap, lcap);
+        Ok(())
+    }
+
+    /// Gives both arenas `1/HEADROOM` spare slots (at least 4096), so that a stream of
+    /// updates rarely has to copy the arrays (a copy is a latency spike for the writer and a
+    /// burst of cold misses for readers). Done once when readers start sharing the table.
+    pub(crate) fn reserve_headroom(&mut self) {
+        const HEADROOM: u64 = 8;
+        let spare = |live: u64, cap: u32, max: u32| {
+            (live + live / HEADROOM + 4096).clamp(cap as u64, max as u64) as u32
+        };
+        let ncap = spare(self.node_alloc.live(), self.node_alloc.capacity(), MAX_NODES);
+        let lcap = spare(self.leaf_alloc.live(), self.leaf_alloc.capacity(), u32::MAX);
+        if ncap > self.node_alloc.capacity() || lcap > self.leaf_alloc.capacity() {
+            self.resize(ncap, lcap);
+        }
+    }
+
+    /// Copies the arrays into arenas of these capacities (same indices).
+    fn resize(&mut self, ncap: u32, lcap: u32) {
         let (n, l) = (ncap as usize, lcap as usize);
         let cores = match &self.fib.cores {
             Cores::Tiny(c) => Cores::Tiny(c.grown(n, l)),
@@ -130,7 +151,6 @@ impl<A: Key> Poptrie<A> {
         self.replace_fib(cores);
         self.node_alloc.set_capacity(ncap);
         self.leaf_alloc.set_capacity(lcap);
-        Ok(())
     }
 
     /// Recompiles when more than half of an arena is free-listed (fragmentation).
@@ -146,6 +166,9 @@ impl<A: Key> Poptrie<A> {
         self.node_alloc = fresh.node_alloc;
         self.leaf_alloc = fresh.leaf_alloc;
         self.reclaim.forget();
+        if self.reclaim.mode == super::reclaim::Mode::Epoch {
+            self.reserve_headroom();
+        }
         Ok(())
     }
 }
