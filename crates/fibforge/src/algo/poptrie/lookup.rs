@@ -98,7 +98,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// a few percent on uniform random traffic, where most lanes stop at `dir`.
     #[inline(always)]
     pub(crate) fn lookup_batch_inline(&self, addrs: &[A], out: &mut [u32]) {
-        const GROUP: usize = 16;
+        const GROUP: usize = 32;
         let n = addrs.len().min(out.len());
         let (addrs, out) = (&addrs[..n], &mut out[..n]);
         let mut chunks = addrs.chunks_exact(GROUP);
