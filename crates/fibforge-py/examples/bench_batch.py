@@ -1,0 +1,39 @@
+"""Measures Table.lookup_batch on a numpy array of random IPv4 addresses.
+
+Usage: python bench_batch.py [TABLE] [N] [REPEATS]
+(defaults: data/ris2015-as3856.tsv.gz, 10,000,000 addresses, 5 repeats; prints the median)
+"""
+
+import pathlib
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import fibforge
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else ROOT / "data" / "ris2015-as3856.tsv.gz"
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000_000
+    repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    start = time.perf_counter()
+    table = fibforge.Table.load(path, family="ipv4")
+    print(f"loaded {len(table):,} routes in {time.perf_counter() - start:.2f} s")
+    addrs = np.random.default_rng(42).integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+    for threads in (1, 2):
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            out = table.lookup_batch(addrs, threads=threads)
+            times.append(time.perf_counter() - start)
+        rate = n / statistics.median(times) / 1e6
+        hits = np.count_nonzero(out != fibforge.NO_ROUTE)
+        print(f"threads={threads}: {rate:.1f} M lookups/s (median of {repeats}), {hits:,} routed")
+
+
+if __name__ == "__main__":
+    main()
