@@ -24,15 +24,17 @@ def main():
     table = fibforge.Table.load(path, family="ipv4")
     print(f"loaded {len(table):,} routes in {time.perf_counter() - start:.2f} s")
     addrs = np.random.default_rng(42).integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
-    for threads in (1, 2):
+    out = np.empty(n, np.uint32)
+    for threads, reuse in ((1, False), (1, True), (2, True)):
         times = []
         for _ in range(repeats):
             start = time.perf_counter()
-            out = table.lookup_batch(addrs, threads=threads)
+            result = table.lookup_batch(addrs, out=out if reuse else None, threads=threads)
             times.append(time.perf_counter() - start)
         rate = n / statistics.median(times) / 1e6
-        hits = np.count_nonzero(out != fibforge.NO_ROUTE)
-        print(f"threads={threads}: {rate:.1f} M lookups/s (median of {repeats}), {hits:,} routed")
+        hits = np.count_nonzero(result != fibforge.NO_ROUTE)
+        mode = "out=reused" if reuse else "new array"
+        print(f"threads={threads}, {mode}: {rate:.1f} M lookups/s (median of {repeats}), {hits:,} routed")
 
 
 if __name__ == "__main__":

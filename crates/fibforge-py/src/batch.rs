@@ -8,11 +8,12 @@
 //!   (`ipaddress.IPv6Address(...).packed`).
 //!
 //! The result is a 1-D `uint32` array of next hops, `NO_ROUTE` (`0xFFFFFFFF`) where no route
-//! matches. Non-contiguous inputs are copied first.
+//! matches: a new array, or `out` (a contiguous `uint32` array of the same length, reused
+//! across calls to save the allocation). Non-contiguous inputs are copied first.
 
 use crate::side::Side;
 use fibforge::algo::poptrie::Key;
-use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::borrow::Cow;
@@ -29,41 +30,39 @@ pub struct Sides<'a> {
 pub fn lookup_batch<'py>(
     sides: Sides<'_>,
     addrs: &Bound<'py, PyAny>,
+    out: Option<Bound<'py, PyArray1<u32>>>,
     threads: usize,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let py = addrs.py();
+    let target = Target { py, out, threads };
     if threads == 0 {
         return Err(PyValueError::new_err("threads must be at least 1"));
     }
     if let Ok(a) = addrs.extract::<PyReadonlyArray1<'py, u32>>() {
         let side = family(sides.v4, "IPv4")?;
         let keys = contiguous(&a);
-        let out = run(py, side, keys.len(), threads, |start, k| {
-            k.copy_from_slice(&keys[start..start + k.len()])
-        });
-        return Ok(PyArray1::from_vec(py, out));
+        return target
+            .run(side, keys.len(), |start, k| k.copy_from_slice(&keys[start..start + k.len()]));
     }
     if let Ok(a) = addrs.extract::<PyReadonlyArray2<'py, u64>>() {
         let side = family(sides.v6, "IPv6")?;
         let words = rows(&a, 2)?;
-        let out = run(py, side, words.len() / 2, threads, |start, k| {
+        return target.run(side, words.len() / 2, |start, k| {
             for (i, key) in k.iter_mut().enumerate() {
                 let j = 2 * (start + i);
                 *key = (u128::from(words[j]) << 64) | u128::from(words[j + 1]);
             }
         });
-        return Ok(PyArray1::from_vec(py, out));
     }
     if let Ok(a) = addrs.extract::<PyReadonlyArray2<'py, u8>>() {
         let side = family(sides.v6, "IPv6")?;
         let bytes = rows(&a, 16)?;
-        let out = run(py, side, bytes.len() / 16, threads, |start, k| {
+        return target.run(side, bytes.len() / 16, |start, k| {
             for (i, key) in k.iter_mut().enumerate() {
                 let j = 16 * (start + i);
                 *key = u128::from_be_bytes(bytes[j..j + 16].try_into().expect("16 bytes"));
             }
         });
-        return Ok(PyArray1::from_vec(py, out));
     }
     Err(PyTypeError::new_err(
         "addresses must be a numpy array: 1-D uint32 (IPv4), (n, 2) uint64 or (n, 16) uint8 \
@@ -102,17 +101,44 @@ fn rows<'a, T: numpy::Element + Copy>(
     Ok(contiguous(a))
 }
 
-/// Runs the lookups without the GIL.
-fn run<A: Key>(
-    py: Python<'_>,
-    side: &Side<A>,
-    n: usize,
+/// Where results go, and how many threads compute them.
+struct Target<'py> {
+    py: Python<'py>,
+    out: Option<Bound<'py, PyArray1<u32>>>,
     threads: usize,
-    fill: impl Fn(usize, &mut [A]) + Sync + Send,
-) -> Vec<u32> {
-    py.detach(|| {
-        let mut out = vec![0u32; n];
-        side.lookup_into(&mut out, threads, fill);
-        out
-    })
+}
+
+impl<'py> Target<'py> {
+    /// Runs `n` lookups without the GIL into a new array or `out`.
+    fn run<A: Key>(
+        self,
+        side: &Side<A>,
+        n: usize,
+        fill: impl Fn(usize, &mut [A]) + Sync + Send,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let Some(out) = self.out else {
+            let result = self.py.detach(|| {
+                let mut result = vec![0u32; n];
+                side.lookup_into(&mut result, self.threads, fill);
+                result
+            });
+            return Ok(PyArray1::from_vec(self.py, result));
+        };
+        {
+            // Fails (no aliasing) when `out` shares memory with the borrowed input.
+            let mut view =
+                out.try_readwrite().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
+            let slice = view
+                .as_slice_mut()
+                .map_err(|_| PyValueError::new_err("out must be a contiguous uint32 array"))?;
+            if slice.len() != n {
+                return Err(PyValueError::new_err(format!(
+                    "out has {} elements for {n} addresses",
+                    slice.len()
+                )));
+            }
+            self.py.detach(|| side.lookup_into(slice, self.threads, fill));
+        }
+        Ok(out)
+    }
 }

@@ -50,7 +50,7 @@ impl<A: Key> Side<A> {
     }
 
     /// Number of routes.
-    pub fn len(&self) -> usize {
+    pub fn route_count(&self) -> usize {
         self.writer().rib().len()
     }
 

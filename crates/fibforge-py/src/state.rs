@@ -27,11 +27,12 @@ pub fn encode<A: Address>(routes: &[(Prefix<A>, NextHop)]) -> Vec<u8> {
 pub fn decode<A: Address>(bytes: &[u8]) -> Result<Rib<A>, String> {
     let width = A::BITS as usize / 8;
     let size = record_len::<A>();
-    if bytes.len() % size != 0 {
+    let records = bytes.chunks_exact(size);
+    if !records.remainder().is_empty() {
         return Err(format!("{} route bytes are not a multiple of {size}", bytes.len()));
     }
-    let mut rib = Rib::with_capacity(bytes.len() / size);
-    for (i, rec) in bytes.chunks_exact(size).enumerate() {
+    let mut rib = Rib::with_capacity(records.len());
+    for (i, rec) in records.enumerate() {
         let mut addr = [0u8; 16];
         addr[16 - width..].copy_from_slice(&rec[..width]);
         let addr = A::from_u128(u128::from_be_bytes(addr));

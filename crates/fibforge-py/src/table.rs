@@ -118,15 +118,17 @@ impl PyTable {
 
     /// Looks up a numpy array of addresses: 1-D uint32 (IPv4), (n, 2) uint64 (IPv6: high,
     /// low 64 bits) or (n, 16) uint8 (IPv6 bytes, network order). Returns a uint32 array
-    /// with NO_ROUTE (0xFFFFFFFF) where no route matches. Runs without the GIL, on
-    /// `threads` threads.
-    #[pyo3(signature = (addrs, threads = 1))]
+    /// with NO_ROUTE (0xFFFFFFFF) where no route matches: a new one, or `out` (a uint32 array
+    /// of the same length, reused). Runs without the GIL, on `threads` threads.
+    #[pyo3(signature = (addrs, out = None, threads = 1))]
     fn lookup_batch<'py>(
         &self,
         addrs: &Bound<'py, PyAny>,
+        out: Option<Bound<'py, PyArray1<u32>>>,
         threads: usize,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
-        batch::lookup_batch(Sides { v4: self.v4.as_ref(), v6: self.v6.as_ref() }, addrs, threads)
+        let sides = Sides { v4: self.v4.as_ref(), v6: self.v6.as_ref() };
+        batch::lookup_batch(sides, addrs, out, threads)
     }
 
     /// Every route as (prefix text, next hop), IPv4 first, in prefix order.
@@ -137,7 +139,8 @@ impl PyTable {
     }
 
     fn __len__(&self) -> usize {
-        self.v4.as_ref().map_or(0, Side::len) + self.v6.as_ref().map_or(0, Side::len)
+        self.v4.as_ref().map_or(0, Side::route_count)
+            + self.v6.as_ref().map_or(0, Side::route_count)
     }
 
     fn __repr__(&self) -> String {

@@ -81,3 +81,16 @@ def test_bad_batches_raise(table):
         table.lookup_batch(np.zeros(3, np.uint32), threads=0)
     with pytest.raises(ValueError, match="table without IPv6"):
         fibforge.Table("ipv4").lookup_batch(np.zeros((1, 16), np.uint8))
+
+
+def test_out_array_is_filled_and_returned(table):
+    addrs = np.array([0x0A010203, 0x0B000000, 0x90000000], dtype=np.uint32)
+    out = np.zeros(3, np.uint32)
+    assert table.lookup_batch(addrs, out=out) is out
+    np.testing.assert_array_equal(out, [3, 4, fibforge.NO_ROUTE])
+    with pytest.raises(ValueError, match="2 elements for 3"):
+        table.lookup_batch(addrs, out=np.zeros(2, np.uint32))
+    with pytest.raises(ValueError, match="contiguous"):
+        table.lookup_batch(addrs, out=np.zeros(6, np.uint32)[::2])
+    with pytest.raises(ValueError, match="out"):
+        table.lookup_batch(addrs, out=addrs)  # in place would alias the input
