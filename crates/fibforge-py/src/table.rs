@@ -77,10 +77,16 @@ impl PyTable {
         self.mode.name()
     }
 
-    /// The next-hop texts of a loaded file (index = next-hop id); empty otherwise.
+    /// The next-hop texts of a loaded file (index = next-hop id); empty otherwise. A new
+    /// list on each access: keep it (`names = t.next_hops`) or use `next_hop_name`.
     #[getter]
     fn next_hops(&self) -> Vec<String> {
         self.names.clone()
+    }
+
+    /// The text a loaded file used for next hop `id`, or None.
+    fn next_hop_name(&self, id: u64) -> Option<&str> {
+        usize::try_from(id).ok().and_then(|i| self.names.get(i)).map(String::as_str)
     }
 
     /// Inserts or replaces a route; returns the prefix's previous next hop or None.
