@@ -1,0 +1,168 @@
+/*
+ * fibforge.h - C interface of fibforge, a longest-prefix-match (IP routing lookup) library.
+ *
+ * Link with -lfibforge_c (libfibforge_c.so or libfibforge_c.a; the static library also needs
+ * -lpthread -ldl -lm on Linux).
+ *
+ * Tables and readers
+ *   A table (fibforge_table4 for IPv4, fibforge_table6 for IPv6) holds the routes and a
+ *   Poptrie built from them. It is updated in place: insert and remove patch the structure
+ *   incrementally and publish each change atomically.
+ *   A table is used by ONE thread at a time (the writer): its functions are not thread-safe
+ *   with respect to each other.
+ *   A reader (fibforge_reader4 / fibforge_reader6) is a lookup handle for other threads.
+ *   Lookups through readers never block and never see a half-made change, while the writer
+ *   keeps updating the table. Readers are thread-safe; one reader per thread is the usual
+ *   pattern. A reader keeps the structure it reads alive by itself, so tables and readers
+ *   may be freed in any order.
+ *
+ * Addresses
+ *   IPv4: uint32_t in host byte order (10.1.2.3 is 0x0a010203), as in DPDK's rte_lpm.
+ *   IPv6: fibforge_ip6, 16 bytes in network byte order (the layout of struct in6_addr).
+ *   A prefix is an address plus a length (0..32 or 0..128) whose host bits must be zero.
+ *
+ * Next hops
+ *   A next hop is a uint32_t from 0 to FIBFORGE_MAX_NEXT_HOP (0x7FFFFFFE: Poptrie's
+ *   direct-pointing entries keep one bit for a flag; larger values fail with
+ *   FIBFORGE_ERR_LIMIT). FIBFORGE_NO_ROUTE (0xFFFFFFFF) is what lookups return when no
+ *   route matches. Small dense values (below 65535) keep the structure smallest and
+ *   fastest: a larger one widens its leaves from 16 to 32 bits. Tables loaded from a file number their
+ *   next hops 0, 1, 2, ... in the order the file first names them (both families share one
+ *   numbering), and fibforge_table*_next_hop_name gives back the file's text.
+ *
+ * Errors
+ *   Functions that can fail return a fibforge_status. On failure, fibforge_last_error()
+ *   returns a message naming the file, line or value and what was wrong; the message is
+ *   per thread and stays until the next failed call on that thread. Every pointer argument
+ *   is checked for NULL (FIBFORGE_ERR_NULL). No call aborts the process: an internal error
+ *   is caught and reported as FIBFORGE_ERR_PANIC (free the table it happened on).
+ */
+#ifndef FIBFORGE_H
+#define FIBFORGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Returned by lookups when no route matches; never a valid next hop. */
+#define FIBFORGE_NO_ROUTE 0xFFFFFFFFu
+/* The largest next-hop value the table accepts. */
+#define FIBFORGE_MAX_NEXT_HOP 0x7FFFFFFEu
+
+typedef enum fibforge_status {
+    FIBFORGE_OK = 0,
+    FIBFORGE_ERR_NULL = 1,    /* a required pointer argument was NULL */
+    FIBFORGE_ERR_INVALID = 2, /* bad argument: prefix length, host bits set, next hop, path */
+    FIBFORGE_ERR_IO = 3,      /* a file could not be opened or read */
+    FIBFORGE_ERR_PARSE = 4,   /* a file's content is malformed (message: file:line or offset) */
+    FIBFORGE_ERR_LIMIT = 5,   /* the table exceeds a structural limit; the table is unchanged */
+    FIBFORGE_ERR_PANIC = 6    /* internal error caught at the boundary (a bug: please report) */
+} fibforge_status;
+
+/* An IPv6 address: 16 bytes, most significant first (network byte order). */
+typedef struct fibforge_ip6 {
+    uint8_t bytes[16];
+} fibforge_ip6;
+
+typedef struct fibforge_table4 fibforge_table4;
+typedef struct fibforge_table6 fibforge_table6;
+typedef struct fibforge_reader4 fibforge_reader4;
+typedef struct fibforge_reader6 fibforge_reader6;
+
+/* This thread's message for its last failed call, "" if none. The pointer is valid until
+ * the next failed call on this thread; copy it to keep it. */
+const char *fibforge_last_error(void);
+
+/* The library version, e.g. "0.1.0" (a static string). */
+const char *fibforge_version(void);
+
+/* ---- IPv4 tables -------------------------------------------------------------------- */
+
+/* Creates an empty table in *out. Errors: NULL out. */
+fibforge_status fibforge_table4_new(fibforge_table4 **out);
+
+/* Creates a table from the IPv4 routes of a file in *out (*out is NULL on failure).
+ * Formats, recognised by content: text tables ("prefix next-hop" per line, or prefixes
+ * only), MRT RIB dumps (TABLE_DUMP, TABLE_DUMP_V2), BGP4MP update streams; plain, gzip or
+ * bzip2. A file without IPv4 routes gives an empty table.
+ * Errors: NULL path or out; FIBFORGE_ERR_IO (cannot open/read); FIBFORGE_ERR_PARSE with
+ * "file:line: problem" or "file: at byte offset N: problem"; FIBFORGE_ERR_LIMIT. */
+fibforge_status fibforge_table4_load(const char *path, fibforge_table4 **out);
+
+/* Frees a table. NULL is ignored. Readers made from it stay usable. */
+void fibforge_table4_free(fibforge_table4 *table);
+
+/* Inserts the route addr/len -> next_hop, or changes the next hop of an existing one.
+ * If previous is not NULL it receives the prefix's former next hop, or FIBFORGE_NO_ROUTE.
+ * Errors: NULL table; FIBFORGE_ERR_INVALID (len > 32, host bits set, next_hop ==
+ * FIBFORGE_NO_ROUTE); FIBFORGE_ERR_LIMIT (next_hop > FIBFORGE_MAX_NEXT_HOP; the table is
+ * unchanged). */
+fibforge_status fibforge_table4_insert(fibforge_table4 *table, uint32_t addr, uint8_t len,
+                                       uint32_t next_hop, uint32_t *previous);
+
+/* Withdraws the route addr/len. If removed is not NULL it receives the route's next hop, or
+ * FIBFORGE_NO_ROUTE when there was no such route (which is not an error).
+ * Errors: NULL table; FIBFORGE_ERR_INVALID (len > 32, host bits set). */
+fibforge_status fibforge_table4_remove(fibforge_table4 *table, uint32_t addr, uint8_t len,
+                                       uint32_t *removed);
+
+/* The next hop of the longest prefix matching addr, or FIBFORGE_NO_ROUTE (also for a NULL
+ * table, which sets the last error). Writer thread only: other threads use a reader. */
+uint32_t fibforge_table4_lookup(const fibforge_table4 *table, uint32_t addr);
+
+/* Looks up addrs[0..n) into out[0..n) (FIBFORGE_NO_ROUTE where no route matches). addrs
+ * and out may be the same array (in place); otherwise they must not overlap. n == 0 allows
+ * NULL arrays. Errors: NULL table, addrs or out. Writer thread only. */
+fibforge_status fibforge_table4_lookup_batch(const fibforge_table4 *table, const uint32_t *addrs,
+                                             uint32_t *out, size_t n);
+
+/* Number of routes (0 for NULL). */
+size_t fibforge_table4_len(const fibforge_table4 *table);
+
+/* The text a loaded file used for next hop id, or NULL (no such id, table not loaded from a
+ * file, or NULL table). Valid until the table is freed. */
+const char *fibforge_table4_next_hop_name(const fibforge_table4 *table, uint32_t id);
+
+/* Creates a reader of table in *out (*out is NULL on failure). Call it on the writer's
+ * thread (or while the writer is idle), then hand the reader to any thread.
+ * Errors: NULL table or out. */
+fibforge_status fibforge_table4_reader(const fibforge_table4 *table, fibforge_reader4 **out);
+
+/* Like fibforge_table4_lookup, through a reader, from any thread. */
+uint32_t fibforge_reader4_lookup(const fibforge_reader4 *reader, uint32_t addr);
+
+/* Like fibforge_table4_lookup_batch, through a reader, from any thread. */
+fibforge_status fibforge_reader4_lookup_batch(const fibforge_reader4 *reader,
+                                              const uint32_t *addrs, uint32_t *out, size_t n);
+
+/* Frees a reader. NULL is ignored. */
+void fibforge_reader4_free(fibforge_reader4 *reader);
+
+/* ---- IPv6 tables: the same functions with fibforge_ip6 addresses and len <= 128 ----- */
+
+fibforge_status fibforge_table6_new(fibforge_table6 **out);
+fibforge_status fibforge_table6_load(const char *path, fibforge_table6 **out);
+void fibforge_table6_free(fibforge_table6 *table);
+fibforge_status fibforge_table6_insert(fibforge_table6 *table, fibforge_ip6 addr, uint8_t len,
+                                       uint32_t next_hop, uint32_t *previous);
+fibforge_status fibforge_table6_remove(fibforge_table6 *table, fibforge_ip6 addr, uint8_t len,
+                                       uint32_t *removed);
+uint32_t fibforge_table6_lookup(const fibforge_table6 *table, fibforge_ip6 addr);
+fibforge_status fibforge_table6_lookup_batch(const fibforge_table6 *table,
+                                             const fibforge_ip6 *addrs, uint32_t *out, size_t n);
+size_t fibforge_table6_len(const fibforge_table6 *table);
+const char *fibforge_table6_next_hop_name(const fibforge_table6 *table, uint32_t id);
+fibforge_status fibforge_table6_reader(const fibforge_table6 *table, fibforge_reader6 **out);
+uint32_t fibforge_reader6_lookup(const fibforge_reader6 *reader, fibforge_ip6 addr);
+fibforge_status fibforge_reader6_lookup_batch(const fibforge_reader6 *reader,
+                                              const fibforge_ip6 *addrs, uint32_t *out, size_t n);
+void fibforge_reader6_free(fibforge_reader6 *reader);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FIBFORGE_H */

@@ -1,0 +1,231 @@
+//! The entry points, generic over the address family; `ffi.rs` exports one copy per family
+//! under the names of `fibforge.h`. Each runs inside [`guard`] / [`guard_value`], so no panic
+//! crosses into C, and checks every pointer for NULL before use.
+
+use crate::batch::lookup_into;
+use crate::error::{Error, Status, guard, guard_value, set_last_error};
+use crate::handle::{NO_ROUTE, ReaderHandle, Side, TableHandle};
+use crate::ptr::{borrow, borrow_mut, free, path, write_opt};
+use fibforge::Lookup;
+use std::ffi::c_char;
+
+/// Runs `make` and stores the boxed result in `*out` (NULL there on failure).
+///
+/// # Safety
+/// `out` is NULL or valid for writing one pointer.
+unsafe fn create<T>(out: *mut *mut T, make: impl FnOnce() -> Result<T, Error>) -> Status {
+    if out.is_null() {
+        set_last_error("out is NULL");
+        return Status::Null;
+    }
+    // SAFETY: `out` is non-NULL and writable (caller's contract).
+    unsafe { out.write(std::ptr::null_mut()) };
+    guard(|| {
+        let handle = Box::into_raw(Box::new(make()?));
+        // SAFETY: as above.
+        unsafe { out.write(handle) };
+        Ok(())
+    })
+}
+
+/// `fibforge_table*_new`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_new<A: Side>(out: *mut *mut TableHandle<A>) -> Status {
+    // SAFETY: forwarded contract on `out`.
+    unsafe { create(out, TableHandle::new) }
+}
+
+/// `fibforge_table*_load`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_load<A: Side>(file: *const c_char, out: *mut *mut TableHandle<A>) -> Status {
+    // SAFETY: forwarded contracts on `file` (a C string) and `out`.
+    unsafe { create(out, || TableHandle::load(&path(file)?)) }
+}
+
+/// `fibforge_table*_free`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_free<A: Side>(t: *mut TableHandle<A>) {
+    // SAFETY: forwarded contract: NULL or an unfreed table of this library.
+    guard_value((), || unsafe { free(t) })
+}
+
+/// `fibforge_table*_insert`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_insert<A: Side>(
+    t: *mut TableHandle<A>,
+    addr: A::C,
+    len: u8,
+    hop: u32,
+    previous: *mut u32,
+) -> Status {
+    guard(|| {
+        // SAFETY: forwarded contract: NULL or a table no other thread uses now.
+        let old = unsafe { borrow_mut(t, "table") }?.insert(A::from_c(addr), len, hop)?;
+        // SAFETY: forwarded contract: NULL or writable.
+        unsafe { write_opt(previous, old) };
+        Ok(())
+    })
+}
+
+/// `fibforge_table*_remove`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_remove<A: Side>(
+    t: *mut TableHandle<A>,
+    addr: A::C,
+    len: u8,
+    removed: *mut u32,
+) -> Status {
+    guard(|| {
+        // SAFETY: forwarded contract: NULL or a table no other thread uses now.
+        let old = unsafe { borrow_mut(t, "table") }?.remove(A::from_c(addr), len)?;
+        // SAFETY: forwarded contract: NULL or writable.
+        unsafe { write_opt(removed, old) };
+        Ok(())
+    })
+}
+
+/// `fibforge_table*_lookup`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_lookup<A: Side>(t: *const TableHandle<A>, addr: A::C) -> u32 {
+    // SAFETY: forwarded contract: NULL or a live table not being updated now.
+    match unsafe { borrow(t, "table") } {
+        Ok(t) => guard_value(NO_ROUTE, || t.lookup(A::from_c(addr))),
+        Err(e) => {
+            set_last_error(&e.message);
+            NO_ROUTE
+        }
+    }
+}
+
+/// `fibforge_table*_lookup_batch`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_lookup_batch<A: Side>(
+    t: *const TableHandle<A>,
+    addrs: *const A::C,
+    out: *mut u32,
+    n: usize,
+) -> Status {
+    guard(|| {
+        // SAFETY: forwarded contract: NULL or a live table not being updated now.
+        let fib = unsafe { borrow(t, "table") }?.fib();
+        // SAFETY: forwarded contract on the arrays.
+        unsafe { lookup_into::<A>(addrs, out, n, |a, o| fib.lookup_batch(a, o)) }
+    })
+}
+
+/// `fibforge_table*_len`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_len<A: Side>(t: *const TableHandle<A>) -> usize {
+    // SAFETY: forwarded contract: NULL or a live table.
+    unsafe { t.as_ref() }.map_or(0, TableHandle::len)
+}
+
+/// `fibforge_table*_next_hop_name`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_next_hop_name<A: Side>(t: *const TableHandle<A>, id: u32) -> *const c_char {
+    // SAFETY: forwarded contract: NULL or a live table.
+    let name = unsafe { t.as_ref() }.and_then(|t| t.name(id));
+    name.map_or(std::ptr::null(), |n| n.as_ptr())
+}
+
+/// `fibforge_table*_reader`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_reader<A: Side>(
+    t: *const TableHandle<A>,
+    out: *mut *mut ReaderHandle<A>,
+) -> Status {
+    // SAFETY: forwarded contracts on `t` and `out`.
+    unsafe { create(out, || Ok(borrow(t, "table")?.reader())) }
+}
+
+/// `fibforge_reader*_lookup`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn reader_lookup<A: Side>(r: *const ReaderHandle<A>, addr: A::C) -> u32 {
+    // SAFETY: forwarded contract: NULL or a live reader (readers are thread-safe).
+    match unsafe { borrow(r, "reader") } {
+        Ok(r) => guard_value(NO_ROUTE, || crate::handle::hop_out(r.reader.lookup(A::from_c(addr)))),
+        Err(e) => {
+            set_last_error(&e.message);
+            NO_ROUTE
+        }
+    }
+}
+
+/// `fibforge_reader*_lookup_batch`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn reader_lookup_batch<A: Side>(
+    r: *const ReaderHandle<A>,
+    addrs: *const A::C,
+    out: *mut u32,
+    n: usize,
+) -> Status {
+    guard(|| {
+        // SAFETY: forwarded contract: NULL or a live reader.
+        let reader = &unsafe { borrow(r, "reader") }?.reader;
+        // SAFETY: forwarded contract on the arrays; one epoch pin per chunk.
+        unsafe { lookup_into::<A>(addrs, out, n, |a, o| reader.lookup_batch(a, o)) }
+    })
+}
+
+/// `fibforge_reader*_free`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn reader_free<A: Side>(r: *mut ReaderHandle<A>) {
+    // SAFETY: forwarded contract: NULL or an unfreed reader of this library.
+    guard_value((), || unsafe { free(r) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn null_out_is_an_error_not_a_crash() {
+        // SAFETY: NULL is allowed for every pointer here.
+        let status = unsafe { table_new::<u32>(std::ptr::null_mut()) };
+        assert_eq!(status, Status::Null);
+    }
+
+    #[test]
+    fn batch_in_place_matches_single_lookups() {
+        let mut t: *mut TableHandle<u32> = std::ptr::null_mut();
+        // SAFETY: `t` is a valid out-pointer; the table is used on this thread only and
+        // freed once; `buf` is one array used as both input and output.
+        unsafe {
+            assert_eq!(table_new(&mut t), Status::Ok);
+            assert_eq!(table_insert(t, 0x0a00_0000, 8, 7, std::ptr::null_mut()), Status::Ok);
+            let mut buf: Vec<u32> = (0..2000u32).map(|i| i.wrapping_mul(0x0100_0193)).collect();
+            let want: Vec<u32> = buf.iter().map(|&a| table_lookup(t, a)).collect();
+            let p = buf.as_mut_ptr();
+            assert_eq!(table_lookup_batch(t, p, p, buf.len()), Status::Ok);
+            assert_eq!(buf, want);
+            assert!(want.contains(&7) && want.contains(&NO_ROUTE));
+            table_free(t);
+        }
+    }
+}

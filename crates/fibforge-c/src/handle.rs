@@ -1,0 +1,167 @@
+//! The Rust objects behind the C handles, and their safe operations.
+//!
+//! A `fibforge_table4` / `fibforge_table6` is a [`TableHandle`]: the concurrent
+//! [`fibforge::Table`] (Poptrie) plus the names of the next hops a loaded file used. A
+//! `fibforge_reader4` / `fibforge_reader6` is a [`ReaderHandle`]: a [`fibforge::Reader`],
+//! which keeps the published structure alive by itself, so readers and the table may be freed
+//! in any order.
+//!
+//! Next hops cross the ABI as `u32` values `0..=u32::MAX - 1` and are stored as the
+//! [`NextHop`] whose index is that value; [`NO_ROUTE`] (`u32::MAX`) means "no route".
+//! Poptrie holds values up to [`MAX_NEXT_HOP`].
+
+use crate::error::{Error, Status};
+use fibforge::algo::poptrie::{self, Key};
+use fibforge::{NextHop, Prefix, Reader, Rib, Table};
+use fibforge_io::{ReadConfig, ReadError};
+use std::ffi::{CStr, CString};
+use std::path::Path;
+
+/// The value a lookup returns when no route matches (`FIBFORGE_NO_ROUTE`).
+pub const NO_ROUTE: u32 = u32::MAX;
+
+/// The largest next hop a Poptrie table holds (`FIBFORGE_MAX_NEXT_HOP`); larger values are
+/// refused by the structure with a limit error.
+pub const MAX_NEXT_HOP: u32 = 0x7FFF_FFFE;
+
+/// An IPv6 address as C passes it: 16 bytes in network order (like `struct in6_addr`).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ip6 {
+    /// The address bytes, most significant first.
+    pub bytes: [u8; 16],
+}
+
+/// An address family as the ABI sees it: its C address type and its routes in a loaded file.
+pub trait Side: Key {
+    /// How C passes one address.
+    type C: Copy + Default;
+    /// The library's address from the C one.
+    fn from_c(c: Self::C) -> Self;
+    /// This family's routes of a loaded file.
+    fn routes(table: fibforge_io::Table) -> Rib<Self>;
+}
+
+impl Side for u32 {
+    type C = u32;
+    fn from_c(c: u32) -> u32 {
+        c
+    }
+    fn routes(table: fibforge_io::Table) -> Rib<u32> {
+        table.v4
+    }
+}
+
+impl Side for u128 {
+    type C = Ip6;
+    fn from_c(c: Ip6) -> u128 {
+        u128::from_be_bytes(c.bytes)
+    }
+    fn routes(table: fibforge_io::Table) -> Rib<u128> {
+        table.v6
+    }
+}
+
+/// The C value of a lookup result.
+#[inline]
+pub fn hop_out(hop: Option<NextHop>) -> u32 {
+    hop.map_or(NO_ROUTE, NextHop::index)
+}
+
+/// The next hop for a C value; `NO_ROUTE` is not a next hop.
+pub fn hop_in(value: u32) -> Result<NextHop, Error> {
+    if value > NextHop::MAX_INDEX {
+        return Err(Error::new(
+            Status::Invalid,
+            format!("next hop {value} is FIBFORGE_NO_ROUTE; next hops are 0..={MAX_NEXT_HOP}"),
+        ));
+    }
+    Ok(NextHop::from_index(value))
+}
+
+/// A table of one family (`fibforge_table4` / `fibforge_table6`).
+pub struct TableHandle<A: Side> {
+    table: Table<A>,
+    names: Vec<CString>,
+}
+
+/// A lookup handle for another thread (`fibforge_reader4` / `fibforge_reader6`).
+pub struct ReaderHandle<A: Side> {
+    /// The library's reader.
+    pub reader: Reader<A, poptrie::Fib<A>>,
+}
+
+impl<A: Side> TableHandle<A> {
+    /// An empty table.
+    pub fn new() -> Result<Self, Error> {
+        Ok(TableHandle { table: Table::new(Rib::new())?, names: Vec::new() })
+    }
+
+    /// This family's routes of a text table or MRT dump (plain, gzip or bzip2). Next hops
+    /// are numbered in the order the file first names them; their text is kept as names.
+    pub fn load(path: &Path) -> Result<Self, Error> {
+        let loaded = fibforge_io::read_table(path, &ReadConfig::default())
+            .map_err(|e| read_error(&e.error))?;
+        let names = loaded
+            .hops
+            .values()
+            .iter()
+            .map(|n| CString::new(n.replace('\0', "\\0")).unwrap_or_default())
+            .collect();
+        Ok(TableHandle { table: Table::new(A::routes(loaded))?, names })
+    }
+
+    /// Inserts or replaces a route; returns the previous next hop of the prefix or `NO_ROUTE`.
+    pub fn insert(&mut self, addr: A, len: u8, hop: u32) -> Result<u32, Error> {
+        let hop = hop_in(hop)?;
+        Ok(hop_out(self.table.insert(prefix(addr, len)?, hop)?))
+    }
+
+    /// Withdraws a route; returns its next hop or `NO_ROUTE` when it was absent.
+    pub fn remove(&mut self, addr: A, len: u8) -> Result<u32, Error> {
+        Ok(hop_out(self.table.remove(&prefix(addr, len)?)?))
+    }
+
+    /// One lookup from the writer's thread.
+    #[inline]
+    pub fn lookup(&self, addr: A) -> u32 {
+        hop_out(self.table.lookup(addr))
+    }
+
+    /// The structure lookups walk (for batches on the writer's thread).
+    pub fn fib(&self) -> &poptrie::Poptrie<A> {
+        self.table.fib()
+    }
+
+    /// Number of routes.
+    pub fn len(&self) -> usize {
+        self.table.rib().len()
+    }
+
+    /// True when the table has no route.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A new reader.
+    pub fn reader(&self) -> ReaderHandle<A> {
+        ReaderHandle { reader: self.table.reader() }
+    }
+
+    /// The name a loaded file gave next hop `id`.
+    pub fn name(&self, id: u32) -> Option<&CStr> {
+        self.names.get(id as usize).map(CString::as_c_str)
+    }
+}
+
+fn prefix<A: Side>(addr: A, len: u8) -> Result<Prefix<A>, Error> {
+    Prefix::new(addr, len.into()).map_err(|e| Error::new(Status::Invalid, e.to_string()))
+}
+
+fn read_error(e: &ReadError) -> Error {
+    let status = match e {
+        ReadError::Io { .. } => Status::Io,
+        _ => Status::Parse,
+    };
+    Error::new(status, e.to_string())
+}

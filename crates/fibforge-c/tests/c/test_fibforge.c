@@ -1,0 +1,315 @@
+/*
+ * Tests of every function of fibforge.h, including error paths and one writer thread
+ * updating a table while a reader thread looks up.
+ *
+ * Usage: test_fibforge TMPDIR MRT_IPV4 MRT_IPV6
+ * Prints "N passed, N failed" last; exits 0 only when nothing failed.
+ */
+#include "fibforge.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond)                                                            \
+    do {                                                                       \
+        if (cond) {                                                            \
+            passed++;                                                          \
+        } else {                                                               \
+            failed++;                                                          \
+            fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n",      \
+                    __FILE__, __LINE__, #cond, fibforge_last_error());         \
+        }                                                                      \
+    } while (0)
+
+#define IP4(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (uint32_t)(d))
+
+static int error_mentions(const char *needle) {
+    return strstr(fibforge_last_error(), needle) != NULL;
+}
+
+/* 2001:db8:<g2>::<last> */
+static fibforge_ip6 ip6(uint16_t g2, uint8_t last) {
+    fibforge_ip6 a;
+    memset(&a, 0, sizeof a);
+    a.bytes[0] = 0x20;
+    a.bytes[1] = 0x01;
+    a.bytes[2] = 0x0d;
+    a.bytes[3] = 0xb8;
+    a.bytes[4] = (uint8_t)(g2 >> 8);
+    a.bytes[5] = (uint8_t)g2;
+    a.bytes[15] = last;
+    return a;
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(2);
+    }
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_misc(void) {
+    CHECK(strlen(fibforge_version()) > 0);
+    CHECK(strcmp(fibforge_last_error(), "") == 0);
+    CHECK(fibforge_table4_new(NULL) == FIBFORGE_ERR_NULL);
+    CHECK(error_mentions("out is NULL"));
+    CHECK(fibforge_table6_new(NULL) == FIBFORGE_ERR_NULL);
+    fibforge_table4_free(NULL);
+    fibforge_table6_free(NULL);
+    fibforge_reader4_free(NULL);
+    fibforge_reader6_free(NULL);
+    CHECK(fibforge_table4_len(NULL) == 0);
+    CHECK(fibforge_table6_len(NULL) == 0);
+    CHECK(fibforge_table4_next_hop_name(NULL, 0) == NULL);
+    CHECK(fibforge_table6_next_hop_name(NULL, 0) == NULL);
+}
+
+static void test_insert_remove4(fibforge_table4 *t) {
+    uint32_t prev = 0, removed = 0;
+    CHECK(fibforge_table4_insert(t, IP4(10, 0, 0, 0), 8, 1, &prev) == FIBFORGE_OK);
+    CHECK(prev == FIBFORGE_NO_ROUTE);
+    CHECK(fibforge_table4_insert(t, IP4(10, 1, 0, 0), 16, 2, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_table4_insert(t, IP4(10, 0, 0, 0), 8, 3, &prev) == FIBFORGE_OK);
+    CHECK(prev == 1);
+    CHECK(fibforge_table4_insert(t, IP4(192, 0, 2, 1), 32, 100000, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_table4_insert(t, IP4(198, 51, 100, 0), 24, FIBFORGE_MAX_NEXT_HOP, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_table4_len(t) == 4);
+    CHECK(fibforge_table4_insert(t, IP4(198, 51, 100, 0), 24, FIBFORGE_MAX_NEXT_HOP + 1, &prev) == FIBFORGE_ERR_LIMIT);
+    CHECK(error_mentions("limit"));
+    CHECK(fibforge_table4_lookup(t, IP4(198, 51, 100, 7)) == FIBFORGE_MAX_NEXT_HOP); /* unchanged */
+
+    CHECK(fibforge_table4_insert(t, IP4(10, 0, 0, 0), 33, 1, NULL) == FIBFORGE_ERR_INVALID);
+    CHECK(error_mentions("33"));
+    CHECK(fibforge_table4_insert(t, IP4(10, 0, 0, 1), 8, 1, NULL) == FIBFORGE_ERR_INVALID);
+    CHECK(error_mentions("host bits"));
+    CHECK(fibforge_table4_insert(t, IP4(10, 0, 0, 0), 8, FIBFORGE_NO_ROUTE, NULL) == FIBFORGE_ERR_INVALID);
+    CHECK(error_mentions("FIBFORGE_NO_ROUTE"));
+    CHECK(fibforge_table4_insert(NULL, 0, 0, 1, NULL) == FIBFORGE_ERR_NULL);
+    CHECK(error_mentions("table is NULL"));
+    CHECK(fibforge_table4_len(t) == 4);
+
+    CHECK(fibforge_table4_lookup(t, IP4(10, 1, 2, 3)) == 2);
+    CHECK(fibforge_table4_lookup(t, IP4(10, 2, 0, 0)) == 3);
+    CHECK(fibforge_table4_lookup(t, IP4(192, 0, 2, 1)) == 100000);
+    CHECK(fibforge_table4_lookup(t, IP4(198, 51, 100, 7)) == FIBFORGE_MAX_NEXT_HOP);
+    CHECK(fibforge_table4_lookup(t, IP4(11, 0, 0, 0)) == FIBFORGE_NO_ROUTE);
+    CHECK(fibforge_table4_lookup(NULL, IP4(10, 0, 0, 0)) == FIBFORGE_NO_ROUTE);
+
+    CHECK(fibforge_table4_remove(t, IP4(10, 1, 0, 0), 16, &removed) == FIBFORGE_OK);
+    CHECK(removed == 2);
+    CHECK(fibforge_table4_remove(t, IP4(10, 1, 0, 0), 16, &removed) == FIBFORGE_OK);
+    CHECK(removed == FIBFORGE_NO_ROUTE);
+    CHECK(fibforge_table4_remove(t, IP4(10, 0, 0, 0), 40, NULL) == FIBFORGE_ERR_INVALID);
+    CHECK(fibforge_table4_remove(NULL, 0, 0, NULL) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_table4_lookup(t, IP4(10, 1, 2, 3)) == 3);
+    CHECK(fibforge_table4_insert(t, 0, 0, 9, NULL) == FIBFORGE_OK); /* default route */
+    CHECK(fibforge_table4_lookup(t, IP4(11, 0, 0, 0)) == 9);
+    CHECK(fibforge_table4_remove(t, 0, 0, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_table4_lookup(t, IP4(11, 0, 0, 0)) == FIBFORGE_NO_ROUTE);
+}
+
+static void test_batch4(fibforge_table4 *t) {
+    enum { N = 3000 };
+    static uint32_t addrs[N], out[N], inplace[N];
+    int same = 1;
+    for (uint32_t i = 0; i < N; i++) {
+        addrs[i] = i % 3 == 0 ? IP4(10, i % 256, i / 256, 1) : i * 2654435761u;
+        inplace[i] = addrs[i];
+    }
+    CHECK(fibforge_table4_lookup_batch(t, addrs, out, N) == FIBFORGE_OK);
+    CHECK(fibforge_table4_lookup_batch(t, inplace, inplace, N) == FIBFORGE_OK);
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t want = fibforge_table4_lookup(t, addrs[i]);
+        same &= out[i] == want && inplace[i] == want;
+    }
+    CHECK(same);
+    CHECK(out[0] == 3);
+    CHECK(fibforge_table4_lookup_batch(t, NULL, NULL, 0) == FIBFORGE_OK);
+    CHECK(fibforge_table4_lookup_batch(t, NULL, out, 1) == FIBFORGE_ERR_NULL);
+    CHECK(error_mentions("addrs"));
+    CHECK(fibforge_table4_lookup_batch(t, addrs, NULL, 1) == FIBFORGE_ERR_NULL);
+    CHECK(error_mentions("out"));
+    CHECK(fibforge_table4_lookup_batch(NULL, addrs, out, 1) == FIBFORGE_ERR_NULL);
+}
+
+static void test_reader4(fibforge_table4 *t) {
+    fibforge_reader4 *r = NULL;
+    uint32_t addrs[2] = {IP4(10, 9, 9, 9), IP4(11, 0, 0, 0)}, out[2] = {0, 0};
+    CHECK(fibforge_table4_reader(NULL, &r) == FIBFORGE_ERR_NULL);
+    CHECK(r == NULL);
+    CHECK(fibforge_table4_reader(t, NULL) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_table4_reader(t, &r) == FIBFORGE_OK && r != NULL);
+    CHECK(fibforge_reader4_lookup(r, IP4(10, 9, 9, 9)) == 3);
+    CHECK(fibforge_reader4_lookup(NULL, IP4(10, 9, 9, 9)) == FIBFORGE_NO_ROUTE);
+    CHECK(error_mentions("reader is NULL"));
+    CHECK(fibforge_reader4_lookup_batch(r, addrs, out, 2) == FIBFORGE_OK);
+    CHECK(out[0] == 3 && out[1] == FIBFORGE_NO_ROUTE);
+    CHECK(fibforge_reader4_lookup_batch(NULL, addrs, out, 2) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_reader4_lookup_batch(r, NULL, out, 2) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_table4_insert(t, IP4(10, 9, 0, 0), 16, 5, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_reader4_lookup(r, IP4(10, 9, 9, 9)) == 5); /* readers see updates */
+    fibforge_reader4_free(r);
+}
+
+static void test_table6(void) {
+    fibforge_table6 *t = NULL;
+    fibforge_reader6 *r = NULL;
+    fibforge_ip6 addrs[3] = {ip6(1, 1), ip6(2, 1), ip6(0xffff, 0)};
+    uint32_t out[3], prev = 0, removed = 0;
+    CHECK(fibforge_table6_new(&t) == FIBFORGE_OK && t != NULL);
+    CHECK(fibforge_table6_insert(t, ip6(0, 0), 32, 1, &prev) == FIBFORGE_OK);
+    CHECK(prev == FIBFORGE_NO_ROUTE);
+    CHECK(fibforge_table6_insert(t, ip6(1, 0), 48, 2, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_table6_insert(t, ip6(1, 0), 129, 2, NULL) == FIBFORGE_ERR_INVALID);
+    CHECK(fibforge_table6_insert(t, ip6(1, 1), 48, 2, NULL) == FIBFORGE_ERR_INVALID);
+    CHECK(error_mentions("host bits"));
+    CHECK(fibforge_table6_insert(NULL, ip6(1, 0), 48, 2, NULL) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_table6_len(t) == 2);
+    CHECK(fibforge_table6_lookup(t, ip6(1, 1)) == 2);
+    CHECK(fibforge_table6_lookup(t, ip6(2, 1)) == 1);
+    CHECK(fibforge_table6_lookup(NULL, ip6(2, 1)) == FIBFORGE_NO_ROUTE);
+    CHECK(fibforge_table6_lookup_batch(t, addrs, out, 3) == FIBFORGE_OK);
+    CHECK(out[0] == 2 && out[1] == 1 && out[2] == 1);
+    CHECK(fibforge_table6_lookup_batch(t, NULL, out, 3) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_table6_lookup_batch(NULL, addrs, out, 3) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_table6_next_hop_name(t, 0) == NULL);
+
+    CHECK(fibforge_table6_reader(t, &r) == FIBFORGE_OK && r != NULL);
+    CHECK(fibforge_table6_reader(NULL, &r) == FIBFORGE_ERR_NULL && r == NULL);
+    CHECK(fibforge_table6_reader(t, &r) == FIBFORGE_OK);
+    CHECK(fibforge_table6_remove(t, ip6(1, 0), 48, &removed) == FIBFORGE_OK);
+    CHECK(removed == 2);
+    CHECK(fibforge_table6_remove(t, ip6(1, 0), 200, &removed) == FIBFORGE_ERR_INVALID);
+    CHECK(fibforge_table6_remove(NULL, ip6(1, 0), 48, &removed) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_reader6_lookup(r, ip6(1, 1)) == 1);
+    CHECK(fibforge_reader6_lookup(NULL, ip6(1, 1)) == FIBFORGE_NO_ROUTE);
+    CHECK(fibforge_reader6_lookup_batch(r, addrs, out, 3) == FIBFORGE_OK);
+    CHECK(out[0] == 1 && out[1] == 1);
+    CHECK(fibforge_reader6_lookup_batch(r, addrs, NULL, 3) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_reader6_lookup_batch(NULL, addrs, out, 3) == FIBFORGE_ERR_NULL);
+    fibforge_table6_free(t); /* the reader outlives its table */
+    CHECK(fibforge_reader6_lookup(r, ip6(7, 7)) == 1);
+    fibforge_reader6_free(r);
+}
+
+static void test_load(const char *dir, const char *mrt4, const char *mrt6) {
+    char good[4096], bad[4096], missing[4096];
+    fibforge_table4 *t4 = NULL;
+    fibforge_table6 *t6 = NULL;
+    uint32_t id;
+    snprintf(good, sizeof good, "%s/good.txt", dir);
+    snprintf(bad, sizeof bad, "%s/bad.txt", dir);
+    snprintf(missing, sizeof missing, "%s/missing.txt", dir);
+    write_file(good, "# comment\n10.0.0.0/8 gw-a\n192.168.0.0/16 gw-b\n2001:db8::/32 gw-c\n");
+    write_file(bad, "10.0.0.0/8 gw-a\n10.0.0.1/8 gw-b\n");
+
+    CHECK(fibforge_table4_load(good, &t4) == FIBFORGE_OK && t4 != NULL);
+    CHECK(fibforge_table4_len(t4) == 2);
+    id = fibforge_table4_lookup(t4, IP4(10, 1, 1, 1));
+    CHECK(id != FIBFORGE_NO_ROUTE && strcmp(fibforge_table4_next_hop_name(t4, id), "gw-a") == 0);
+    CHECK(fibforge_table4_next_hop_name(t4, 1000) == NULL);
+    fibforge_table4_free(t4);
+    CHECK(fibforge_table6_load(good, &t6) == FIBFORGE_OK && t6 != NULL);
+    CHECK(fibforge_table6_len(t6) == 1);
+    id = fibforge_table6_lookup(t6, ip6(5, 5));
+    CHECK(id != FIBFORGE_NO_ROUTE && strcmp(fibforge_table6_next_hop_name(t6, id), "gw-c") == 0);
+    fibforge_table6_free(t6);
+
+    t4 = (fibforge_table4 *)1; /* must be reset to NULL on failure */
+    CHECK(fibforge_table4_load(bad, &t4) == FIBFORGE_ERR_PARSE && t4 == NULL);
+    CHECK(error_mentions("bad.txt:2") && error_mentions("host bits"));
+    CHECK(fibforge_table6_load(bad, &t6) == FIBFORGE_ERR_PARSE && t6 == NULL);
+    CHECK(fibforge_table4_load(missing, &t4) == FIBFORGE_ERR_IO && t4 == NULL);
+    CHECK(error_mentions("missing.txt"));
+    CHECK(fibforge_table6_load(missing, &t6) == FIBFORGE_ERR_IO);
+    CHECK(fibforge_table4_load(NULL, &t4) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_table4_load("", &t4) == FIBFORGE_ERR_INVALID);
+    CHECK(fibforge_table4_load(good, NULL) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_table6_load(NULL, &t6) == FIBFORGE_ERR_NULL);
+
+    CHECK(fibforge_table4_load(mrt4, &t4) == FIBFORGE_OK && fibforge_table4_len(t4) > 0);
+    fibforge_table4_free(t4);
+    CHECK(fibforge_table6_load(mrt6, &t6) == FIBFORGE_OK && fibforge_table6_len(t6) > 0);
+    fibforge_table6_free(t6);
+}
+
+/* ---- one writer thread, one reader thread ------------------------------------------- */
+
+struct shared {
+    fibforge_reader4 *reader;
+    atomic_int stop;
+    long lookups, bad;
+};
+
+/* The writer flips 10.1.2.0/24 between next hops 20 and 21 and inserts/removes
+ * 10.1.2.128/25 (next hop 22) under a fixed 10.0.0.0/8 (next hop 1): every answer for
+ * 10.1.2.200 must be 20, 21 or 22, and 10.200.0.0 must always give 1. */
+static void *reader_thread(void *arg) {
+    struct shared *s = arg;
+    uint32_t addrs[2] = {IP4(10, 1, 2, 200), IP4(10, 200, 0, 0)}, out[2];
+    while (!atomic_load(&s->stop)) {
+        uint32_t v = fibforge_reader4_lookup(s->reader, addrs[0]);
+        s->bad += !(v == 20 || v == 21 || v == 22);
+        if (fibforge_reader4_lookup_batch(s->reader, addrs, out, 2) != FIBFORGE_OK) s->bad++;
+        s->bad += !(out[0] == 20 || out[0] == 21 || out[0] == 22) + (out[1] != 1);
+        s->lookups += 3;
+    }
+    return NULL;
+}
+
+static void test_two_threads(void) {
+    fibforge_table4 *t = NULL;
+    struct shared s = {NULL, 0, 0, 0};
+    pthread_t th;
+    int ok = 1;
+    CHECK(fibforge_table4_new(&t) == FIBFORGE_OK);
+    CHECK(fibforge_table4_insert(t, IP4(10, 0, 0, 0), 8, 1, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_table4_insert(t, IP4(10, 1, 2, 0), 24, 20, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_table4_reader(t, &s.reader) == FIBFORGE_OK);
+    CHECK(pthread_create(&th, NULL, reader_thread, &s) == 0);
+    for (uint32_t i = 0; i < 20000; i++) {
+        ok &= fibforge_table4_insert(t, IP4(10, 1, 2, 0), 24, 20 + (i & 1), NULL) == FIBFORGE_OK;
+        if (i % 3 == 0) {
+            ok &= fibforge_table4_insert(t, IP4(10, 1, 2, 128), 25, 22, NULL) == FIBFORGE_OK;
+        } else {
+            ok &= fibforge_table4_remove(t, IP4(10, 1, 2, 128), 25, NULL) == FIBFORGE_OK;
+        }
+        /* unrelated churn elsewhere so the structure grows and moves */
+        ok &= fibforge_table4_insert(t, IP4(172, 16 + (i % 16), (i >> 4) & 255, 0), 24, i % 1000, NULL) == FIBFORGE_OK;
+    }
+    atomic_store(&s.stop, 1);
+    CHECK(pthread_join(th, NULL) == 0);
+    CHECK(ok);
+    CHECK(s.lookups > 0);
+    CHECK(s.bad == 0);
+    fibforge_table4_free(t);
+    CHECK(fibforge_reader4_lookup(s.reader, IP4(10, 200, 0, 0)) == 1); /* outlives the table */
+    fibforge_reader4_free(s.reader);
+}
+
+int main(int argc, char **argv) {
+    fibforge_table4 *t = NULL;
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s TMPDIR MRT_IPV4 MRT_IPV6\n", argv[0]);
+        return 2;
+    }
+    test_misc();
+    CHECK(fibforge_table4_new(&t) == FIBFORGE_OK && t != NULL);
+    test_insert_remove4(t);
+    test_batch4(t);
+    test_reader4(t);
+    fibforge_table4_free(t);
+    test_table6();
+    test_load(argv[1], argv[2], argv[3]);
+    test_two_threads();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

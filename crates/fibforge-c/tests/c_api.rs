@@ -1,0 +1,84 @@
+//! Compiles `tests/c/test_fibforge.c` against `include/fibforge.h` with the system C compiler,
+//! links it to the static and to the shared library this crate builds, and runs both.
+//!
+//! Without a C compiler (`$CC`, else `cc`) the test says so and passes, unless
+//! `FIBFORGE_REQUIRE_CC` is set (as CI does), where a missing compiler fails it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn compiler() -> Option<String> {
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let works = Command::new(&cc).arg("--version").output().is_ok_and(|o| o.status.success());
+    works.then_some(cc)
+}
+
+/// Where cargo put this crate's `libfibforge_c.a` / `.so` for this test run.
+fn library_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let deps = exe.parent().expect("deps directory").to_path_buf();
+    assert!(
+        deps.join("libfibforge_c.a").exists(),
+        "libfibforge_c.a not found next to the test binary in {}",
+        deps.display()
+    );
+    deps
+}
+
+fn compile(cc: &str, out: &Path, link: &[String]) {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let status = Command::new(cc)
+        .args(["-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-pedantic", "-pthread"])
+        .arg("-I")
+        .arg(crate_dir.join("include"))
+        .arg(crate_dir.join("tests/c/test_fibforge.c"))
+        .args(link)
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(out)
+        .status()
+        .expect("run the C compiler");
+    assert!(status.success(), "compiling the C test failed ({status})");
+}
+
+fn run(exe: &Path, tmp: &Path) {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/mrt");
+    let out = Command::new(exe)
+        .arg(tmp)
+        .arg(data.join("bview.ipv4_unicast_add_path.gz"))
+        .arg(data.join("bview.ipv6_unicast_add_path.gz"))
+        .output()
+        .expect("run the C test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{}: {stdout}", exe.display());
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "C test {} failed: {stdout}", exe.display());
+    assert!(stdout.contains(" passed, 0 failed"), "unexpected C test output: {stdout}");
+}
+
+#[test]
+fn c_program_exercises_every_function() {
+    let Some(cc) = compiler() else {
+        assert!(
+            std::env::var_os("FIBFORGE_REQUIRE_CC").is_none(),
+            "FIBFORGE_REQUIRE_CC is set but no C compiler ($CC or cc) runs"
+        );
+        eprintln!("SKIPPED: no C compiler ($CC or cc) found; the C ABI test did not run");
+        return;
+    };
+    let lib = library_dir();
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fibforge-c-test");
+    std::fs::create_dir_all(&tmp).expect("temporary directory");
+
+    let static_exe = tmp.join("test_fibforge_static");
+    compile(&cc, &static_exe, &[lib.join("libfibforge_c.a").display().to_string()]);
+    run(&static_exe, &tmp);
+
+    let shared_exe = tmp.join("test_fibforge_shared");
+    let dir = lib.display().to_string();
+    compile(
+        &cc,
+        &shared_exe,
+        &[format!("-L{dir}"), format!("-Wl,-rpath,{dir}"), "-lfibforge_c".into()],
+    );
+    run(&shared_exe, &tmp);
+}

@@ -1,0 +1,144 @@
+//! `Table.lookup_batch`: numpy arrays of addresses to a numpy array of next hops, computed
+//! with the GIL released.
+//!
+//! Accepted inputs (the dtype and shape choose the family):
+//! - IPv4: 1-D `uint32`, addresses as integers (`int(ipaddress.IPv4Address(...))`);
+//! - IPv6: 2-D `uint64` of shape `(n, 2)`, column 0 the high and column 1 the low 64 bits;
+//! - IPv6: 2-D `uint8` of shape `(n, 16)`, each row the address bytes in network order
+//!   (`ipaddress.IPv6Address(...).packed`).
+//!
+//! The result is a 1-D `uint32` array of next hops, `NO_ROUTE` (`0xFFFFFFFF`) where no route
+//! matches: a new array, or `out` (a contiguous `uint32` array of the same length, reused
+//! across calls to save the allocation). Non-contiguous inputs are copied first.
+
+use crate::side::Side;
+use fibforge::algo::poptrie::Key;
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use std::borrow::Cow;
+
+/// The two families' sides of a table (`None`: the table does not hold that family).
+pub struct Sides<'a> {
+    /// IPv4.
+    pub v4: Option<&'a Side<u32>>,
+    /// IPv6.
+    pub v6: Option<&'a Side<u128>>,
+}
+
+/// Looks up a numpy array (see the module docs) on `threads` threads.
+pub fn lookup_batch<'py>(
+    sides: Sides<'_>,
+    addrs: &Bound<'py, PyAny>,
+    out: Option<Bound<'py, PyArray1<u32>>>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let py = addrs.py();
+    let target = Target { py, out, threads };
+    if threads == 0 {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    if let Ok(a) = addrs.extract::<PyReadonlyArray1<'py, u32>>() {
+        let side = family(sides.v4, "IPv4")?;
+        let keys = contiguous(&a);
+        return target
+            .run(side, keys.len(), |start, k| k.copy_from_slice(&keys[start..start + k.len()]));
+    }
+    if let Ok(a) = addrs.extract::<PyReadonlyArray2<'py, u64>>() {
+        let side = family(sides.v6, "IPv6")?;
+        let words = rows(&a, 2)?;
+        return target.run(side, words.len() / 2, |start, k| {
+            for (i, key) in k.iter_mut().enumerate() {
+                let j = 2 * (start + i);
+                *key = (u128::from(words[j]) << 64) | u128::from(words[j + 1]);
+            }
+        });
+    }
+    if let Ok(a) = addrs.extract::<PyReadonlyArray2<'py, u8>>() {
+        let side = family(sides.v6, "IPv6")?;
+        let bytes = rows(&a, 16)?;
+        return target.run(side, bytes.len() / 16, |start, k| {
+            for (i, key) in k.iter_mut().enumerate() {
+                let j = 16 * (start + i);
+                *key = u128::from_be_bytes(bytes[j..j + 16].try_into().expect("16 bytes"));
+            }
+        });
+    }
+    Err(PyTypeError::new_err(
+        "addresses must be a numpy array: 1-D uint32 (IPv4), (n, 2) uint64 or (n, 16) uint8 \
+         (IPv6); convert with e.g. addrs.astype(numpy.uint32)",
+    ))
+}
+
+fn family<'a, A: Key>(side: Option<&'a Side<A>>, name: &str) -> PyResult<&'a Side<A>> {
+    side.ok_or_else(|| {
+        PyValueError::new_err(format!("{name} addresses given to a table without {name}"))
+    })
+}
+
+/// The array's elements in row-major order, borrowed when the array is C-contiguous.
+fn contiguous<'a, T: numpy::Element + Copy, D: numpy::ndarray::Dimension>(
+    a: &'a numpy::PyReadonlyArray<'_, T, D>,
+) -> Cow<'a, [T]> {
+    // `as_slice` also accepts Fortran order, whose memory order is not row-major.
+    match a.as_slice() {
+        Ok(s) if a.is_c_contiguous() => Cow::Borrowed(s),
+        _ => Cow::Owned(a.as_array().iter().copied().collect()),
+    }
+}
+
+/// The elements of an `(n, width)` array, row-major.
+fn rows<'a, T: numpy::Element + Copy>(
+    a: &'a PyReadonlyArray2<'_, T>,
+    width: usize,
+) -> PyResult<Cow<'a, [T]>> {
+    if a.shape()[1] != width {
+        return Err(PyValueError::new_err(format!(
+            "IPv6 addresses of this dtype must have shape (n, {width}), not {:?}",
+            a.shape()
+        )));
+    }
+    Ok(contiguous(a))
+}
+
+/// Where results go, and how many threads compute them.
+struct Target<'py> {
+    py: Python<'py>,
+    out: Option<Bound<'py, PyArray1<u32>>>,
+    threads: usize,
+}
+
+impl<'py> Target<'py> {
+    /// Runs `n` lookups without the GIL into a new array or `out`.
+    fn run<A: Key>(
+        self,
+        side: &Side<A>,
+        n: usize,
+        fill: impl Fn(usize, &mut [A]) + Sync + Send,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let Some(out) = self.out else {
+            let result = self.py.detach(|| {
+                let mut result = vec![0u32; n];
+                side.lookup_into(&mut result, self.threads, fill);
+                result
+            });
+            return Ok(PyArray1::from_vec(self.py, result));
+        };
+        {
+            // Fails (no aliasing) when `out` shares memory with the borrowed input.
+            let mut view =
+                out.try_readwrite().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
+            let slice = view
+                .as_slice_mut()
+                .map_err(|_| PyValueError::new_err("out must be a contiguous uint32 array"))?;
+            if slice.len() != n {
+                return Err(PyValueError::new_err(format!(
+                    "out has {} elements for {n} addresses",
+                    slice.len()
+                )));
+            }
+            self.py.detach(|| side.lookup_into(slice, self.threads, fill));
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,128 @@
+//! Python values to addresses, prefixes and next hops, with `ValueError`s that say what was
+//! wrong.
+//!
+//! Addresses may be `str` (`"192.0.2.1"`, `"2001:db8::1"`), `ipaddress.IPv4Address` /
+//! `IPv6Address`, or `int` (in a table of one family only: an int does not say its family).
+//! Prefixes are `str` or anything whose `str()` is a prefix (`ipaddress.ip_network`).
+
+use fibforge::{AnyPrefix, NextHop, ParseMode};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyString};
+use std::net::IpAddr;
+
+/// The largest next hop a table holds (Poptrie keeps one bit of 32 for a flag).
+pub const MAX_NEXT_HOP: u32 = 0x7FFF_FFFE;
+
+/// Which families a table holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// IPv4 only.
+    V4,
+    /// IPv6 only.
+    V6,
+    /// Both; each address or prefix says which.
+    Auto,
+}
+
+impl Mode {
+    /// From the `family=` argument.
+    pub fn parse(text: &str) -> PyResult<Mode> {
+        match text.to_ascii_lowercase().as_str() {
+            "ipv4" | "4" => Ok(Mode::V4),
+            "ipv6" | "6" => Ok(Mode::V6),
+            "auto" | "both" => Ok(Mode::Auto),
+            _ => Err(PyValueError::new_err(format!(
+                "family must be 'ipv4', 'ipv6' or 'auto', not {text:?}"
+            ))),
+        }
+    }
+
+    /// The name `Table.family` reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::V4 => "ipv4",
+            Mode::V6 => "ipv6",
+            Mode::Auto => "auto",
+        }
+    }
+}
+
+/// An address of either family.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Addr {
+    /// IPv4.
+    V4(u32),
+    /// IPv6.
+    V6(u128),
+}
+
+/// A Python address for a table of `mode`.
+pub fn address(obj: &Bound<'_, PyAny>, mode: Mode) -> PyResult<Addr> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        let text = s.to_cow()?;
+        return match text.trim().parse::<IpAddr>() {
+            Ok(ip) => Ok(from_ip(ip)),
+            Err(_) => {
+                Err(PyValueError::new_err(format!("{text:?} is not an IPv4 or IPv6 address")))
+            }
+        };
+    }
+    if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
+        return int_address(obj, mode);
+    }
+    if obj.hasattr("packed")? {
+        return Ok(from_ip(obj.extract::<IpAddr>()?));
+    }
+    Err(PyTypeError::new_err(format!(
+        "an address must be a str, an int or an ipaddress object, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn from_ip(ip: IpAddr) -> Addr {
+    match ip {
+        IpAddr::V4(a) => Addr::V4(a.into()),
+        IpAddr::V6(a) => Addr::V6(a.into()),
+    }
+}
+
+fn int_address(obj: &Bound<'_, PyAny>, mode: Mode) -> PyResult<Addr> {
+    let range = |bits| PyValueError::new_err(format!("{obj} is not a {bits}-bit address"));
+    match mode {
+        Mode::V4 => obj.extract::<u32>().map(Addr::V4).map_err(|_| range(32)),
+        Mode::V6 => obj.extract::<u128>().map(Addr::V6).map_err(|_| range(128)),
+        Mode::Auto => Err(PyValueError::new_err(
+            "an int address does not say its family: pass a str or an ipaddress object, \
+             or create the table with family='ipv4' or 'ipv6'",
+        )),
+    }
+}
+
+/// A Python prefix (`"10.0.0.0/8"`, `ipaddress.ip_network(...)`); host bits must be zero.
+pub fn prefix(obj: &Bound<'_, PyAny>) -> PyResult<AnyPrefix> {
+    let text = obj.str()?;
+    let text = text.to_cow()?;
+    AnyPrefix::parse_with(text.trim(), ParseMode::Strict)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A Python next hop: an int in `0..=MAX_NEXT_HOP`.
+pub fn next_hop(obj: &Bound<'_, PyAny>) -> PyResult<NextHop> {
+    let bad = || {
+        PyValueError::new_err(format!("next hop must be an int in 0..={MAX_NEXT_HOP}, not {obj}"))
+    };
+    if obj.is_instance_of::<PyBool>() {
+        return Err(bad());
+    }
+    let value: i64 = obj.extract().map_err(|_| bad())?;
+    match u32::try_from(value) {
+        Ok(v) if v <= MAX_NEXT_HOP => Ok(NextHop::from_index(v)),
+        _ => Err(bad()),
+    }
+}
+
+/// A lookup result for Python: the next hop's int, or `None`.
+pub fn hop_value(hop: Option<NextHop>) -> Option<u32> {
+    hop.map(NextHop::index)
+}

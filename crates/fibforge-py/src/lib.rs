@@ -1,0 +1,30 @@
+//! fibforge-py: the `fibforge` Python module (PyO3 + numpy), built with maturin
+//! (`pyproject.toml` in this folder).
+//!
+//! - [`table`]: `fibforge.Table`, the user-facing class, and `_rebuild` for unpickling;
+//! - [`side`]: one address family (writer behind a mutex, lock-free reader);
+//! - [`batch`]: numpy batch lookups with the GIL released;
+//! - [`convert`]: Python values to addresses, prefixes and next hops;
+//! - [`state`]: the compact pickled form of the routes.
+//!
+//! Python tests: `crates/fibforge-py/tests` (pytest), run by `./test.sh`.
+
+pub mod batch;
+pub mod convert;
+pub mod side;
+pub mod state;
+pub mod table;
+
+use pyo3::prelude::*;
+
+/// Longest-prefix-match (IP routing table) lookups: Poptrie tables with numpy batch lookups.
+#[pymodule]
+#[pyo3(name = "fibforge")]
+fn fibforge_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<table::PyTable>()?;
+    m.add_function(wrap_pyfunction!(table::rebuild, m)?)?;
+    m.add("NO_ROUTE", side::NO_ROUTE)?;
+    m.add("MAX_NEXT_HOP", convert::MAX_NEXT_HOP)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
