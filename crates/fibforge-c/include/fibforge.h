@@ -25,10 +25,11 @@
  *   A next hop is a uint32_t from 0 to FIBFORGE_MAX_NEXT_HOP (0x7FFFFFFE: Poptrie's
  *   direct-pointing entries keep one bit for a flag; larger values fail with
  *   FIBFORGE_ERR_LIMIT). FIBFORGE_NO_ROUTE (0xFFFFFFFF) is what lookups return when no
- *   route matches. Small dense values (below 65535) keep the structure smallest and
- *   fastest: a larger one widens its leaves from 16 to 32 bits. Tables loaded from a file number their
- *   next hops 0, 1, 2, ... in the order the file first names them (both families share one
- *   numbering), and fibforge_table*_next_hop_name gives back the file's text.
+ *   route matches. Small dense values keep the structure smallest: leaves are 8 bits wide
+ *   while every next hop is below 255, 16 bits below 65535, else 32 bits (widened as larger
+ *   values arrive). Tables loaded from a file number their next hops 0, 1, 2, ... in the
+ *   order the file first names them (both families share one numbering), and
+ *   fibforge_table*_next_hop_name gives back the file's text.
  *
  * Errors
  *   Functions that can fail return a fibforge_status. On failure, fibforge_last_error()
