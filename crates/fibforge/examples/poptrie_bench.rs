@@ -10,6 +10,7 @@
 //!                      table prefix) | inprefix-array (2^20 in-prefix addresses drawn first,
 //!                      then read in order) (default random)
 //!   --hops N|distinct  next hops for prefix-only files (default 16, as the CLI)
+//!   --hops-from FILE   next hops projected from FILE's routes (as `fibforge --hops-from`)
 //! ```
 //!
 //! Random addresses are generated in the loop by xorshift (as the paper), so no address array
@@ -30,6 +31,7 @@ struct Opts {
     repeat: usize,
     traffic: String,
     hops: PrefixOnlyHops,
+    hops_from: Option<String>,
 }
 
 fn parse_args() -> Opts {
@@ -41,6 +43,7 @@ fn parse_args() -> Opts {
         repeat: 5,
         traffic: "random".into(),
         hops: PrefixOnlyHops::Synthetic(16),
+        hops_from: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -51,6 +54,7 @@ fn parse_args() -> Opts {
             "--secs" => o.secs = val().parse().expect("secs"),
             "--repeat" => o.repeat = val().parse().expect("repeat"),
             "--traffic" => o.traffic = val(),
+            "--hops-from" => o.hops_from = Some(val()),
             "--hops" => {
                 let v = val();
                 o.hops = if v == "distinct" {
@@ -264,7 +268,11 @@ fn measure<A: Key, G: Gen<A>>(rib: &Rib<A>, o: &Opts, source: G) {
 fn main() {
     let o = parse_args();
     let cfg = ReadConfig { prefix_only: o.hops, ..Default::default() };
-    let t = fibforge_io::read_table(o.table.as_ref(), &cfg).expect("table");
+    let mut t = fibforge_io::read_table(o.table.as_ref(), &cfg).expect("table");
+    if let Some(source) = &o.hops_from {
+        let source = fibforge_io::read_table(source.as_ref(), &ReadConfig::default());
+        t = t.with_hops_from(&source.expect("--hops-from table"));
+    }
     println!(
         "table {}: {} IPv4, {} IPv6 routes, {} next hops; traffic {}; aggregate {}",
         o.table,
