@@ -43,6 +43,11 @@ pub use plan::{
 };
 pub use updatable::UpdatableTrie;
 
+/// The leaf-pushed building blocks other structures put their tries in (the §7 hybrid of
+/// `bsl_hybrid` keeps one leaf-pushed trie per hashed key).
+pub(crate) type LeafArena = arena::Arena<u32>;
+pub(crate) use leaf_pushed::{LeafBuilder, PTR, step as leaf_step, walk as leaf_walk};
+
 /// What a built trie looks like.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TrieStats {
