@@ -86,7 +86,7 @@ fn parse_specs(list: &str) -> anyhow::Result<Vec<AlgoSpec>> {
     if list == "all" {
         return Ok(ALGORITHMS.iter().map(|a| AlgoSpec::named(a.name)).collect());
     }
-    list.split(',').map(|s| s.parse::<AlgoSpec>().map_err(Into::into)).collect()
+    super::bench::parse_algos(list)
 }
 
 fn verify_family<A: RegistryFamily>(

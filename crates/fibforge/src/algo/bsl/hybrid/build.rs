@@ -54,13 +54,14 @@ pub(super) fn build(rib: &Rib<u128>, cfg: &HybridConfig) -> Result<BslHybrid, Bu
     })
 }
 
-/// Refuses strides other than 4, 8 or 16 and next-hop ids that reach the `LEAF` bit.
+/// Refuses strides other than 4 and 8 (16-bit nodes of 2^16 entries exhaust the arena on
+/// real tables) and next-hop ids that reach the `LEAF` bit.
 fn check(rib: &Rib<u128>, cfg: &HybridConfig) -> Result<(), BuildError> {
-    if ![4, 8, 16].contains(&cfg.stride) {
+    if ![4, 8].contains(&cfg.stride) {
         return Err(BuildError::BadOption {
             algo: "bsl_hybrid",
             option: format!("stride={}", cfg.stride),
-            reason: "expected 4, 8 or 16 (a band of 32 bits in equal levels)".into(),
+            reason: "expected 4 or 8 (a band of 32 bits in 8 or 4 equal levels)".into(),
         });
     }
     match rib.iter().map(|(_, h)| h.raw()).max() {

@@ -36,7 +36,7 @@
 //!
 //! IPv6 only (the bands split 128-bit addresses). Next-hop raw ids below 2^30 (bit 30 tags
 //! `LEAF` values) and at most 2^26 trie entries, else [`BuildError::LimitExceeded`]. Stride
-//! 4, 8 or 16. No incremental updates: a change recompiles.
+//! 4 or 8. No incremental updates: a change recompiles.
 
 mod build;
 #[cfg(test)]
@@ -54,7 +54,7 @@ const LEAF: u32 = 1 << 30;
 /// Build options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HybridConfig {
-    /// Bits per trie level (4, 8 or 16; 32/stride levels per band).
+    /// Bits per trie level (4 or 8: 8 or 4 levels per band).
     pub stride: u32,
     /// Store sparse trie nodes as packed arrays of one cache line.
     pub packed: bool,
