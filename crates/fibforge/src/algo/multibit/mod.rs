@@ -19,7 +19,7 @@
 //! Memory layout: all nodes in one arena of 64-byte-aligned lines (`arena.rs`); a node never
 //! straddles two lines; packed nodes (`packed.rs`) are exactly one line. Pointers carry the
 //! child's stride, so fixed and variable tries share one lookup loop. The updatable trie's
-//! arena keeps a quarter of its size (and at least two maximum-stride nodes) spare, so an
+//! arena keeps a quarter of its size (and at least two nodes of 2^17 entries) spare, so an
 //! update does not move the whole array; `memory_bytes` counts that spare.
 //!
 //! Invariants: an entry is a pointer exactly when a route longer than the node's window ends
