@@ -54,6 +54,10 @@ fn check_hybrid(name: &str, rib: &Rib<u128>, step: usize) {
 fn bsl_hybrid_tier1_ipv6() {
     let t = load(&repo_data("tier1-2024-v6.txt.gz"));
     check_hybrid("tier1-v6", &t.v6, 1);
+    // Keys counted from the file independently: /32 keys with routes of 33-64 bits, /64 keys
+    // with longer routes (none of 65-96 bits here, so all are markers), /96 keys.
+    let s = BslHybrid::compile(&t.v6, &HybridConfig::default()).unwrap().stats().clone();
+    assert_eq!((s.keys, s.markers), ([10_902, 82, 83], [0, 82, 0]));
 }
 
 #[test]
