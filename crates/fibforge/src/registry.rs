@@ -156,6 +156,13 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
                   per probe; option levels=K: CPE to K lengths (Srinivasan-Varghese §6)",
     },
     AlgoInfo {
+        name: "bsl_hybrid",
+        ipv4: false,
+        ipv6: true,
+        summary: "IPv6 hybrid of Srinivasan-Varghese §7: hashing on lengths 32/64/96 (two probes), \
+                  then a leaf-pushed trie over the 32 bits left; options stride=4|8, packed=on|off",
+    },
+    AlgoInfo {
         name: "sail_m",
         ipv4: true,
         ipv6: true,
@@ -397,6 +404,16 @@ fn bsl_config(spec: &AlgoSpec) -> Result<algo::bsl::BslConfig, BuildError> {
     Ok(algo::bsl::BslConfig { levels: (levels > 0).then_some(levels) })
 }
 
+/// Options of `bsl_hybrid`: `stride=4|8` (bits per trie level), `packed=on|off`.
+fn hybrid_config(spec: &AlgoSpec) -> Result<algo::bsl::hybrid::HybridConfig, BuildError> {
+    let default = algo::bsl::hybrid::HybridConfig::default();
+    spec.check_options("bsl_hybrid", &["stride", "packed"])?;
+    Ok(algo::bsl::hybrid::HybridConfig {
+        stride: spec.get_u32("bsl_hybrid", "stride", default.stride)?,
+        packed: spec.get_bool("bsl_hybrid", "packed", default.packed)?,
+    })
+}
+
 /// The Poptrie configuration `spec` names (`poptrie`, `poptrie0`, `poptrie16`, `poptrie18`
 /// with options `s` and `aggregate`), or `None` when `spec` is another algorithm.
 pub fn poptrie_config<A: algo::poptrie::Key>(
@@ -512,7 +529,11 @@ impl RegistryFamily for u128 {
         if let Some(r) = build_poptrie(spec, rib) {
             return r;
         }
-        Err(unknown(spec, Family::Ipv6))
+        match spec.name.as_str() {
+            "bsl_hybrid" => hybrid_config(spec)
+                .and_then(|cfg| algo::bsl::hybrid::BslHybrid::compile(rib, &cfg).map(boxed)),
+            _ => Err(unknown(spec, Family::Ipv6)),
+        }
     }
 }
 
@@ -567,5 +588,24 @@ mod cpe_tests {
         for bad in ["cpe_var:stride=3", "cpe_fixed:levels=x", "cpe_fixed:maxstride=40"] {
             assert!(build(&bad.parse().unwrap(), &rib).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn bsl_hybrid_names_and_options() {
+        let rib: Rib<u128> = [("2001:db8::/32", 0), ("2001:db8:1::/48", 1), ("::1/128", 2)]
+            .iter()
+            .map(|&(p, h)| (p.parse().unwrap(), NextHop::from_index(h)))
+            .collect();
+        for text in ["bsl_hybrid", "bsl_hybrid:stride=4,packed=off", "bsl_hybrid:stride=4"] {
+            let f = build(&text.parse().unwrap(), &rib).unwrap();
+            for a in [0x2001_0db8_0001u128 << 80, 0x2001_0db8u128 << 96, 1, 2] {
+                assert_eq!(f.lookup(a), rib.lookup(a), "{text}");
+            }
+        }
+        for bad in ["bsl_hybrid:stride=16", "bsl_hybrid:levels=3"] {
+            assert!(build(&bad.parse().unwrap(), &rib).is_err(), "{bad}");
+        }
+        let e = build(&AlgoSpec::named("bsl_hybrid"), &Rib::<u32>::new()).err().unwrap();
+        assert!(e.to_string().contains("not available for"), "{e}");
     }
 }

@@ -1,9 +1,11 @@
-//! MIHT and binary search on lengths on real tables: against the RIB on sampled addresses,
-//! and MIHT after a real BGP update stream against a fresh compile.
+//! MIHT and binary search on lengths (plain, expanded, and the IPv6 hybrid of Srinivasan &
+//! Varghese §7) on real tables: against the RIB on sampled addresses, and MIHT after a real
+//! BGP update stream against a fresh compile.
 
 mod common;
 
 use common::*;
+use fibforge::algo::bsl::hybrid::{BslHybrid, HybridConfig};
 use fibforge::algo::bsl::{Bsl, BslConfig};
 use fibforge::algo::miht::{Miht, MihtConfig};
 use fibforge::{Address, Compile, Rib};
@@ -36,6 +38,36 @@ fn bsl_ris2015_ipv4() {
 fn bsl_tier1_ipv6() {
     let t = load(&repo_data("tier1-2024-v6.txt.gz"));
     check_bsl("tier1-v6", &t.v6, 1, &[5]);
+}
+
+/// The §7 hybrid in its default layout and with unpacked 4-bit strides.
+fn check_hybrid(name: &str, rib: &Rib<u128>, step: usize) {
+    let addrs = probes(rib, step, 100_000, 9);
+    let want = expected(rib, &addrs);
+    for cfg in [HybridConfig::default(), HybridConfig { stride: 4, packed: false }] {
+        let fib = BslHybrid::compile(rib, &cfg).unwrap();
+        check(&format!("{name} bsl_hybrid {cfg:?}"), &fib, &addrs, &want);
+    }
+}
+
+#[test]
+fn bsl_hybrid_tier1_ipv6() {
+    let t = load(&repo_data("tier1-2024-v6.txt.gz"));
+    check_hybrid("tier1-v6", &t.v6, 1);
+    // Keys counted from the file independently: /32 keys with routes of 33-64 bits, /64 keys
+    // with longer routes (none of 65-96 bits here, so all are markers), /96 keys.
+    let s = BslHybrid::compile(&t.v6, &HybridConfig::default()).unwrap().stats().clone();
+    assert_eq!((s.keys, s.markers), ([10_902, 82, 83], [0, 82, 0]));
+}
+
+#[test]
+fn bsl_hybrid_shared_ipv6_tables_when_present() {
+    for rel in ["mixed/tier1-2024.txt.gz", "v6/linx2014-p69.txt.gz", "v6/rrc00-v6.txt.gz"] {
+        let Some(path) = shared_data(rel) else { continue };
+        let t = load(&path);
+        assert!(!t.v6.is_empty(), "{rel} has IPv6 routes");
+        check_hybrid(rel, &t.v6, 1);
+    }
 }
 
 #[test]

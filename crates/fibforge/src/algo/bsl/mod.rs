@@ -35,10 +35,12 @@
 //! Next-hop raw values below 2^31 (bit 31 is the marker flag), else
 //! [`BuildError::LimitExceeded`]. With `levels=K` at most [`MAX_ENTRIES`] expanded prefixes.
 //! No incremental updates: a change recompiles (markers and precomputed answers of many
-//! entries can change with one route). Not implemented: the IPv6 hybrid of §7.
+//! entries can change with one route). The IPv6 hybrid of §7 (hashing on lengths 32, 64, 96,
+//! then tries) is [`hybrid::BslHybrid`] (`bsl_hybrid`).
 
 mod build;
 mod hash;
+pub mod hybrid;
 mod level;
 #[cfg(test)]
 mod tests;

@@ -140,6 +140,25 @@ impl<T: Entry> Arena<T> {
     pub(crate) fn shrink_to_fit(&mut self) {
         self.lines.shrink_to_fit();
     }
+
+    /// Sets the spare capacity to a quarter of the lines in use plus `min_entries`, so that
+    /// updates allocate nodes without moving the whole array (a growth past the spare copies
+    /// every line once: O(size), amortised O(1)).
+    pub(crate) fn keep_spare(&mut self, min_entries: u64) {
+        let extra = self.lines.len() / 4 + min_entries.div_ceil(Self::PER_LINE as u64) as usize;
+        let target = self.lines.len() + extra;
+        if self.lines.capacity() > target {
+            self.lines.shrink_to(target);
+        } else {
+            self.lines.reserve_exact(extra);
+        }
+    }
+
+    /// Lines the array holds without moving.
+    #[cfg(test)]
+    pub(crate) fn capacity_lines(&self) -> usize {
+        self.lines.capacity()
+    }
 }
 
 #[cfg(test)]
@@ -165,5 +184,21 @@ mod tests {
         let mut tiny: Arena<u64> = Arena::new(40);
         assert!(tiny.alloc(5).is_ok());
         assert!(matches!(tiny.alloc(5), Err(BuildError::LimitExceeded { .. })));
+    }
+
+    #[test]
+    fn spare_capacity_is_kept_after_a_build() {
+        let mut a: Arena<u64> = Arena::new(1 << 27);
+        for _ in 0..100 {
+            a.alloc(6).unwrap();
+        }
+        a.keep_spare(1 << 10);
+        // The reserved line and 100 nodes of 8 lines: 801 lines; spare 801 / 4 + 1024 / 8.
+        assert!(a.capacity_lines() >= 801 + 200 + 128);
+        let before = a.entries().as_ptr();
+        for _ in 0..40 {
+            a.alloc(6).unwrap();
+        }
+        assert_eq!(a.entries().as_ptr(), before, "allocations within the spare moved the array");
     }
 }

@@ -18,7 +18,9 @@
 //!
 //! Memory layout: all nodes in one arena of 64-byte-aligned lines (`arena.rs`); a node never
 //! straddles two lines; packed nodes (`packed.rs`) are exactly one line. Pointers carry the
-//! child's stride, so fixed and variable tries share one lookup loop.
+//! child's stride, so fixed and variable tries share one lookup loop. The updatable trie's
+//! arena keeps a quarter of its size (and at least two nodes of 2^17 entries) spare, so an
+//! update does not move the whole array; `memory_bytes` counts that spare.
 //!
 //! Invariants: an entry is a pointer exactly when a route longer than the node's window ends
 //! lies below it; every node's window holds the routes of lengths `(d, d + s]` below it (the
@@ -42,6 +44,11 @@ pub use plan::{
     TrieConfig, make_plan,
 };
 pub use updatable::UpdatableTrie;
+
+/// The leaf-pushed building blocks other structures put their tries in (the §7 hybrid of
+/// `bsl_hybrid` keeps one leaf-pushed trie per hashed key).
+pub(crate) type LeafArena = arena::Arena<u32>;
+pub(crate) use leaf_pushed::{LeafBuilder, PTR, step as leaf_step, walk as leaf_walk};
 
 /// What a built trie looks like.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -128,7 +128,10 @@ impl<A: Address> UpdatableTrie<A> {
         };
         let routes: Vec<(Prefix<A>, NextHop)> = rib.iter().collect();
         t.root = t.subtrie(&routes, Prefix::DEFAULT_ROUTE, 0, &plan.strides)?;
-        t.nodes.shrink_to_fit();
+        // Spare lines so that updates (at most one node of 2^max_stride entries each) do not
+        // move the whole array: that copy, not the node rebuild, would be the worst case.
+        // At least two nodes of the paper's bound of 17 bits (larger strides: a quarter).
+        t.nodes.keep_spare(2 << max_stride.min(DEFAULT_UPDATABLE_MAX_STRIDE));
         t.stats.node_bytes = t.nodes.used_entries() * 8;
         Ok(t)
     }
