@@ -272,6 +272,14 @@ fn lookup_rows(shared: &Path, perturbed: &[Rib<u32>], cfg: &LoopConfig) {
         let n = ribs.len() as u32;
         let l = Loop::build(ribs.clone(), cfg).unwrap();
         print!("{name:<22} loop {:>6.1} (pinned {:>6.1})", mlps(&l, n), mlps_pinned(&l, n));
+        let zcfg = LoopConfig { compress_pmt: true, ..cfg.clone() };
+        let z = Loop::build(ribs.clone(), &zcfg).unwrap();
+        print!(
+            "  loop S_pmt2 {:>6.1} (pinned {:>6.1}, {:.2} MiB)",
+            mlps(&z, n),
+            mlps_pinned(&z, n),
+            z.memory_bytes() as f64 / 1048576.0
+        );
         for algo in ["poptrie", "radix"] {
             if let Ok(per) = PerTable::build(&ribs, &AlgoSpec::named(algo)) {
                 print!(
