@@ -32,6 +32,7 @@
 use super::build::{ChunkValues, Sink, VecSink, encode_chunk, note_special};
 use super::encode::Special;
 use super::layout::{Core, Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
+use super::pmt_columns::ColumnEdit;
 use super::pmt_index::FastMap;
 
 use crate::addr::Address;
@@ -65,19 +66,23 @@ struct Merger<'a, A: Address> {
     /// `(current PortMapTable index, new column value)` → new lookup entry.
     memo: FastMap<u64, u32>,
     sink: VecSink,
+    /// The column layout's edit; `None` for the packed rows, which are rewritten.
+    edit: Option<ColumnEdit>,
 }
 
-/// Builds the new root entries and arrays from `old` and `reshape`.
+/// Builds the new root entries and arrays from `old` and `reshape`; with the column layout,
+/// `edit` maps the PortMapTable entries and is returned with the result.
 pub(super) fn merge<A: Address>(
     old: &Core,
-    shape: &Shape,
-    sparse_limit: usize,
+    (shape, sparse_limit): (&Shape, usize),
     reshape: Reshape<'_, A>,
-) -> Result<(Vec<u32>, VecSink), BuildError> {
+    edit: Option<ColumnEdit>,
+) -> Result<(Vec<u32>, VecSink, Option<ColumnEdit>), BuildError> {
     let sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
-    let mut m = Merger { old, shape, limit: sparse_limit, reshape, memo: FastMap::default(), sink };
+    let memo = FastMap::default();
+    let mut m = Merger { old, shape, limit: sparse_limit, reshape, memo, sink, edit };
     let (root, _) = m.chunk(0, Prefix::DEFAULT_ROUTE, Current::Root, 0)?;
-    Ok((root, m.sink))
+    Ok((root, m.sink, m.edit))
 }
 
 impl<A: Address> Merger<'_, A> {
@@ -168,6 +173,11 @@ impl<A: Address> Merger<'_, A> {
         let key = (index as u64) << 32 | value as u64;
         let key_hash = super::pmt_index::mix(key); // a bijection: no collisions
         if let Some(&e) = self.memo.get(&key_hash) {
+            return Ok(e);
+        }
+        if let Some(edit) = &mut self.edit {
+            let e = entry(TAG_PMT, edit.map(index, value)?);
+            self.memo.insert(key_hash, e);
             return Ok(e);
         }
         let r = &self.reshape;

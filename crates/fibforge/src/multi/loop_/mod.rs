@@ -45,7 +45,9 @@ mod encode;
 mod layout;
 mod merge;
 mod pmt;
+mod pmt_columns;
 mod pmt_index;
+mod pmt_packed;
 mod single;
 mod update;
 
@@ -201,24 +203,38 @@ fn build_core<A: Address>(
     let mut sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
     let defaults = vec![0u32; ribs.len()];
     let (root, _) = em.element_entries(0, Prefix::DEFAULT_ROUTE, &defaults, &mut sink)?;
-    Ok(assemble(&root, sink, ribs.len(), shape, cfg))
+    Ok(assemble(&root, sink, PmtSource::Rows(ribs.len()), shape, cfg))
+}
+
+/// Where a new structure's PortMapTable comes from.
+enum PmtSource {
+    /// The sink's rows (a fresh build, or a packed-rows table insertion/deletion).
+    Rows(usize),
+    /// Columns edited by a table insertion/deletion.
+    Edited(pmt_columns::Columns, pmt_columns::Book),
 }
 
 /// Turns built vectors into live arrays (with update headroom) and their allocator.
 fn assemble(
     root: &[u32],
-    sink: VecSink,
-    width: usize,
+    mut sink: VecSink,
+    source: PmtSource,
     shape: &Shape,
     cfg: &LoopConfig,
 ) -> (Core, Store) {
     let spare = |n: usize, min: usize| n + (n as f64 * cfg.headroom) as usize + min;
-    let entries = sink.pmt.len() / width.max(1);
-    let room = spare(entries, 1024) - entries;
-    let (pmt, pmt_words) = pmt::Pmt::new(&sink.pmt, width, cfg.compress_pmt, room);
+    let (pmt, pmt_words, book) = match source {
+        PmtSource::Rows(width) => {
+            let entries = sink.book.top as usize;
+            let room = spare(entries, 1024) - entries;
+            let (p, w) = pmt::Pmt::new(&sink.pmt, (width, entries), cfg.compress_pmt, room);
+            (p, w, std::mem::take(&mut sink.book))
+        }
+        PmtSource::Edited(cols, book) => (pmt::Pmt::Columns(cols), 0, book),
+    };
     let core = Core {
         shape: shape.clone(),
-        vrfs: width as u32,
+        vrfs: pmt.width() as u32,
         root: filled(root, root.len()),
         chunk_groups: filled(&sink.chunk_groups, spare(sink.chunk_groups.len(), 64 * 4)),
         arena: filled(&sink.arena, spare(sink.arena.len(), 1 << 14)),
@@ -227,11 +243,10 @@ fn assemble(
     let store = Store {
         arena_top: sink.arena.len() as u32,
         chunk_top: sink.chunks,
-        pmt_top: entries as u32,
+        pmt: book,
         pmt_words,
         free_words: Default::default(),
         free_chunks: Vec::new(),
-        pmt_index: sink.pmt_index,
         reclaimed: Arc::new(Mutex::new(Vec::new())),
         retiring: Vec::new(),
         modified_pointers: 0,
@@ -303,22 +318,31 @@ impl<A: Address> Loop<A> {
         Ok(old)
     }
 
-    /// Adds a whole table; returns its VRF id (the next unused one).
+    /// Adds a whole table; returns its VRF id: the lowest free slot (one a removed table
+    /// left), else the next new one.
     ///
     /// Incremental (§III-D): one walk over the current structure, see [`merge`](self::merge).
     pub fn add_table(&mut self, rib: Rib<A>) -> Result<VrfId, BuildError> {
-        let vrf = self.ribs.len();
-        let reshape = Reshape { width: vrf + 1, clear: None, add: Some((vrf, &rib)) };
+        let slot = self.ribs.iter().position(Option::is_none).unwrap_or(self.ribs.len());
+        let width = self.ribs.len().max(slot + 1);
+        let reshape = Reshape { width, clear: None, add: Some((slot, &rib)) };
         let (core, store) = self.reshaped(reshape)?;
         self.publish(core, store);
-        self.ribs.push(Some(rib));
-        Ok(vrf as VrfId)
+        if slot == self.ribs.len() {
+            self.ribs.push(Some(rib));
+        } else {
+            self.ribs[slot] = Some(rib);
+        }
+        Ok(slot as VrfId)
     }
 
-    /// Removes a whole table; its VRF id stays reserved (lookups in it find no route).
+    /// Removes a whole table and frees its slot: lookups with its VRF id find no route until
+    /// [`add_table`](Self::add_table) reuses the id.
     ///
-    /// Incremental (§III-D): the table's PortMapTable column is cleared, or dropped together
-    /// with any cleared columns after it when no later table remains.
+    /// Incremental (§III-D): with the column layout the table's column is dropped (its memory
+    /// is freed after the readers' grace period) and entries that become equal are merged;
+    /// with packed rows its column is cleared, or dropped with any free slots after it when no
+    /// later table remains.
     pub fn remove_table(&mut self, vrf: VrfId) -> Result<Rib<A>, BuildError> {
         self.rib_mut(vrf)?;
         let rib = self.ribs[vrf as usize].take().expect("checked above");
@@ -331,6 +355,7 @@ impl<A: Address> Loop<A> {
                 return Err(e);
             }
         }
+        self.ribs.truncate(width);
         Ok(rib)
     }
 
@@ -339,8 +364,25 @@ impl<A: Address> Loop<A> {
         let guard = epoch::pin();
         let old = current(&self.shared, &guard);
         let width = reshape.width;
-        let (root, sink) = merge::merge(old, &self.shape, self.cfg.sparse_limit, reshape)?;
-        Ok(assemble(&root, sink, width, &self.shape, &self.cfg))
+        let edit = match (&old.pmt, reshape.add, reshape.clear) {
+            (pmt::Pmt::Columns(c), Some((slot, _)), _) => {
+                Some(pmt_columns::ColumnEdit::add(c, &self.store.pmt, slot))
+            }
+            (pmt::Pmt::Columns(c), None, Some(slot)) => {
+                Some(pmt_columns::ColumnEdit::remove(c, &self.store.pmt, slot))
+            }
+            _ => None,
+        };
+        let (root, sink, edit) =
+            merge::merge(old, (&self.shape, self.cfg.sparse_limit), reshape, edit)?;
+        let source = match edit {
+            Some(edit) => {
+                let (cols, book) = edit.finish();
+                PmtSource::Edited(cols, book)
+            }
+            None => PmtSource::Rows(width),
+        };
+        Ok(assemble(&root, sink, source, &self.shape, &self.cfg))
     }
 
     /// Applies a change of `prefix` (an announcement: `Some((vrf, leaf, hop))`) to the structure.
@@ -405,8 +447,8 @@ impl<A: Address> Loop<A> {
             vrfs: core.vrfs as usize,
             chunks: self.store.chunks_used(),
             arena_words: self.store.arena_used(),
-            pmt_entries: self.store.pmt_top as usize,
-            pmt_bytes: core.pmt.used_bytes(self.store.pmt_top, self.store.pmt_words),
+            pmt_entries: self.store.pmt.top as usize,
+            pmt_bytes: core.pmt.used_bytes(self.store.pmt.top, self.store.pmt_words),
             modified_pointers: self.store.modified_pointers,
         }
     }
@@ -426,7 +468,7 @@ impl<A: Address> MultiLookup<A> for Loop<A> {
     fn memory_bytes(&self) -> usize {
         let guard = epoch::pin();
         let core = current(&self.shared, &guard);
-        let pmt = core.pmt.used_bytes(self.store.pmt_top, self.store.pmt_words);
+        let pmt = core.pmt.used_bytes(self.store.pmt.top, self.store.pmt_words);
         core.memory_bytes(self.store.arena_used(), pmt, self.store.chunks_used())
     }
 }

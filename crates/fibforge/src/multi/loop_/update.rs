@@ -35,12 +35,12 @@ pub(super) enum Retired {
 pub(super) struct Store {
     pub arena_top: u32,
     pub chunk_top: u32,
-    pub pmt_top: u32,
-    /// PortMapTable words in use.
+    /// PortMapTable entries: count, hashes, index.
+    pub pmt: super::pmt_columns::Book,
+    /// Packed PortMapTable words in use (`compress_pmt`).
     pub pmt_words: u32,
     pub free_words: HashMap<u32, Vec<u32>>,
     pub free_chunks: Vec<u32>,
-    pub pmt_index: super::pmt_index::PmtIndex,
     /// Storage retired by updates, handed back by the epoch collector after the grace period.
     pub reclaimed: Arc<Mutex<Vec<Retired>>>,
     /// Storage retired by the update in progress (deferred when it is published).
@@ -120,13 +120,15 @@ impl Sink for CoreSink<'_> {
     fn intern(&mut self, composite: &[u32]) -> Result<u32, BuildError> {
         let h = super::pmt_index::hash(composite);
         let pmt = &self.core.pmt;
-        if let Some(i) = self.store.pmt_index.find(h, |i| pmt.holds(i, composite)) {
+        let book = &mut self.store.pmt;
+        if let Some(i) = book.index.find(h, |i| pmt.holds(i, composite)) {
             return Ok(i);
         }
-        let i = self.store.pmt_top;
+        let i = book.top;
         pmt.append(i, &mut self.store.pmt_words, composite)?;
-        self.store.pmt_top += 1;
-        self.store.pmt_index.note(h, i);
+        book.top += 1;
+        book.hashes.push(h);
+        book.index.note(h, i);
         Ok(i)
     }
 }

@@ -1,0 +1,234 @@
+//! The PortMapTable as one column per table (the default layout).
+//!
+//! Column `v` is an array of raw next hops (0 = no route) indexed by the composite's entry
+//! index: `cols[v][i]`. A lookup reads `cols[vrf]` (a slot of a small array that stays in
+//! cache and does not depend on the chunk walk) and then `cols[vrf][i]`: one dependent access
+//! after the walk, as with the flat `entries × width` row table it replaces. A removed table's
+//! slot holds an empty column (every read gives "no route") and owns no memory.
+//!
+//! Columns are shared (`Arc`) between successive structures, so adding or removing a table
+//! touches only what changes ([`ColumnEdit`]):
+//!
+//! - **add** table `s`: a new column `s` is allocated; the first time the walk meets entry `i`
+//!   with value `x` for the new table, entry `i` keeps its index and `cols[s][i] = x` (no other
+//!   column is touched); a second, different value `y` for the same `i` (Table II's "divide")
+//!   appends a new entry `j` copied from `i` with `cols[s][j] = y` — the only work proportional
+//!   to the number of tables, and only for divided composites;
+//! - **remove** table `s`: its column is dropped (freed once no reader can see the old
+//!   structure); entries that become equal are merged (each checked once against the first
+//!   entry with the same hash), so ranges and chunks that existed only because of the removed
+//!   table collapse in the walk.
+//!
+//! Hashes are kept per entry and updated in O(1) per changed column (see
+//! [`pmt_index`](super::pmt_index)). Entries are append-only while a structure is live:
+//! divided entries are written past every index the published structure references, so
+//! readers of the old structure never see them change. Entries that fall out of use (after
+//! updates, or merged away on removal) stay until a rebuild.
+
+use super::build::limit_error;
+use super::pmt_index::{PmtIndex, term};
+use crate::fib::BuildError;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+type Column = Arc<[AtomicU32]>;
+
+fn column(len: usize) -> Column {
+    (0..len).map(|_| AtomicU32::new(0)).collect()
+}
+
+pub(super) struct Columns {
+    cols: Box<[Column]>,
+    /// Entries every live column has room for.
+    capacity: usize,
+}
+
+impl Columns {
+    /// Live table from `flat` composites (`width` values each, `entries` of them) with room
+    /// for `capacity` entries.
+    pub(super) fn new(flat: &[u32], width: usize, entries: usize, capacity: usize) -> Columns {
+        let capacity = capacity.max(entries);
+        let cols = (0..width)
+            .map(|v| {
+                let col = column(capacity);
+                for i in 0..entries {
+                    col[i].store(flat[i * width + v], Ordering::Relaxed);
+                }
+                col
+            })
+            .collect();
+        Columns { cols, capacity }
+    }
+
+    pub(super) fn width(&self) -> usize {
+        self.cols.len()
+    }
+
+    /// The value of column `vrf` (< width) of entry `i`; 0 in a removed table's slot.
+    #[inline]
+    pub(super) fn get(&self, i: u32, vrf: u32) -> u32 {
+        self.cols[vrf as usize].get(i as usize).map_or(0, |x| x.load(Ordering::Relaxed))
+    }
+
+    /// Stores `composite` as entry `i` (the next one).
+    pub(super) fn append(&self, i: u32, composite: &[u32]) -> Result<(), BuildError> {
+        if i as usize >= self.capacity {
+            return Err(limit_error("reserved PortMapTable entries"));
+        }
+        for (col, &x) in self.cols.iter().zip(composite) {
+            if let Some(slot) = col.get(i as usize) {
+                slot.store(x, Ordering::Relaxed);
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes in use for `entries` entries: live columns only.
+    pub(super) fn used_bytes(&self, entries: u32) -> usize {
+        4 * entries as usize * self.cols.iter().filter(|c| !c.is_empty()).count()
+    }
+
+    /// Bytes allocated.
+    pub(super) fn allocated_bytes(&self) -> usize {
+        4 * self.cols.iter().map(|c| c.len()).sum::<usize>()
+    }
+}
+
+/// The writer's bookkeeping of PortMapTable entries.
+#[derive(Default)]
+pub(super) struct Book {
+    /// Entries in use (the next index).
+    pub top: u32,
+    /// Hash of every entry (for entries merged away or out of use: stale, never looked up).
+    pub hashes: Vec<u64>,
+    /// Hash → index of the entries a lookup entry may name.
+    pub index: PmtIndex,
+}
+
+/// Adding or removing one table's column: maps every current entry index met by the walk to
+/// its index in the new structure (see the module doc).
+pub(super) struct ColumnEdit {
+    cols: Vec<Column>,
+    capacity: usize,
+    slot: usize,
+    /// `Some(claimed)` when adding: entry `i` already took its value in the new column.
+    adding: Option<Vec<bool>>,
+    book: Book,
+}
+
+impl ColumnEdit {
+    /// Prepares adding a table in `slot` (a free slot or the next one).
+    pub(super) fn add(old: &Columns, book: &Book, slot: usize) -> ColumnEdit {
+        let mut cols = old.cols.to_vec();
+        if slot >= cols.len() {
+            cols.resize_with(slot + 1, || column(0));
+        }
+        cols[slot] = column(old.capacity);
+        let claimed = vec![false; book.top as usize];
+        ColumnEdit { cols, capacity: old.capacity, slot, adding: Some(claimed), book: fresh(book) }
+    }
+
+    /// Prepares removing the table in `slot`.
+    pub(super) fn remove(old: &Columns, book: &Book, slot: usize) -> ColumnEdit {
+        let cols = old.cols.to_vec();
+        ColumnEdit { cols, capacity: old.capacity, slot, adding: None, book: fresh(book) }
+    }
+
+    /// The new index of current entry `i`, with `value` in the added column.
+    pub(super) fn map(&mut self, i: u32, value: u32) -> Result<u32, BuildError> {
+        match self.adding.is_some() {
+            true => self.map_add(i, value),
+            false => Ok(self.map_remove(i)),
+        }
+    }
+
+    fn map_add(&mut self, i: u32, value: u32) -> Result<u32, BuildError> {
+        let (s, iu) = (self.slot, i as usize);
+        let claimed = self.adding.as_mut().expect("adding");
+        let base = self.book.hashes[iu];
+        if !std::mem::replace(&mut claimed[iu], true) {
+            self.cols[s][iu].store(value, Ordering::Relaxed);
+            self.book.hashes[iu] = base.wrapping_add(term(s, value));
+            self.book.index.note(self.book.hashes[iu], i);
+            return Ok(i);
+        }
+        let taken = self.cols[s][iu].load(Ordering::Relaxed);
+        if taken == value {
+            return Ok(i);
+        }
+        let j = self.divide(i)?;
+        self.cols[s][j as usize].store(value, Ordering::Relaxed);
+        let h = base.wrapping_sub(term(s, taken)).wrapping_add(term(s, value));
+        self.book.hashes.push(h);
+        self.book.index.note(h, j);
+        Ok(j)
+    }
+
+    /// A new entry `j` holding entry `i`'s values in every column but the added one.
+    fn divide(&mut self, i: u32) -> Result<u32, BuildError> {
+        let j = self.book.top;
+        if j as usize >= self.capacity {
+            self.grow();
+        }
+        for (v, col) in self.cols.iter().enumerate() {
+            if v != self.slot && !col.is_empty() {
+                col[j as usize].store(col[i as usize].load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+        }
+        self.book.top += 1;
+        self.adding.as_mut().expect("adding").push(true);
+        Ok(j)
+    }
+
+    /// Moves every column into larger storage (rare: amortised over the added entries).
+    fn grow(&mut self) {
+        let capacity = self.capacity + self.capacity / 2 + 1024;
+        for col in &mut self.cols {
+            if !col.is_empty() {
+                let bigger = column(capacity);
+                for (a, b) in bigger.iter().zip(col.iter()) {
+                    a.store(b.load(Ordering::Relaxed), Ordering::Relaxed);
+                }
+                *col = bigger;
+            }
+        }
+        self.capacity = capacity;
+    }
+
+    fn map_remove(&mut self, i: u32) -> u32 {
+        let (s, iu) = (self.slot, i as usize);
+        let gone = self.cols[s].get(iu).map_or(0, |x| x.load(Ordering::Relaxed));
+        let h = self.book.hashes[iu].wrapping_sub(term(s, gone));
+        self.book.hashes[iu] = h;
+        let cols = &self.cols;
+        let same = |j: u32| {
+            cols.iter().enumerate().filter(|&(v, c)| v != s && !c.is_empty()).all(|(_, c)| {
+                c[j as usize].load(Ordering::Relaxed) == c[iu].load(Ordering::Relaxed)
+            })
+        };
+        if let Some(j) = self.book.index.find(h, same) {
+            return j;
+        }
+        self.book.index.note(h, i);
+        i
+    }
+
+    /// The new columns and bookkeeping. A removed slot is emptied and trailing empty slots
+    /// are dropped.
+    pub(super) fn finish(mut self) -> (Columns, Book) {
+        if self.adding.is_none() {
+            self.cols[self.slot] = column(0);
+        }
+        while self.cols.last().is_some_and(|c| c.is_empty()) {
+            self.cols.pop();
+        }
+        let capacity = self.capacity;
+        (Columns { cols: self.cols.into_boxed_slice(), capacity }, self.book)
+    }
+}
+
+/// The bookkeeping to fill during an edit: the same entries and hashes, an empty index (the
+/// walk indexes the entries it keeps).
+fn fresh(book: &Book) -> Book {
+    Book { top: book.top, hashes: book.hashes.clone(), index: PmtIndex::default() }
+}
