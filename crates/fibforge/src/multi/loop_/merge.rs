@@ -170,14 +170,12 @@ impl<A: Address> Merger<'_, A> {
 
     /// The entry of composite `PMT[index]` reshaped, with `value` in the added column.
     fn extend(&mut self, index: u32, value: u32) -> Result<u32, BuildError> {
+        if let Some(edit) = &mut self.edit {
+            return Ok(entry(TAG_PMT, edit.map(index, value)?)); // keeps its own memo
+        }
         let key = (index as u64) << 32 | value as u64;
         let key_hash = super::pmt_index::mix(key); // a bijection: no collisions
         if let Some(&e) = self.memo.get(&key_hash) {
-            return Ok(e);
-        }
-        if let Some(edit) = &mut self.edit {
-            let e = entry(TAG_PMT, edit.map(index, value)?);
-            self.memo.insert(key_hash, e);
             return Ok(e);
         }
         let r = &self.reshape;

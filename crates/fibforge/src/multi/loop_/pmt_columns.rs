@@ -26,7 +26,7 @@
 //! updates, or merged away on removal) stay until a rebuild.
 
 use super::build::limit_error;
-use super::pmt_index::{PmtIndex, term};
+use super::pmt_index::{FastMap, PmtIndex, mix, term};
 use crate::fib::BuildError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -113,6 +113,10 @@ pub(super) struct ColumnEdit {
     slot: usize,
     /// `Some(claimed)` when adding: entry `i` already took its value in the new column.
     adding: Option<Vec<bool>>,
+    /// Adding: `(i, value)` → the entry divided from `i` for `value`.
+    divided: FastMap<u64, u32>,
+    /// Removing: the new index of entry `i` once known (`u32::MAX` before).
+    merged: Vec<u32>,
     book: Book,
 }
 
@@ -125,13 +129,28 @@ impl ColumnEdit {
         }
         cols[slot] = column(old.capacity);
         let claimed = vec![false; book.top as usize];
-        ColumnEdit { cols, capacity: old.capacity, slot, adding: Some(claimed), book: fresh(book) }
+        ColumnEdit {
+            cols,
+            capacity: old.capacity,
+            slot,
+            adding: Some(claimed),
+            divided: FastMap::default(),
+            merged: Vec::new(),
+            book: fresh(book),
+        }
     }
 
     /// Prepares removing the table in `slot`.
     pub(super) fn remove(old: &Columns, book: &Book, slot: usize) -> ColumnEdit {
-        let cols = old.cols.to_vec();
-        ColumnEdit { cols, capacity: old.capacity, slot, adding: None, book: fresh(book) }
+        ColumnEdit {
+            cols: old.cols.to_vec(),
+            capacity: old.capacity,
+            slot,
+            adding: None,
+            divided: FastMap::default(),
+            merged: vec![u32::MAX; book.top as usize],
+            book: fresh(book),
+        }
     }
 
     /// The new index of current entry `i`, with `value` in the added column.
@@ -156,7 +175,12 @@ impl ColumnEdit {
         if taken == value {
             return Ok(i);
         }
+        let key = (i as u64) << 32 | value as u64;
+        if let Some(&j) = self.divided.get(&mix(key)) {
+            return Ok(j);
+        }
         let j = self.divide(i)?;
+        self.divided.insert(mix(key), j);
         self.cols[s][j as usize].store(value, Ordering::Relaxed);
         let h = base.wrapping_sub(term(s, taken)).wrapping_add(term(s, value));
         self.book.hashes.push(h);
@@ -197,6 +221,9 @@ impl ColumnEdit {
 
     fn map_remove(&mut self, i: u32) -> u32 {
         let (s, iu) = (self.slot, i as usize);
+        if self.merged[iu] != u32::MAX {
+            return self.merged[iu];
+        }
         let gone = self.cols[s].get(iu).map_or(0, |x| x.load(Ordering::Relaxed));
         let h = self.book.hashes[iu].wrapping_sub(term(s, gone));
         self.book.hashes[iu] = h;
@@ -206,11 +233,12 @@ impl ColumnEdit {
                 c[j as usize].load(Ordering::Relaxed) == c[iu].load(Ordering::Relaxed)
             })
         };
-        if let Some(j) = self.book.index.find(h, same) {
-            return j;
+        let j = self.book.index.find(h, same).unwrap_or(i);
+        if j == i {
+            self.book.index.note(h, i);
         }
-        self.book.index.note(h, i);
-        i
+        self.merged[iu] = j;
+        j
     }
 
     /// The new columns and bookkeeping. A removed slot is emptied and trailing empty slots
