@@ -2,6 +2,10 @@
 //! is one table (VRF id = sorted file order); every table is checked against its own RIB on
 //! the route boundaries of all tables plus random and in-route addresses, and with
 //! `--exhaustive` (IPv4) on all 2^32 addresses for the first three tables.
+//!
+//! `--algo loop:build=incremental` builds LOOP by table insertions instead (§III-D): from no
+//! table, every table added in order, then the middle table removed and added back (it gets
+//! its VRF id again, the lowest free slot), so the checks cover insertion and deletion.
 
 use super::verify::{Args, Outcome, check_all_ranges, check_probes, probe_addresses};
 use crate::load::{DEFAULT_ALGO, load_table};
@@ -105,6 +109,32 @@ impl<A: Address, M: MultiLookup<A> + ?Sized> Lookup<A> for Vrf<'_, A, M> {
     }
 }
 
+/// LOOP over `ribs` (VRF id = position), built at once or (`build=incremental`) by table
+/// insertions and a deletion.
+fn build_loop<A: RegistryFamily>(ribs: &[Rib<A>], spec: &AlgoSpec) -> anyhow::Result<Loop<A>> {
+    let mut spec = spec.clone();
+    let incremental = match spec.options.remove("build").as_deref() {
+        None | Some("full") => false,
+        Some("incremental") => true,
+        Some(other) => anyhow::bail!("loop: build={other}: expected 'full' or 'incremental'"),
+    };
+    let cfg = LoopConfig::from_spec(&spec)?;
+    if !incremental {
+        return Ok(Loop::build(ribs.to_vec(), &cfg)?);
+    }
+    let mut l = Loop::build(Vec::new(), &cfg)?;
+    for rib in ribs {
+        l.add_table(rib.clone())?;
+    }
+    if ribs.len() > 2 {
+        let middle = (ribs.len() / 2) as VrfId;
+        let rib = l.remove_table(middle)?;
+        let again = l.add_table(rib)?;
+        anyhow::ensure!(again == middle, "loop: re-added table got VRF {again}, not {middle}");
+    }
+    Ok(l)
+}
+
 fn verify_family<A: RegistryFamily>(
     ribs: &[Rib<A>],
     algo: &str,
@@ -116,7 +146,7 @@ fn verify_family<A: RegistryFamily>(
     let spec: AlgoSpec = algo.parse()?;
     let t0 = Instant::now();
     let multi: Box<dyn MultiLookup<A>> = match spec.name.as_str() {
-        "loop" => Box::new(Loop::build(ribs.to_vec(), &LoopConfig::from_spec(&spec)?)?),
+        "loop" => Box::new(build_loop(ribs, &spec)?),
         "sail_m" => match SailM::build(ribs, &sail_config("sail_m", &spec)?) {
             Ok(m) => Box::new(m),
             Err(e @ BuildError::Unsupported { .. }) if args.algo == "all" => {

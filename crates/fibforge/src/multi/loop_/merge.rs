@@ -14,13 +14,15 @@
 //! - current entry points at a chunk: the walk descends with the new table's value as the
 //!   child's default.
 //!
-//! New composites are interned once per distinct `(old index, value)` pair, so the work per
-//! element is one small hash lookup, independent of the number of tables; only the copy of a
-//! distinct composite into the wider PortMapTable is proportional to it (the dimension the
-//! paper's PMTN adds). Deleting table `v` is the same walk with the value fixed to 0 in column
-//! `v` (or the column dropped when no table after `v` remains): adjacent ranges whose
-//! composites become equal merge when the groups are re-encoded, and a chunk whose elements
-//! all become one PortMapTable entry collapses into that entry.
+//! With the column layout ([`pmt_columns`](super::pmt_columns)) an entry keeps its index when
+//! all its elements get the same value in the added column, which is then written into that
+//! column alone; a second value divides it into a new entry (the only copy across tables, per
+//! divided composite). Deleting table `v` drops its column and maps each entry to the first
+//! entry equal to it without that column, so adjacent ranges whose composites become equal
+//! merge when the groups are re-encoded, and a chunk whose elements all become one
+//! PortMapTable entry collapses into that entry. With packed rows (`compress_pmt`) new
+//! composites are interned once per distinct `(old index, value)` pair and every row in use is
+//! rewritten, wider or with column `v` cleared (or dropped when no later table remains).
 //!
 //! The result is written into fresh arrays and published with one atomic pointer swap; the
 //! old structure stays readable until every reader pinned before the swap is done.

@@ -15,19 +15,26 @@
 //! **Many tables** (§III-C). All tables share one structure: each element's value is the
 //! composite of every table's FPA value at that element (the Multiplexed FPA), so the overlay
 //! bitmap is the OR of the tables' bitmaps; lookup entries index a PortMapTable that stores each
-//! distinct composite once, `vrfs` next hops wide. A lookup reads the composite's slot for its
-//! VRF: one array access more than a single table. With `compress_pmt` the PortMapTable is
-//! bitmap-compressed (§V-B, `S_pmt2`; see [`pmt`](self::pmt)): it pays when tables share next
-//! hops or lack routes in runs, at two more dependent accesses per lookup.
+//! distinct composite once. The PortMapTable is stored as one column per table (see
+//! [`pmt`](self::pmt)): a lookup reads `column[vrf][index]`, one dependent access after the
+//! chunk walk, as with the paper's row table. With `compress_pmt` it is bitmap-compressed rows
+//! instead (§V-B, `S_pmt2`): smaller when tables share next hops, at two more dependent
+//! accesses per lookup and with table insertion/deletion rewriting every row.
 //!
 //! **Updates** (§III-E): see [`update`](self::update). Readers never block: the writer
 //! regenerates groups into fresh storage and swaps one pointer; retired storage is reclaimed
 //! with `crossbeam-epoch` after a grace period. Table insertion and deletion (§III-D, Table II)
 //! are incremental: see [`merge`](self::merge). One walk over the current structure next to
-//! the added table's own FPA produces the new structure, published with one pointer swap; the
-//! work per element does not depend on the number of tables (only copying each distinct
-//! composite into the wider or narrower PortMapTable does, as in the paper). Removing the
-//! last table(s) shrinks the PortMapTable width; removing another clears its column.
+//! the added table's own FPA produces the new structure, published with one pointer swap. With
+//! the column layout no other table's column is copied: the added table's column is filled,
+//! and only composites the new table divides get a new entry; a removed table's column is
+//! dropped and entries that become equal are merged. The work is proportional to the size of
+//! the structure, not to the number of tables (loop_bench's Fig. 14 rows measure both).
+//!
+//! **VRF ids** are table slots. `build` numbers the tables `0..n`; `remove_table(v)` frees
+//! slot `v` (lookups in it find no route, its memory is released after the readers' grace
+//! period); `add_table` takes the lowest free slot, else `n`. Free slots at the end are
+//! dropped, so [`vrfs`](MultiLookup::vrfs) is one more than the highest live id.
 //!
 //! **IPv6** (beyond the paper, which is IPv4 only): partition `[16, 8 × 14]` — one uncompressed
 //! 16-bit root (real IPv6 tables spread over 2000::/3 at /16–/48) and byte-sized lower layers, so
@@ -38,7 +45,8 @@
 //! 32-bit ids in the PortMapTable (the paper uses 8 bits), so there is no next-hop cap.
 //! After updates the answers equal a fresh build's; the memory layout may differ (a chunk
 //! is not converted between sparse and grouped forms in place, and PortMapTable entries that
-//! fall out of use are kept until the next rebuild).
+//! fall out of use are kept until the next rebuild: when reserved room runs out, or when a
+//! table deletion leaves more than half of the entries unused).
 
 mod build;
 mod encode;
@@ -203,13 +211,15 @@ fn build_core<A: Address>(
     let mut sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
     let defaults = vec![0u32; ribs.len()];
     let (root, _) = em.element_entries(0, Prefix::DEFAULT_ROUTE, &defaults, &mut sink)?;
-    Ok(assemble(&root, sink, PmtSource::Rows(ribs.len()), shape, cfg))
+    let live = ribs.iter().map(Option::is_some).collect();
+    Ok(assemble(&root, sink, PmtSource::Rows(live), shape, cfg))
 }
 
 /// Where a new structure's PortMapTable comes from.
 enum PmtSource {
-    /// The sink's rows (a fresh build, or a packed-rows table insertion/deletion).
-    Rows(usize),
+    /// The sink's rows (a fresh build, or a packed-rows table insertion/deletion), one value
+    /// per slot; `false` marks a free slot.
+    Rows(Vec<bool>),
     /// Columns edited by a table insertion/deletion.
     Edited(pmt_columns::Columns, pmt_columns::Book),
 }
@@ -224,10 +234,10 @@ fn assemble(
 ) -> (Core, Store) {
     let spare = |n: usize, min: usize| n + (n as f64 * cfg.headroom) as usize + min;
     let (pmt, pmt_words, book) = match source {
-        PmtSource::Rows(width) => {
+        PmtSource::Rows(live) => {
             let entries = sink.book.top as usize;
             let room = spare(entries, 1024) - entries;
-            let (p, w) = pmt::Pmt::new(&sink.pmt, (width, entries), cfg.compress_pmt, room);
+            let (p, w) = pmt::Pmt::new(&sink.pmt, (&live, entries), cfg.compress_pmt, room);
             (p, w, std::mem::take(&mut sink.book))
         }
         PmtSource::Edited(cols, book) => (pmt::Pmt::Columns(cols), 0, book),
@@ -356,6 +366,10 @@ impl<A: Address> Loop<A> {
             }
         }
         self.ribs.truncate(width);
+        let book = &self.store.pmt;
+        if book.live > 0 && book.top > 2 * book.live + 64 {
+            self.rebuild()?; // compacts entries that fell out of use
+        }
         Ok(rib)
     }
 
@@ -380,7 +394,7 @@ impl<A: Address> Loop<A> {
                 let (cols, book) = edit.finish();
                 PmtSource::Edited(cols, book)
             }
-            None => PmtSource::Rows(width),
+            None => PmtSource::Rows(vec![true; width]), // packed rows: no per-slot storage
         };
         Ok(assemble(&root, sink, source, &self.shape, &self.cfg))
     }

@@ -22,19 +22,20 @@ pub(super) enum Pmt {
 }
 
 impl Pmt {
-    /// Live table from `flat` composites (`width` values each, `entries` of them), with room
-    /// for `spare` more entries. Returns the table and the packed words in use (0 for columns).
+    /// Live table from `flat` composites (`live.len()` values each, `entries` of them), with
+    /// room for `spare` more entries; `live[v]` is false for a free VRF slot. Returns the table
+    /// and the packed words in use (0 for columns).
     pub(super) fn new(
         flat: &[u32],
-        (width, entries): (usize, usize),
+        (live, entries): (&[bool], usize),
         compress: bool,
         spare: usize,
     ) -> (Pmt, u32) {
         if compress {
-            let (p, words) = Packed::new(flat, width, spare);
+            let (p, words) = Packed::new(flat, live.len(), spare);
             (Pmt::Packed(p), words)
         } else {
-            (Pmt::Columns(Columns::new(flat, width, entries, entries + spare)), 0)
+            (Pmt::Columns(Columns::new(flat, live, entries, entries + spare)), 0)
         }
     }
 
@@ -111,7 +112,8 @@ mod tests {
         ];
         let flat: Vec<u32> = comps.concat();
         for compress in [false, true] {
-            let (pmt, mut top) = Pmt::new(&flat[..width * 2], (width, 2), compress, 4);
+            let live = vec![true; width];
+            let (pmt, mut top) = Pmt::new(&flat[..width * 2], (&live, 2), compress, 4);
             pmt.append(2, &mut top, &comps[2]).unwrap();
             pmt.append(3, &mut top, &comps[3]).unwrap();
             for (i, c) in comps.iter().enumerate() {

@@ -23,7 +23,9 @@
 //! [`pmt_index`](super::pmt_index)). Entries are append-only while a structure is live:
 //! divided entries are written past every index the published structure references, so
 //! readers of the old structure never see them change. Entries that fall out of use (after
-//! updates, or merged away on removal) stay until a rebuild.
+//! updates, or merged away on removal) stay until a rebuild; a table deletion that leaves more
+//! than half of the entries unused rebuilds the structure (so adding and removing tables
+//! repeatedly cannot grow it without bound).
 
 use super::build::limit_error;
 use super::pmt_index::{FastMap, PmtIndex, mix, term};
@@ -44,12 +46,15 @@ pub(super) struct Columns {
 }
 
 impl Columns {
-    /// Live table from `flat` composites (`width` values each, `entries` of them) with room
-    /// for `capacity` entries.
-    pub(super) fn new(flat: &[u32], width: usize, entries: usize, capacity: usize) -> Columns {
-        let capacity = capacity.max(entries);
+    /// Live table from `flat` composites (`live.len()` values each, `entries` of them) with
+    /// room for `capacity` entries; slots whose `live` is false get no storage.
+    pub(super) fn new(flat: &[u32], live: &[bool], entries: usize, capacity: usize) -> Columns {
+        let (capacity, width) = (capacity.max(entries), live.len());
         let cols = (0..width)
             .map(|v| {
+                if !live[v] {
+                    return column(0);
+                }
                 let col = column(capacity);
                 for i in 0..entries {
                     col[i].store(flat[i * width + v], Ordering::Relaxed);
@@ -103,6 +108,8 @@ pub(super) struct Book {
     pub hashes: Vec<u64>,
     /// Hash → index of the entries a lookup entry may name.
     pub index: PmtIndex,
+    /// After a table deletion: the entries still named by lookup entries (else 0).
+    pub live: u32,
 }
 
 /// Adding or removing one table's column: maps every current entry index met by the walk to
@@ -236,6 +243,7 @@ impl ColumnEdit {
         let j = self.book.index.find(h, same).unwrap_or(i);
         if j == i {
             self.book.index.note(h, i);
+            self.book.live += 1;
         }
         self.merged[iu] = j;
         j
@@ -258,5 +266,5 @@ impl ColumnEdit {
 /// The bookkeeping to fill during an edit: the same entries and hashes, an empty index (the
 /// walk indexes the entries it keeps).
 fn fresh(book: &Book) -> Book {
-    Book { top: book.top, hashes: book.hashes.clone(), index: PmtIndex::default() }
+    Book { top: book.top, hashes: book.hashes.clone(), index: PmtIndex::default(), live: 0 }
 }

@@ -99,6 +99,22 @@ fn deletion_frees_the_tables_memory() {
     }
 }
 
+/// Adding and removing tables over and over does not grow the PortMapTable without bound:
+/// entries divided by a removed table are compacted away.
+#[test]
+fn table_churn_keeps_the_portmaptable_bounded() {
+    let mut l = Loop::build(sample_tables(), &LoopConfig::default()).unwrap();
+    let fresh_entries = l.stats().pmt_entries;
+    for round in 0..300u32 {
+        let t = rib4(&[("10.1.2.0/25", 100 + round), ("172.16.0.0/13", 200 + round)]);
+        let id = l.add_table(t).unwrap();
+        l.remove_table(id).unwrap();
+    }
+    assert_fresh(&l);
+    let entries = l.stats().pmt_entries;
+    assert!(entries <= 2 * fresh_entries + 64 + 4, "{entries} entries after churn");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]
