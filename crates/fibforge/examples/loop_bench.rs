@@ -99,6 +99,13 @@ fn memory_row(name: &str, ribs: &[Rib<u32>], cfg: &LoopConfig) {
     let c = Loop::build(ribs.to_vec(), &LoopConfig { compress_pmt: true, ..cfg.clone() }).unwrap();
     let (cbytes, cst) = (c.memory_bytes(), c.stats());
     let mib = |b: usize| b as f64 / 1048576.0;
+    let sail = (ribs.len() <= 32)
+        .then(|| fibforge::multi::sail_m::SailM::build(ribs, &Default::default()).ok())
+        .flatten()
+        .map_or("-".to_string(), |m| {
+            format!("{:.3}", m.memory_bytes() as f64 / prefixes as f64)
+        });
+    print!("sail_m {sail:>8} B/prefix  ");
     println!(
         "{name:<18} tables {:>3}  prefixes {prefixes:>9}  build {build:>7.1} ms  memory {:>7.2} MiB  {:>6.3} B/prefix  pmt entries {:>7}  S_pmt {:>8.1} KiB  S_pmt2 {:>8.1} KiB  memory with S_pmt2 {:>7.2} MiB  {:>6.3} B/prefix  chunks {:>6}",
         ribs.len(),
@@ -261,6 +268,14 @@ fn main() {
         for n in [1, 2, 4, 8, 16, 32] {
             memory_row("ris2015 perturbed", &perturbed[..n], &cfg);
         }
+        let i2 = shared.join("multi/internet2");
+        if i2.exists() {
+            let small = load_dir(&i2).swap_remove(0);
+            let many = perturbed_tables(&small, 256, Perturbation::default(), 7);
+            for n in [1, 2, 4, 8, 16, 32, 64, 128, 256] {
+                memory_row("internet2 perturbed", &many[..n], &cfg);
+            }
+        }
     }
     if want("lookup") {
         lookup_rows(&shared, &perturbed, &cfg);
@@ -320,6 +335,10 @@ fn lookup_rows(shared: &Path, perturbed: &[Rib<u32>], cfg: &LoopConfig) {
             mlps_pinned(&z, n),
             z.memory_bytes() as f64 / 1048576.0
         );
+        if let Ok(m) = fibforge::multi::sail_m::SailM::build(&ribs, &Default::default()) {
+            let mib = m.memory_bytes() as f64 / 1048576.0;
+            print!("  sail_m {:>6.1} ({mib:.1} MiB)", mlps(&m, n));
+        }
         for algo in ["poptrie", "radix"] {
             if let Ok(per) = PerTable::build(&ribs, &AlgoSpec::named(algo)) {
                 print!(
