@@ -99,7 +99,7 @@ fn memory_row(name: &str, ribs: &[Rib<u32>], cfg: &LoopConfig) {
     let c = Loop::build(ribs.to_vec(), &LoopConfig { compress_pmt: true, ..cfg.clone() }).unwrap();
     let (cbytes, cst) = (c.memory_bytes(), c.stats());
     let mib = |b: usize| b as f64 / 1048576.0;
-    let sail = (ribs.len() <= 32)
+    let sail = (ribs.len() <= 32 && prefixes <= 5_000_000)
         .then(|| fibforge::multi::sail_m::SailM::build(ribs, &Default::default()).ok())
         .flatten()
         .map_or("-".to_string(), |m| {
