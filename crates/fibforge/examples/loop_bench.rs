@@ -102,9 +102,7 @@ fn memory_row(name: &str, ribs: &[Rib<u32>], cfg: &LoopConfig) {
     let sail = (ribs.len() <= 32 && prefixes <= 5_000_000)
         .then(|| fibforge::multi::sail_m::SailM::build(ribs, &Default::default()).ok())
         .flatten()
-        .map_or("-".to_string(), |m| {
-            format!("{:.3}", m.memory_bytes() as f64 / prefixes as f64)
-        });
+        .map_or("-".to_string(), |m| format!("{:.3}", m.memory_bytes() as f64 / prefixes as f64));
     print!("sail_m {sail:>8} B/prefix  ");
     println!(
         "{name:<18} tables {:>3}  prefixes {prefixes:>9}  build {build:>7.1} ms  memory {:>7.2} MiB  {:>6.3} B/prefix  pmt entries {:>7}  S_pmt {:>8.1} KiB  S_pmt2 {:>8.1} KiB  memory with S_pmt2 {:>7.2} MiB  {:>6.3} B/prefix  chunks {:>6}",

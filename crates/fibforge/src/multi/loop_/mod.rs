@@ -333,6 +333,7 @@ impl<A: Address> Loop<A> {
     ///
     /// Incremental (§III-D): one walk over the current structure, see [`merge`](self::merge).
     pub fn add_table(&mut self, rib: Rib<A>) -> Result<VrfId, BuildError> {
+        self.store.collect();
         let slot = self.ribs.iter().position(Option::is_none).unwrap_or(self.ribs.len());
         let width = self.ribs.len().max(slot + 1);
         let reshape = Reshape { width, clear: None, add: Some((slot, &rib)) };
@@ -366,10 +367,6 @@ impl<A: Address> Loop<A> {
             }
         }
         self.ribs.truncate(width);
-        let book = &self.store.pmt;
-        if book.live > 0 && book.top > 2 * book.live + 64 {
-            self.rebuild()?; // compacts entries that fell out of use
-        }
         Ok(rib)
     }
 
@@ -441,15 +438,22 @@ impl<A: Address> Loop<A> {
     }
 
     /// Swaps in a new structure; the old one is freed after the readers' grace period.
+    /// Storage the new structure no longer names (PortMapTable entries merged away by a table
+    /// deletion) is handed to its allocator after the same grace period.
     fn publish(&mut self, core: Core, store: Store) {
         let modified = self.store.modified_pointers;
         self.store = store;
         self.store.modified_pointers = modified;
+        let merged_away = std::mem::take(&mut self.store.pmt.merged_away);
+        let freed = self.store.pmt.freed.clone();
         let guard = epoch::pin();
         let old = self.shared.core.swap(Owned::new(core), Ordering::AcqRel, &guard);
         // SAFETY: `old` was just unlinked; readers that still see it are pinned, and deferred
         // destruction waits for them.
         unsafe { guard.defer_destroy(old) };
+        if !merged_away.is_empty() {
+            guard.defer(move || freed.lock().expect("freed lock").extend(merged_away));
+        }
         guard.flush();
     }
 
@@ -461,8 +465,8 @@ impl<A: Address> Loop<A> {
             vrfs: core.vrfs as usize,
             chunks: self.store.chunks_used(),
             arena_words: self.store.arena_used(),
-            pmt_entries: self.store.pmt.top as usize,
-            pmt_bytes: core.pmt.used_bytes(self.store.pmt.top, self.store.pmt_words),
+            pmt_entries: self.store.pmt.in_use() as usize,
+            pmt_bytes: core.pmt.used_bytes(self.store.pmt.in_use(), self.store.pmt_words),
             modified_pointers: self.store.modified_pointers,
         }
     }
@@ -482,7 +486,7 @@ impl<A: Address> MultiLookup<A> for Loop<A> {
     fn memory_bytes(&self) -> usize {
         let guard = epoch::pin();
         let core = current(&self.shared, &guard);
-        let pmt = core.pmt.used_bytes(self.store.pmt.top, self.store.pmt_words);
+        let pmt = core.pmt.used_bytes(self.store.pmt.in_use(), self.store.pmt_words);
         core.memory_bytes(self.store.arena_used(), pmt, self.store.chunks_used())
     }
 }

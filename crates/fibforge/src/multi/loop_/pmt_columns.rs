@@ -22,16 +22,16 @@
 //! Hashes are kept per entry and updated in O(1) per changed column (see
 //! [`pmt_index`](super::pmt_index)). Entries are append-only while a structure is live:
 //! divided entries are written past every index the published structure references, so
-//! readers of the old structure never see them change. Entries that fall out of use (after
-//! updates, or merged away on removal) stay until a rebuild; a table deletion that leaves more
-//! than half of the entries unused rebuilds the structure (so adding and removing tables
-//! repeatedly cannot grow it without bound).
+//! readers of the old structure never see them change. Entries merged away by a table
+//! deletion are retired: after the readers' grace period they are reused by later divisions
+//! and updates, so adding and removing tables repeatedly does not grow the table. Entries
+//! that fall out of use through route updates stay until a rebuild.
 
 use super::build::limit_error;
 use super::pmt_index::{FastMap, PmtIndex, mix, term};
 use crate::fib::BuildError;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 
 type Column = Arc<[AtomicU32]>;
 
@@ -108,8 +108,51 @@ pub(super) struct Book {
     pub hashes: Vec<u64>,
     /// Hash → index of the entries a lookup entry may name.
     pub index: PmtIndex,
-    /// After a table deletion: the entries still named by lookup entries (else 0).
-    pub live: u32,
+    /// Entries no lookup entry names any more, past their grace period: reused first.
+    pub free: Vec<u32>,
+    /// Entries a table deletion merged away (still named by the replaced structure): they
+    /// go to `freed` after the readers' grace period.
+    pub merged_away: Vec<u32>,
+    /// Entries past their grace period, to move into `free`. Shared by the bookkeeping of
+    /// every structure over the same columns (a rebuild starts a new one).
+    pub freed: Arc<Mutex<Vec<u32>>>,
+}
+
+impl Book {
+    /// Moves entries whose grace period has passed into `free`.
+    pub(super) fn collect(&mut self) {
+        self.free.append(&mut self.freed.lock().expect("freed lock"));
+    }
+
+    /// Entries not free (named by lookup entries, or out of use through updates).
+    pub(super) fn in_use(&self) -> u32 {
+        self.top - self.free.len() as u32
+    }
+
+    /// The index for a new entry: a free one, else the next one.
+    pub(super) fn next_index(&mut self) -> u32 {
+        self.free.pop().unwrap_or_else(|| {
+            self.top += 1;
+            self.top - 1
+        })
+    }
+
+    /// Records the hash of entry `i` (new or reused).
+    pub(super) fn set_hash(&mut self, i: u32, h: u64) {
+        match self.hashes.get_mut(i as usize) {
+            Some(slot) => *slot = h,
+            None => self.hashes.push(h),
+        }
+    }
+
+    /// Gives back a reused entry after a failed store.
+    pub(super) fn unuse(&mut self, i: u32) {
+        if i + 1 == self.top && self.hashes.len() < self.top as usize {
+            self.top -= 1;
+        } else {
+            self.free.push(i);
+        }
+    }
 }
 
 /// Adding or removing one table's column: maps every current entry index met by the walk to
@@ -190,14 +233,14 @@ impl ColumnEdit {
         self.divided.insert(mix(key), j);
         self.cols[s][j as usize].store(value, Ordering::Relaxed);
         let h = base.wrapping_sub(term(s, taken)).wrapping_add(term(s, value));
-        self.book.hashes.push(h);
+        self.book.set_hash(j, h);
         self.book.index.note(h, j);
         Ok(j)
     }
 
     /// A new entry `j` holding entry `i`'s values in every column but the added one.
     fn divide(&mut self, i: u32) -> Result<u32, BuildError> {
-        let j = self.book.top;
+        let j = self.book.next_index();
         if j as usize >= self.capacity {
             self.grow();
         }
@@ -206,8 +249,11 @@ impl ColumnEdit {
                 col[j as usize].store(col[i as usize].load(Ordering::Relaxed), Ordering::Relaxed);
             }
         }
-        self.book.top += 1;
-        self.adding.as_mut().expect("adding").push(true);
+        let claimed = self.adding.as_mut().expect("adding");
+        match claimed.get_mut(j as usize) {
+            Some(c) => *c = true,
+            None => claimed.push(true),
+        }
         Ok(j)
     }
 
@@ -243,7 +289,8 @@ impl ColumnEdit {
         let j = self.book.index.find(h, same).unwrap_or(i);
         if j == i {
             self.book.index.note(h, i);
-            self.book.live += 1;
+        } else {
+            self.book.merged_away.push(i);
         }
         self.merged[iu] = j;
         j
@@ -266,5 +313,12 @@ impl ColumnEdit {
 /// The bookkeeping to fill during an edit: the same entries and hashes, an empty index (the
 /// walk indexes the entries it keeps).
 fn fresh(book: &Book) -> Book {
-    Book { top: book.top, hashes: book.hashes.clone(), index: PmtIndex::default(), live: 0 }
+    Book {
+        top: book.top,
+        hashes: book.hashes.clone(),
+        index: PmtIndex::default(),
+        free: book.free.clone(),
+        merged_away: Vec::new(),
+        freed: book.freed.clone(),
+    }
 }

@@ -16,6 +16,7 @@
 use super::build::{Emitter, Sink, limit_error};
 use super::encode::{encode_group, group_len};
 use super::layout::{Core, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
+use super::pmt::Pmt;
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
@@ -52,6 +53,7 @@ pub(super) struct Store {
 impl Store {
     /// Moves storage whose grace period has passed into the free lists.
     pub(super) fn collect(&mut self) {
+        self.pmt.collect();
         let back: Vec<Retired> = std::mem::take(&mut *self.reclaimed.lock().expect("reclaim lock"));
         for r in back {
             match r {
@@ -124,10 +126,18 @@ impl Sink for CoreSink<'_> {
         if let Some(i) = book.index.find(h, |i| pmt.holds(i, composite)) {
             return Ok(i);
         }
-        let i = book.top;
-        pmt.append(i, &mut self.store.pmt_words, composite)?;
-        book.top += 1;
-        book.hashes.push(h);
+        let i = match pmt {
+            Pmt::Columns(_) => book.next_index(),
+            Pmt::Packed(_) => {
+                book.top += 1; // packed rows are appended in order
+                book.top - 1
+            }
+        };
+        if let Err(e) = pmt.append(i, &mut self.store.pmt_words, composite) {
+            book.unuse(i);
+            return Err(e);
+        }
+        book.set_hash(i, h);
         book.index.note(h, i);
         Ok(i)
     }
