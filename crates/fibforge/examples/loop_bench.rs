@@ -99,6 +99,11 @@ fn memory_row(name: &str, ribs: &[Rib<u32>], cfg: &LoopConfig) {
     let c = Loop::build(ribs.to_vec(), &LoopConfig { compress_pmt: true, ..cfg.clone() }).unwrap();
     let (cbytes, cst) = (c.memory_bytes(), c.stats());
     let mib = |b: usize| b as f64 / 1048576.0;
+    let sail = (ribs.len() <= 32 && prefixes <= 5_000_000)
+        .then(|| fibforge::multi::sail_m::SailM::build(ribs, &Default::default()).ok())
+        .flatten()
+        .map_or("-".to_string(), |m| format!("{:.3}", m.memory_bytes() as f64 / prefixes as f64));
+    print!("sail_m {sail:>8} B/prefix  ");
     println!(
         "{name:<18} tables {:>3}  prefixes {prefixes:>9}  build {build:>7.1} ms  memory {:>7.2} MiB  {:>6.3} B/prefix  pmt entries {:>7}  S_pmt {:>8.1} KiB  S_pmt2 {:>8.1} KiB  memory with S_pmt2 {:>7.2} MiB  {:>6.3} B/prefix  chunks {:>6}",
         ribs.len(),
@@ -166,36 +171,76 @@ fn update_row(base: &[Rib<u32>], updates: &[(bool, Prefix4, NextHop)], cfg: &Loo
     );
 }
 
-/// Fig. 14: incremental insertion h(n) and deletion g(n) of one table versus a full rebuild
-/// f(n+1) (what insertion cost before it was incremental), median of 3.
-fn tables_rows(perturbed: &[Rib<u32>], cfg: &LoopConfig) {
-    println!("\n== table insertion / deletion time vs number of tables (Fig. 14), median of 3");
+/// Thread CPU time in ms (wall time on a shared machine includes waiting for a core).
+fn cpu_ms() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid timespec to write; CLOCK_THREAD_CPUTIME_ID exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 / 1e6
+}
+
+/// Wall and CPU milliseconds of `f`.
+fn timed<R>(f: impl FnOnce() -> R) -> (R, f64, f64) {
+    let (t0, c0) = (Instant::now(), cpu_ms());
+    let r = f();
+    (r, t0.elapsed().as_secs_f64() * 1e3, cpu_ms() - c0)
+}
+
+/// Fig. 14: incremental insertion h(n) and deletion g(n) of one table into a set of `n`
+/// (`set(n)`), versus a full rebuild f(n+1) when `rebuild`; medians of 3, wall and CPU time.
+fn tables_rows(
+    name: &str,
+    set: &dyn Fn(usize) -> Vec<Rib<u32>>,
+    added: &Rib<u32>,
+    cfg: &LoopConfig,
+    rebuild: bool,
+) {
+    println!("-- {name}");
     for n in [1, 2, 4, 8, 16, 31] {
-        let (mut adds, mut dels, mut full) = (vec![], vec![], vec![]);
+        let tables = set(n);
+        let mut t = [(); 6].map(|_| Vec::new());
         let mut stats = fibforge::multi::loop_::LoopStats::default();
         for _ in 0..3 {
-            let mut l = Loop::build(perturbed[..n].to_vec(), cfg).unwrap();
-            let t0 = Instant::now();
-            l.add_table(perturbed[n].clone()).unwrap();
-            adds.push(t0.elapsed().as_secs_f64() * 1e3);
+            let mut l = Loop::build(tables.clone(), cfg).unwrap();
             stats = l.stats();
-            let t0 = Instant::now();
-            l.remove_table(n as u32).unwrap();
-            dels.push(t0.elapsed().as_secs_f64() * 1e3);
-            let t0 = Instant::now();
-            std::hint::black_box(Loop::build(perturbed[..=n].to_vec(), cfg).unwrap());
-            full.push(t0.elapsed().as_secs_f64() * 1e3);
+            let rib = added.clone();
+            let (id, wall, cpu) = timed(|| l.add_table(rib).unwrap());
+            t[0].push(wall);
+            t[1].push(cpu);
+            let (_, wall, cpu) = timed(|| l.remove_table(id).unwrap());
+            t[2].push(wall);
+            t[3].push(cpu);
+            if rebuild {
+                let mut all = tables.clone();
+                all.push(added.clone());
+                let (_, wall, cpu) = timed(|| std::hint::black_box(Loop::build(all, cfg).unwrap()));
+                t[4].push(wall);
+                t[5].push(cpu);
+            }
         }
+        let m = |v: &mut Vec<f64>| if v.is_empty() { f64::NAN } else { percentile(v, 0.5) };
         println!(
-            "tables {n:>3}: insert one {:>8.1} ms  delete one {:>8.1} ms  full rebuild of {} {:>8.1} ms  (chunks {:>6}, pmt entries {:>7})",
-            percentile(&mut adds, 0.5),
-            percentile(&mut dels, 0.5),
+            "tables {n:>3}: insert one {:>7.1} ms (cpu {:>7.1})  delete one {:>7.1} ms (cpu {:>7.1})  full rebuild of {} {:>8.1} ms (cpu {:>8.1})  [before: chunks {:>6}, arena words {:>8}, pmt entries {:>7}]",
+            m(&mut t[0]),
+            m(&mut t[1]),
+            m(&mut t[2]),
+            m(&mut t[3]),
             n + 1,
-            percentile(&mut full, 0.5),
+            m(&mut t[4]),
+            m(&mut t[5]),
             stats.chunks,
+            stats.arena_words,
             stats.pmt_entries,
         );
     }
+}
+
+fn tables_section(base: &Rib<u32>, perturbed: &[Rib<u32>], cfg: &LoopConfig) {
+    println!("\n== table insertion / deletion time vs number of tables (Fig. 14), median of 3");
+    let name = "perturbed set: add perturbed table n+1";
+    tables_rows(name, &|n| perturbed[..n].to_vec(), &perturbed[31], cfg, true);
+    let name = "n copies of the base table: add a perturbed one (structure size fixed)";
+    tables_rows(name, &|n| vec![base.clone(); n], &perturbed[0], cfg, false);
 }
 
 fn main() {
@@ -221,6 +266,14 @@ fn main() {
         for n in [1, 2, 4, 8, 16, 32] {
             memory_row("ris2015 perturbed", &perturbed[..n], &cfg);
         }
+        let i2 = shared.join("multi/internet2");
+        if i2.exists() {
+            let small = load_dir(&i2).swap_remove(0);
+            let many = perturbed_tables(&small, 256, Perturbation::default(), 7);
+            for n in [1, 2, 4, 8, 16, 32, 64, 128, 256] {
+                memory_row("internet2 perturbed", &many[..n], &cfg);
+            }
+        }
     }
     if want("lookup") {
         lookup_rows(&shared, &perturbed, &cfg);
@@ -244,7 +297,7 @@ fn main() {
         update_row(&perturbed[..8], &updates, &without);
     }
     if want("tables") {
-        tables_rows(&perturbed, &cfg);
+        tables_section(&base, &perturbed, &cfg);
     }
 }
 
@@ -272,6 +325,18 @@ fn lookup_rows(shared: &Path, perturbed: &[Rib<u32>], cfg: &LoopConfig) {
         let n = ribs.len() as u32;
         let l = Loop::build(ribs.clone(), cfg).unwrap();
         print!("{name:<22} loop {:>6.1} (pinned {:>6.1})", mlps(&l, n), mlps_pinned(&l, n));
+        let zcfg = LoopConfig { compress_pmt: true, ..cfg.clone() };
+        let z = Loop::build(ribs.clone(), &zcfg).unwrap();
+        print!(
+            "  loop S_pmt2 {:>6.1} (pinned {:>6.1}, {:.2} MiB)",
+            mlps(&z, n),
+            mlps_pinned(&z, n),
+            z.memory_bytes() as f64 / 1048576.0
+        );
+        if let Ok(m) = fibforge::multi::sail_m::SailM::build(&ribs, &Default::default()) {
+            let mib = m.memory_bytes() as f64 / 1048576.0;
+            print!("  sail_m {:>6.1} ({mib:.1} MiB)", mlps(&m, n));
+        }
         for algo in ["poptrie", "radix"] {
             if let Ok(per) = PerTable::build(&ribs, &AlgoSpec::named(algo)) {
                 print!(

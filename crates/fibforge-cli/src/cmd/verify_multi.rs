@@ -2,6 +2,10 @@
 //! is one table (VRF id = sorted file order); every table is checked against its own RIB on
 //! the route boundaries of all tables plus random and in-route addresses, and with
 //! `--exhaustive` (IPv4) on all 2^32 addresses for the first three tables.
+//!
+//! `--algo loop:build=incremental` builds LOOP by table insertions instead (§III-D): from no
+//! table, every table added in order, then the middle table removed and added back (it gets
+//! its VRF id again, the lowest free slot), so the checks cover insertion and deletion.
 
 use super::verify::{Args, Outcome, check_all_ranges, check_probes, probe_addresses};
 use crate::load::{DEFAULT_ALGO, load_table};
@@ -33,7 +37,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let algos: Vec<String> = if args.algo == "all" {
         vec!["loop".into(), "sail_m".into(), "per_table".into()]
     } else {
-        args.algo.split(',').map(str::to_string).collect()
+        split_algos(&args.algo)
     };
     let mut outcomes = Vec::new();
     for algo in &algos {
@@ -56,6 +60,22 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Splits a comma-separated algorithm list; a `key=value` item without a name continues the
+/// options of the algorithm before it (`loop:pmt=packed,build=incremental` is one algorithm).
+fn split_algos(list: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in list.split(',') {
+        match out.last_mut() {
+            Some(prev) if item.contains('=') && !item.contains(':') => {
+                prev.push(',');
+                prev.push_str(item);
+            }
+            _ => out.push(item.to_string()),
+        }
+    }
+    out
 }
 
 /// The table files of a directory, sorted by name (hidden files skipped).
@@ -105,6 +125,32 @@ impl<A: Address, M: MultiLookup<A> + ?Sized> Lookup<A> for Vrf<'_, A, M> {
     }
 }
 
+/// LOOP over `ribs` (VRF id = position), built at once or (`build=incremental`) by table
+/// insertions and a deletion.
+fn build_loop<A: RegistryFamily>(ribs: &[Rib<A>], spec: &AlgoSpec) -> anyhow::Result<Loop<A>> {
+    let mut spec = spec.clone();
+    let incremental = match spec.options.remove("build").as_deref() {
+        None | Some("full") => false,
+        Some("incremental") => true,
+        Some(other) => anyhow::bail!("loop: build={other}: expected 'full' or 'incremental'"),
+    };
+    let cfg = LoopConfig::from_spec(&spec)?;
+    if !incremental {
+        return Ok(Loop::build(ribs.to_vec(), &cfg)?);
+    }
+    let mut l = Loop::build(Vec::new(), &cfg)?;
+    for rib in ribs {
+        l.add_table(rib.clone())?;
+    }
+    if ribs.len() > 2 {
+        let middle = (ribs.len() / 2) as VrfId;
+        let rib = l.remove_table(middle)?;
+        let again = l.add_table(rib)?;
+        anyhow::ensure!(again == middle, "loop: re-added table got VRF {again}, not {middle}");
+    }
+    Ok(l)
+}
+
 fn verify_family<A: RegistryFamily>(
     ribs: &[Rib<A>],
     algo: &str,
@@ -116,7 +162,7 @@ fn verify_family<A: RegistryFamily>(
     let spec: AlgoSpec = algo.parse()?;
     let t0 = Instant::now();
     let multi: Box<dyn MultiLookup<A>> = match spec.name.as_str() {
-        "loop" => Box::new(Loop::build(ribs.to_vec(), &LoopConfig::from_spec(&spec)?)?),
+        "loop" => Box::new(build_loop(ribs, &spec)?),
         "sail_m" => match SailM::build(ribs, &sail_config("sail_m", &spec)?) {
             Ok(m) => Box::new(m),
             Err(e @ BuildError::Unsupported { .. }) if args.algo == "all" => {
@@ -173,4 +219,16 @@ fn verify_family<A: RegistryFamily>(
         );
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_algos;
+
+    #[test]
+    fn options_after_a_comma_stay_with_their_algorithm() {
+        let got = split_algos("loop:pmt=packed,build=incremental,sail_m,per_table:algo=dxr16");
+        assert_eq!(got, ["loop:pmt=packed,build=incremental", "sail_m", "per_table:algo=dxr16"]);
+        assert_eq!(split_algos("loop"), ["loop"]);
+    }
 }

@@ -9,6 +9,7 @@
 
 use super::encode::{Special, encode_group, encode_sparse};
 use super::layout::{PAYLOAD_MAX, Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry};
+use super::pmt_columns::Book;
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
@@ -225,8 +226,9 @@ pub(super) struct VecSink {
     pub chunk_groups: Vec<u32>,
     pub chunks: u32,
     pub chunk_stride: u32,
+    /// PortMapTable composites, row after row (`book.top` rows).
     pub pmt: Vec<u32>,
-    pub pmt_index: super::pmt_index::PmtIndex,
+    pub book: Book,
 }
 
 impl Sink for VecSink {
@@ -245,13 +247,15 @@ impl Sink for VecSink {
     }
     fn intern(&mut self, composite: &[u32]) -> Result<u32, BuildError> {
         let (h, t) = (super::pmt_index::hash(composite), composite.len());
-        if let Some(i) = self.pmt_index.find(h, |i| &self.pmt[i as usize * t..][..t] == composite) {
+        let rows = &self.pmt;
+        if let Some(i) = self.book.index.find(h, |i| &rows[i as usize * t..][..t] == composite) {
             return Ok(i);
         }
-        let i = (self.pmt.len() / t.max(1)) as u32;
-        checked(i, "PortMapTable entries")?;
+        let i = checked(self.book.top, "PortMapTable entries")?;
         self.pmt.extend_from_slice(composite);
-        self.pmt_index.note(h, i);
+        self.book.top += 1;
+        self.book.hashes.push(h);
+        self.book.index.note(h, i);
         Ok(i)
     }
 }

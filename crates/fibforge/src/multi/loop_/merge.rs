@@ -14,13 +14,15 @@
 //! - current entry points at a chunk: the walk descends with the new table's value as the
 //!   child's default.
 //!
-//! New composites are interned once per distinct `(old index, value)` pair, so the work per
-//! element is one small hash lookup, independent of the number of tables; only the copy of a
-//! distinct composite into the wider PortMapTable is proportional to it (the dimension the
-//! paper's PMTN adds). Deleting table `v` is the same walk with the value fixed to 0 in column
-//! `v` (or the column dropped when no table after `v` remains): adjacent ranges whose
-//! composites become equal merge when the groups are re-encoded, and a chunk whose elements
-//! all become one PortMapTable entry collapses into that entry.
+//! With the column layout ([`pmt_columns`](super::pmt_columns)) an entry keeps its index when
+//! all its elements get the same value in the added column, which is then written into that
+//! column alone; a second value divides it into a new entry (the only copy across tables, per
+//! divided composite). Deleting table `v` drops its column and maps each entry to the first
+//! entry equal to it without that column, so adjacent ranges whose composites become equal
+//! merge when the groups are re-encoded, and a chunk whose elements all become one
+//! PortMapTable entry collapses into that entry. With packed rows (`compress_pmt`) new
+//! composites are interned once per distinct `(old index, value)` pair and every row in use is
+//! rewritten, wider or with column `v` cleared (or dropped when no later table remains).
 //!
 //! The result is written into fresh arrays and published with one atomic pointer swap; the
 //! old structure stays readable until every reader pinned before the swap is done.
@@ -32,6 +34,7 @@
 use super::build::{ChunkValues, Sink, VecSink, encode_chunk, note_special};
 use super::encode::Special;
 use super::layout::{Core, Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
+use super::pmt_columns::ColumnEdit;
 use super::pmt_index::FastMap;
 
 use crate::addr::Address;
@@ -65,19 +68,23 @@ struct Merger<'a, A: Address> {
     /// `(current PortMapTable index, new column value)` → new lookup entry.
     memo: FastMap<u64, u32>,
     sink: VecSink,
+    /// The column layout's edit; `None` for the packed rows, which are rewritten.
+    edit: Option<ColumnEdit>,
 }
 
-/// Builds the new root entries and arrays from `old` and `reshape`.
+/// Builds the new root entries and arrays from `old` and `reshape`; with the column layout,
+/// `edit` maps the PortMapTable entries and is returned with the result.
 pub(super) fn merge<A: Address>(
     old: &Core,
-    shape: &Shape,
-    sparse_limit: usize,
+    (shape, sparse_limit): (&Shape, usize),
     reshape: Reshape<'_, A>,
-) -> Result<(Vec<u32>, VecSink), BuildError> {
+    edit: Option<ColumnEdit>,
+) -> Result<(Vec<u32>, VecSink, Option<ColumnEdit>), BuildError> {
     let sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
-    let mut m = Merger { old, shape, limit: sparse_limit, reshape, memo: FastMap::default(), sink };
+    let memo = FastMap::default();
+    let mut m = Merger { old, shape, limit: sparse_limit, reshape, memo, sink, edit };
     let (root, _) = m.chunk(0, Prefix::DEFAULT_ROUTE, Current::Root, 0)?;
-    Ok((root, m.sink))
+    Ok((root, m.sink, m.edit))
 }
 
 impl<A: Address> Merger<'_, A> {
@@ -165,6 +172,9 @@ impl<A: Address> Merger<'_, A> {
 
     /// The entry of composite `PMT[index]` reshaped, with `value` in the added column.
     fn extend(&mut self, index: u32, value: u32) -> Result<u32, BuildError> {
+        if let Some(edit) = &mut self.edit {
+            return Ok(entry(TAG_PMT, edit.map(index, value)?)); // keeps its own memo
+        }
         let key = (index as u64) << 32 | value as u64;
         let key_hash = super::pmt_index::mix(key); // a bijection: no collisions
         if let Some(&e) = self.memo.get(&key_hash) {

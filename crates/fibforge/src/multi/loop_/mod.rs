@@ -15,19 +15,26 @@
 //! **Many tables** (§III-C). All tables share one structure: each element's value is the
 //! composite of every table's FPA value at that element (the Multiplexed FPA), so the overlay
 //! bitmap is the OR of the tables' bitmaps; lookup entries index a PortMapTable that stores each
-//! distinct composite once, `vrfs` next hops wide. A lookup reads the composite's slot for its
-//! VRF: one array access more than a single table. With `compress_pmt` the PortMapTable is
-//! bitmap-compressed (§V-B, `S_pmt2`; see [`pmt`](self::pmt)): it pays when tables share next
-//! hops or lack routes in runs, at two more dependent accesses per lookup.
+//! distinct composite once. The PortMapTable is stored as one column per table (see
+//! [`pmt`](self::pmt)): a lookup reads `column[vrf][index]`, one dependent access after the
+//! chunk walk, as with the paper's row table. With `compress_pmt` it is bitmap-compressed rows
+//! instead (§V-B, `S_pmt2`): smaller when tables share next hops, at two more dependent
+//! accesses per lookup and with table insertion/deletion rewriting every row.
 //!
 //! **Updates** (§III-E): see [`update`](self::update). Readers never block: the writer
 //! regenerates groups into fresh storage and swaps one pointer; retired storage is reclaimed
 //! with `crossbeam-epoch` after a grace period. Table insertion and deletion (§III-D, Table II)
 //! are incremental: see [`merge`](self::merge). One walk over the current structure next to
-//! the added table's own FPA produces the new structure, published with one pointer swap; the
-//! work per element does not depend on the number of tables (only copying each distinct
-//! composite into the wider or narrower PortMapTable does, as in the paper). Removing the
-//! last table(s) shrinks the PortMapTable width; removing another clears its column.
+//! the added table's own FPA produces the new structure, published with one pointer swap. With
+//! the column layout no other table's column is copied: the added table's column is filled,
+//! and only composites the new table divides get a new entry; a removed table's column is
+//! dropped and entries that become equal are merged. The work is proportional to the size of
+//! the structure, not to the number of tables (loop_bench's Fig. 14 rows measure both).
+//!
+//! **VRF ids** are table slots. `build` numbers the tables `0..n`; `remove_table(v)` frees
+//! slot `v` (lookups in it find no route, its memory is released after the readers' grace
+//! period); `add_table` takes the lowest free slot, else `n`. Free slots at the end are
+//! dropped, so [`vrfs`](MultiLookup::vrfs) is one more than the highest live id.
 //!
 //! **IPv6** (beyond the paper, which is IPv4 only): partition `[16, 8 × 14]` — one uncompressed
 //! 16-bit root (real IPv6 tables spread over 2000::/3 at /16–/48) and byte-sized lower layers, so
@@ -38,14 +45,17 @@
 //! 32-bit ids in the PortMapTable (the paper uses 8 bits), so there is no next-hop cap.
 //! After updates the answers equal a fresh build's; the memory layout may differ (a chunk
 //! is not converted between sparse and grouped forms in place, and PortMapTable entries that
-//! fall out of use are kept until the next rebuild).
+//! fall out of use are kept until the next rebuild: when reserved room runs out, or when a
+//! table deletion leaves more than half of the entries unused).
 
 mod build;
 mod encode;
 mod layout;
 mod merge;
 mod pmt;
+mod pmt_columns;
 mod pmt_index;
+mod pmt_packed;
 mod single;
 mod update;
 
@@ -201,24 +211,40 @@ fn build_core<A: Address>(
     let mut sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
     let defaults = vec![0u32; ribs.len()];
     let (root, _) = em.element_entries(0, Prefix::DEFAULT_ROUTE, &defaults, &mut sink)?;
-    Ok(assemble(&root, sink, ribs.len(), shape, cfg))
+    let live = ribs.iter().map(Option::is_some).collect();
+    Ok(assemble(&root, sink, PmtSource::Rows(live), shape, cfg))
+}
+
+/// Where a new structure's PortMapTable comes from.
+enum PmtSource {
+    /// The sink's rows (a fresh build, or a packed-rows table insertion/deletion), one value
+    /// per slot; `false` marks a free slot.
+    Rows(Vec<bool>),
+    /// Columns edited by a table insertion/deletion.
+    Edited(pmt_columns::Columns, pmt_columns::Book),
 }
 
 /// Turns built vectors into live arrays (with update headroom) and their allocator.
 fn assemble(
     root: &[u32],
-    sink: VecSink,
-    width: usize,
+    mut sink: VecSink,
+    source: PmtSource,
     shape: &Shape,
     cfg: &LoopConfig,
 ) -> (Core, Store) {
     let spare = |n: usize, min: usize| n + (n as f64 * cfg.headroom) as usize + min;
-    let entries = sink.pmt.len() / width.max(1);
-    let room = spare(entries, 1024) - entries;
-    let (pmt, pmt_words) = pmt::Pmt::new(&sink.pmt, width, cfg.compress_pmt, room);
+    let (pmt, pmt_words, book) = match source {
+        PmtSource::Rows(live) => {
+            let entries = sink.book.top as usize;
+            let room = spare(entries, 1024) - entries;
+            let (p, w) = pmt::Pmt::new(&sink.pmt, (&live, entries), cfg.compress_pmt, room);
+            (p, w, std::mem::take(&mut sink.book))
+        }
+        PmtSource::Edited(cols, book) => (pmt::Pmt::Columns(cols), 0, book),
+    };
     let core = Core {
         shape: shape.clone(),
-        vrfs: width as u32,
+        vrfs: pmt.width() as u32,
         root: filled(root, root.len()),
         chunk_groups: filled(&sink.chunk_groups, spare(sink.chunk_groups.len(), 64 * 4)),
         arena: filled(&sink.arena, spare(sink.arena.len(), 1 << 14)),
@@ -227,11 +253,10 @@ fn assemble(
     let store = Store {
         arena_top: sink.arena.len() as u32,
         chunk_top: sink.chunks,
-        pmt_top: entries as u32,
+        pmt: book,
         pmt_words,
         free_words: Default::default(),
         free_chunks: Vec::new(),
-        pmt_index: sink.pmt_index,
         reclaimed: Arc::new(Mutex::new(Vec::new())),
         retiring: Vec::new(),
         modified_pointers: 0,
@@ -303,22 +328,32 @@ impl<A: Address> Loop<A> {
         Ok(old)
     }
 
-    /// Adds a whole table; returns its VRF id (the next unused one).
+    /// Adds a whole table; returns its VRF id: the lowest free slot (one a removed table
+    /// left), else the next new one.
     ///
     /// Incremental (§III-D): one walk over the current structure, see [`merge`](self::merge).
     pub fn add_table(&mut self, rib: Rib<A>) -> Result<VrfId, BuildError> {
-        let vrf = self.ribs.len();
-        let reshape = Reshape { width: vrf + 1, clear: None, add: Some((vrf, &rib)) };
+        self.store.collect();
+        let slot = self.ribs.iter().position(Option::is_none).unwrap_or(self.ribs.len());
+        let width = self.ribs.len().max(slot + 1);
+        let reshape = Reshape { width, clear: None, add: Some((slot, &rib)) };
         let (core, store) = self.reshaped(reshape)?;
         self.publish(core, store);
-        self.ribs.push(Some(rib));
-        Ok(vrf as VrfId)
+        if slot == self.ribs.len() {
+            self.ribs.push(Some(rib));
+        } else {
+            self.ribs[slot] = Some(rib);
+        }
+        Ok(slot as VrfId)
     }
 
-    /// Removes a whole table; its VRF id stays reserved (lookups in it find no route).
+    /// Removes a whole table and frees its slot: lookups with its VRF id find no route until
+    /// [`add_table`](Self::add_table) reuses the id.
     ///
-    /// Incremental (§III-D): the table's PortMapTable column is cleared, or dropped together
-    /// with any cleared columns after it when no later table remains.
+    /// Incremental (§III-D): with the column layout the table's column is dropped (its memory
+    /// is freed after the readers' grace period) and entries that become equal are merged;
+    /// with packed rows its column is cleared, or dropped with any free slots after it when no
+    /// later table remains.
     pub fn remove_table(&mut self, vrf: VrfId) -> Result<Rib<A>, BuildError> {
         self.rib_mut(vrf)?;
         let rib = self.ribs[vrf as usize].take().expect("checked above");
@@ -331,6 +366,7 @@ impl<A: Address> Loop<A> {
                 return Err(e);
             }
         }
+        self.ribs.truncate(width);
         Ok(rib)
     }
 
@@ -339,8 +375,25 @@ impl<A: Address> Loop<A> {
         let guard = epoch::pin();
         let old = current(&self.shared, &guard);
         let width = reshape.width;
-        let (root, sink) = merge::merge(old, &self.shape, self.cfg.sparse_limit, reshape)?;
-        Ok(assemble(&root, sink, width, &self.shape, &self.cfg))
+        let edit = match (&old.pmt, reshape.add, reshape.clear) {
+            (pmt::Pmt::Columns(c), Some((slot, _)), _) => {
+                Some(pmt_columns::ColumnEdit::add(c, &self.store.pmt, slot))
+            }
+            (pmt::Pmt::Columns(c), None, Some(slot)) => {
+                Some(pmt_columns::ColumnEdit::remove(c, &self.store.pmt, slot))
+            }
+            _ => None,
+        };
+        let (root, sink, edit) =
+            merge::merge(old, (&self.shape, self.cfg.sparse_limit), reshape, edit)?;
+        let source = match edit {
+            Some(edit) => {
+                let (cols, book) = edit.finish();
+                PmtSource::Edited(cols, book)
+            }
+            None => PmtSource::Rows(vec![true; width]), // packed rows: no per-slot storage
+        };
+        Ok(assemble(&root, sink, source, &self.shape, &self.cfg))
     }
 
     /// Applies a change of `prefix` (an announcement: `Some((vrf, leaf, hop))`) to the structure.
@@ -385,15 +438,22 @@ impl<A: Address> Loop<A> {
     }
 
     /// Swaps in a new structure; the old one is freed after the readers' grace period.
+    /// Storage the new structure no longer names (PortMapTable entries merged away by a table
+    /// deletion) is handed to its allocator after the same grace period.
     fn publish(&mut self, core: Core, store: Store) {
         let modified = self.store.modified_pointers;
         self.store = store;
         self.store.modified_pointers = modified;
+        let merged_away = std::mem::take(&mut self.store.pmt.merged_away);
+        let freed = self.store.pmt.freed.clone();
         let guard = epoch::pin();
         let old = self.shared.core.swap(Owned::new(core), Ordering::AcqRel, &guard);
         // SAFETY: `old` was just unlinked; readers that still see it are pinned, and deferred
         // destruction waits for them.
         unsafe { guard.defer_destroy(old) };
+        if !merged_away.is_empty() {
+            guard.defer(move || freed.lock().expect("freed lock").extend(merged_away));
+        }
         guard.flush();
     }
 
@@ -405,8 +465,8 @@ impl<A: Address> Loop<A> {
             vrfs: core.vrfs as usize,
             chunks: self.store.chunks_used(),
             arena_words: self.store.arena_used(),
-            pmt_entries: self.store.pmt_top as usize,
-            pmt_bytes: core.pmt.used_bytes(self.store.pmt_top, self.store.pmt_words),
+            pmt_entries: self.store.pmt.in_use() as usize,
+            pmt_bytes: core.pmt.used_bytes(self.store.pmt.in_use(), self.store.pmt_words),
             modified_pointers: self.store.modified_pointers,
         }
     }
@@ -426,7 +486,7 @@ impl<A: Address> MultiLookup<A> for Loop<A> {
     fn memory_bytes(&self) -> usize {
         let guard = epoch::pin();
         let core = current(&self.shared, &guard);
-        let pmt = core.pmt.used_bytes(self.store.pmt_top, self.store.pmt_words);
+        let pmt = core.pmt.used_bytes(self.store.pmt.in_use(), self.store.pmt_words);
         core.memory_bytes(self.store.arena_used(), pmt, self.store.chunks_used())
     }
 }

@@ -1,97 +1,68 @@
-//! The PortMapTable: one composite (a raw next hop per table, 0 = no route) per entry, flat or
-//! bitmap-compressed (paper §V-B, `S_pmt2`).
+//! The PortMapTable: one composite (a raw next hop per table, 0 = no route) per entry, in one
+//! of two layouts:
 //!
-//! **Flat**: entry `i` is `words[i * width ..][.. width]`; a lookup is one access.
+//! - [`Columns`] (default): one array per table, `cols[vrf][i]`; one dependent access per
+//!   lookup, and adding or removing a table touches only that table's column and the entries
+//!   it divides or merges (see [`pmt_columns`](super::pmt_columns));
+//! - [`Packed`] (`LoopConfig::compress_pmt`, the paper's `S_pmt2`): bitmap-compressed rows;
+//!   smaller when tables share next hops, at two more dependent accesses per lookup, and table
+//!   insertion/deletion rewrites every row (see [`pmt_packed`](super::pmt_packed)).
 //!
-//! **Compressed** (`LoopConfig::compress_pmt`): the paper only names the idea ("employ bitmap
-//! technique to compress PortMapTable"); this is the overlay-bitmap idea applied across the
-//! tables. Entry `i` starts at `offsets[i]`: `ceil(width / 32)` bitmap words, where bit `c`
-//! (bit `c % 32` of word `c / 32`) is 1 when column `c` starts a run — `c = 0` or its value
-//! differs from column `c - 1` — followed by one value per run. The value of table `v` is
-//! `values[ones(bitmap[0..=v]) - 1]`: two more dependent accesses and a popcount per started
-//! 32-table word than the flat form. Composites of similar tables (runs of equal next hops or of
-//! "no route") shrink the most.
-//!
-//! Invariant: entries are append-only while a structure is live (a retired composite stays
-//! until the next rebuild), so readers never see an entry change under them. An entry's words
-//! and offset are written before the lookup entry naming it is published (`Release`).
+//! The flat `entries × width` row table of earlier versions was replaced by the columns: same
+//! bytes and the same single dependent access per lookup (lookup rates measured side by side
+//! were equal within the noise of a shared machine), but adding a table had to copy every row
+//! into a wider table, so its time grew with the number of tables. The trade-off left is
+//! locality across tables: the values of one composite for all tables are no longer adjacent,
+//! so the writer's whole-composite reads (interning checks, Optimization 1) touch one cache
+//! line per table instead of `width / 16`; lookups read one value and are unaffected.
 
-use super::build::limit_error;
+use super::pmt_columns::Columns;
+use super::pmt_packed::Packed;
 use crate::fib::BuildError;
-use std::sync::atomic::{AtomicU32, Ordering};
 
-pub(super) struct Pmt {
-    width: usize,
-    /// `None` for the flat form.
-    offsets: Option<Box<[AtomicU32]>>,
-    words: Box<[AtomicU32]>,
-}
-
-/// The compressed words of one composite.
-pub(super) fn encode(composite: &[u32]) -> Vec<u32> {
-    let mut out = vec![0u32; composite.len().div_ceil(32)];
-    for (c, &x) in composite.iter().enumerate() {
-        if c == 0 || x != composite[c - 1] {
-            out[c / 32] |= 1 << (c % 32);
-        }
-    }
-    let values: Vec<u32> = composite
-        .iter()
-        .enumerate()
-        .filter(|&(c, _)| out[c / 32] >> (c % 32) & 1 == 1)
-        .map(|(_, &x)| x)
-        .collect();
-    out.extend(values);
-    out
+pub(super) enum Pmt {
+    Columns(Columns),
+    Packed(Packed),
 }
 
 impl Pmt {
-    /// Live table from `flat` composites, with room for `spare_entries` more.
-    /// Returns the table and the words in use.
+    /// Live table from `flat` composites (`live.len()` values each, `entries` of them), with
+    /// room for `spare` more entries; `live[v]` is false for a free VRF slot. Returns the table
+    /// and the packed words in use (0 for columns).
     pub(super) fn new(
         flat: &[u32],
-        width: usize,
+        (live, entries): (&[bool], usize),
         compress: bool,
-        spare_entries: usize,
+        spare: usize,
     ) -> (Pmt, u32) {
-        let entries = flat.len() / width.max(1);
-        if !compress {
-            let words = super::filled(flat, flat.len() + spare_entries * width.max(1));
-            return (Pmt { width, offsets: None, words }, flat.len() as u32);
+        if compress {
+            let (p, words) = Packed::new(flat, live.len(), spare);
+            (Pmt::Packed(p), words)
+        } else {
+            (Pmt::Columns(Columns::new(flat, live, entries, entries + spare)), 0)
         }
-        let mut words = Vec::new();
-        let mut offsets = Vec::with_capacity(entries);
-        for i in 0..entries {
-            offsets.push(words.len() as u32);
-            words.extend(encode(&flat[i * width..][..width]));
+    }
+
+    /// Table slots (the composite width).
+    pub(super) fn width(&self) -> usize {
+        match self {
+            Pmt::Columns(c) => c.width(),
+            Pmt::Packed(p) => p.width(),
         }
-        let per = width.div_ceil(32) + width.min(4);
-        let used = words.len() as u32;
-        let words = super::filled(&words, words.len() + spare_entries * per);
-        let offsets = Some(super::filled(&offsets, entries + spare_entries));
-        (Pmt { width, offsets, words }, used)
     }
 
     /// The value of column `vrf` (< width) of entry `i`.
     #[inline]
     pub(super) fn get(&self, i: u32, vrf: u32) -> u32 {
-        let Some(offsets) = &self.offsets else {
-            return self.words[i as usize * self.width + vrf as usize].load(Ordering::Relaxed);
-        };
-        let off = offsets[i as usize].load(Ordering::Relaxed) as usize;
-        let (w, r) = (vrf as usize / 32, vrf % 32);
-        let mut ones =
-            (self.words[off + w].load(Ordering::Relaxed) & (u32::MAX >> (31 - r))).count_ones();
-        for k in 0..w {
-            ones += self.words[off + k].load(Ordering::Relaxed).count_ones();
+        match self {
+            Pmt::Columns(c) => c.get(i, vrf),
+            Pmt::Packed(p) => p.get(i, vrf),
         }
-        let heads = self.width.div_ceil(32);
-        self.words[off + heads + ones as usize - 1].load(Ordering::Relaxed)
     }
 
     /// Entry `i` as a composite.
     pub(super) fn composite(&self, i: u32) -> Vec<u32> {
-        (0..self.width as u32).map(|v| self.get(i, v)).collect()
+        (0..self.width() as u32).map(|v| self.get(i, v)).collect()
     }
 
     /// True when entry `i` holds `composite`.
@@ -99,53 +70,43 @@ impl Pmt {
         composite.iter().enumerate().all(|(v, &x)| self.get(i, v as u32) == x)
     }
 
-    /// Stores `composite` as entry `i` (the next one), advancing `words_top`.
+    /// Stores `composite` as entry `i` (the next one); packed words advance `words_top`.
     pub(super) fn append(
         &self,
         i: u32,
         words_top: &mut u32,
         composite: &[u32],
     ) -> Result<(), BuildError> {
-        let full = || limit_error("reserved PortMapTable entries");
-        let enc;
-        let words: &[u32] = match &self.offsets {
-            None => composite,
-            Some(_) => {
-                enc = encode(composite);
-                &enc
-            }
-        };
-        let at = *words_top as usize;
-        if at + words.len() > self.words.len() {
-            return Err(full());
+        match self {
+            Pmt::Columns(c) => c.append(i, composite),
+            Pmt::Packed(p) => p.append(i, words_top, composite),
         }
-        if let Some(offsets) = &self.offsets {
-            offsets.get(i as usize).ok_or_else(full)?.store(at as u32, Ordering::Relaxed);
-        }
-        for (k, &x) in words.iter().enumerate() {
-            self.words[at + k].store(x, Ordering::Relaxed);
-        }
-        *words_top += words.len() as u32;
-        Ok(())
     }
 
-    /// Bytes in use for `entries` entries and `words` words.
+    /// Bytes in use for `entries` entries and `words` packed words.
     pub(super) fn used_bytes(&self, entries: u32, words: u32) -> usize {
-        4 * (words as usize + self.offsets.as_ref().map_or(0, |_| entries as usize))
+        match self {
+            Pmt::Columns(c) => c.used_bytes(entries),
+            Pmt::Packed(p) => p.used_bytes(entries, words),
+        }
     }
 
     /// Bytes allocated.
     pub(super) fn allocated_bytes(&self) -> usize {
-        4 * (self.words.len() + self.offsets.as_ref().map_or(0, |o| o.len()))
+        match self {
+            Pmt::Columns(c) => c.allocated_bytes(),
+            Pmt::Packed(p) => p.allocated_bytes(),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::pmt_packed::encode;
     use super::*;
 
     #[test]
-    fn compressed_and_flat_agree() {
+    fn packed_and_columns_agree() {
         let width = 70;
         let comps: Vec<Vec<u32>> = vec![
             vec![0; width],
@@ -155,13 +116,15 @@ mod tests {
         ];
         let flat: Vec<u32> = comps.concat();
         for compress in [false, true] {
-            let (pmt, mut top) = Pmt::new(&flat[..width * 2], width, compress, 4);
+            let live = vec![true; width];
+            let (pmt, mut top) = Pmt::new(&flat[..width * 2], (&live, 2), compress, 4);
             pmt.append(2, &mut top, &comps[2]).unwrap();
             pmt.append(3, &mut top, &comps[3]).unwrap();
             for (i, c) in comps.iter().enumerate() {
                 assert_eq!(&pmt.composite(i as u32), c, "entry {i} compress {compress}");
                 assert!(pmt.holds(i as u32, c));
             }
+            assert!(pmt.append(9, &mut top, &comps[0]).is_err(), "past the reserved room");
         }
         assert_eq!(encode(&[5, 5, 5, 0]), vec![0b1001, 5, 0]);
     }

@@ -5,8 +5,14 @@
 //! memory on the writer's side and cost an allocation per entry). A hit is confirmed against
 //! the table itself; on the (vanishingly rare) collision of two different composites the
 //! second is stored again without being indexed, which costs one entry and never a wrong
-//! answer. The hash is a multiply-rotate over the 32-bit values (Fx-style), chosen for speed:
-//! the index is only ever fed the structure's own composites.
+//! answer.
+//!
+//! The hash is additive over the columns: `hash(c) = Σ term(v, c[v])` (wrapping), with
+//! `term(v, 0) = 0` and otherwise a splitmix64 mix of `(v, value)`. So setting or clearing one
+//! column of a stored composite updates its hash in O(1) — `h - term(v, old) + term(v, new)` —
+//! which is what lets a table be added or removed without rehashing every composite over all
+//! tables (see [`pmt_columns`](super::pmt_columns)); and trailing "no route" columns do not
+//! change it.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -34,14 +40,16 @@ const K: u64 = 0x517c_c1b7_2722_0a95;
 /// A map keyed by precomputed or small integer hashes.
 pub(super) type FastMap<Key, V> = HashMap<Key, V, BuildHasherDefault<PassThrough>>;
 
-/// The hash of a composite.
+/// The hash of a composite: the wrapping sum of its columns' terms.
 #[inline]
 pub(super) fn hash(composite: &[u32]) -> u64 {
-    let mut h = composite.len() as u64;
-    for &x in composite {
-        h = (h.rotate_left(5) ^ x as u64).wrapping_mul(K);
-    }
-    mix(h)
+    composite.iter().enumerate().fold(0u64, |h, (v, &x)| h.wrapping_add(term(v, x)))
+}
+
+/// The contribution of value `x` in column `v` to a composite's hash (0 for "no route").
+#[inline]
+pub(super) fn term(v: usize, x: u32) -> u64 {
+    if x == 0 { 0 } else { mix((v as u64) << 32 | x as u64) }
 }
 
 /// The splitmix64 finalizer: a bijection whose every output bit depends on every input bit
@@ -95,5 +103,7 @@ mod tests {
         }
         assert_eq!(ix.find(hash(&[1, 2]), |_| false), None, "unconfirmed hit");
         assert_ne!(hash(&[1, 2]), hash(&[2, 1]));
+        assert_eq!(hash(&[1, 0]), hash(&[1]), "trailing empty columns do not count");
+        assert_eq!(hash(&[1, 2]).wrapping_sub(term(1, 2)).wrapping_add(term(1, 7)), hash(&[1, 7]));
     }
 }

@@ -49,12 +49,24 @@ impl<A: Address> Incremental<A> for LoopFib<A> {
 }
 
 impl LoopConfig {
-    /// Reads `group=`, `sparse=`, `strides=16-8-8` options.
+    /// Reads `group=`, `sparse=`, `strides=16-8-8` and `pmt=columns|packed` options.
     pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
-        spec.check_options("loop", &["group", "sparse", "strides"])?;
+        spec.check_options("loop", &["group", "sparse", "strides", "pmt"])?;
+        let compress_pmt = match spec.options.get("pmt").map(String::as_str) {
+            None | Some("columns") => false,
+            Some("packed") => true,
+            Some(other) => {
+                return Err(BuildError::BadOption {
+                    algo: "loop",
+                    option: format!("pmt={other}"),
+                    reason: "expected 'columns' or 'packed' (the bitmap-compressed S_pmt2)".into(),
+                });
+            }
+        };
         let mut cfg = LoopConfig {
             group: spec.get_u32("loop", "group", 64)?,
             sparse_limit: spec.get_u32("loop", "sparse", 3)? as usize,
+            compress_pmt,
             ..Default::default()
         };
         if let Some(s) = spec.options.get("strides") {

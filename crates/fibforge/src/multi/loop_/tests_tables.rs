@@ -46,13 +46,16 @@ fn add_to_empty_then_first_middle_last() {
     assert_eq!(l.stats().vrfs, 2);
     l.insert(1, "10.1.2.0/24".parse().unwrap(), hop(11)).unwrap();
     assert_fresh(&l);
-    assert_eq!(l.add_table(rib4(&[("10.1.2.0/23", 12)])).unwrap(), 4);
+    assert_eq!(l.add_table(rib4(&[("10.1.2.0/23", 12)])).unwrap(), 0, "the lowest free slot");
+    assert_fresh(&l);
+    assert_eq!(l.add_table(rib4(&[("10.1.2.0/24", 13)])).unwrap(), 2, "the next free slot");
     assert_fresh(&l);
     l.remove_table(1).unwrap();
-    l.remove_table(4).unwrap();
+    l.remove_table(2).unwrap();
+    l.remove_table(0).unwrap();
     assert_eq!(l.stats().vrfs, 0, "no table left");
     assert_fresh(&l);
-    assert!(l.remove_table(4).is_err(), "already removed");
+    assert!(l.remove_table(0).is_err(), "already removed");
 }
 
 #[test]
@@ -67,6 +70,49 @@ fn sparse_and_grouped_forms_through_insertion() {
             assert_fresh(&l);
         }
     }
+}
+
+/// Removing a table frees what only it needed: its column, the chunks of its longer routes
+/// and the ranges it divided; adding it back restores the answers.
+#[test]
+fn deletion_frees_the_tables_memory() {
+    for compress_pmt in [false, true] {
+        let cfg = LoopConfig { compress_pmt, ..Default::default() };
+        let base = sample_tables();
+        let only_base = Loop::build(base.clone(), &cfg).unwrap();
+        let mut l = Loop::build(base, &cfg).unwrap();
+        let deep: Vec<(String, u32)> =
+            (0..40u32).map(|i| (format!("10.{i}.{i}.{i}/32"), 20 + i % 7)).collect();
+        let deep: Vec<(&str, u32)> = deep.iter().map(|(p, h)| (p.as_str(), *h)).collect();
+        let id = l.add_table(rib4(&deep)).unwrap();
+        let grown = (l.stats(), l.reader().memory_bytes());
+        l.add_table(rib4(&[("10.9.0.0/16", 3)])).unwrap(); // a table after it: a middle slot
+        l.remove_table(id).unwrap();
+        assert_fresh(&l);
+        assert_eq!(l.stats().chunks, only_base.stats().chunks, "its chunks collapsed");
+        if !compress_pmt {
+            assert!(l.reader().memory_bytes() < grown.1, "its column was freed");
+        }
+        assert!(l.stats().arena_words < grown.0.arena_words);
+        assert_eq!(l.add_table(rib4(&deep)).unwrap(), id, "the freed id is reused");
+        assert_fresh(&l);
+    }
+}
+
+/// Adding and removing tables over and over does not grow the PortMapTable without bound:
+/// entries divided by a removed table are compacted away.
+#[test]
+fn table_churn_keeps_the_portmaptable_bounded() {
+    let mut l = Loop::build(sample_tables(), &LoopConfig::default()).unwrap();
+    let fresh_entries = l.stats().pmt_entries;
+    for round in 0..300u32 {
+        let t = rib4(&[("10.1.2.0/25", 100 + round), ("172.16.0.0/13", 200 + round)]);
+        let id = l.add_table(t).unwrap();
+        l.remove_table(id).unwrap();
+    }
+    assert_fresh(&l);
+    let entries = l.stats().pmt_entries;
+    assert!(entries <= 2 * fresh_entries + 64 + 4, "{entries} entries after churn");
 }
 
 proptest! {

@@ -16,6 +16,7 @@
 use super::build::{Emitter, Sink, limit_error};
 use super::encode::{encode_group, group_len};
 use super::layout::{Core, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
+use super::pmt::Pmt;
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
@@ -35,12 +36,12 @@ pub(super) enum Retired {
 pub(super) struct Store {
     pub arena_top: u32,
     pub chunk_top: u32,
-    pub pmt_top: u32,
-    /// PortMapTable words in use.
+    /// PortMapTable entries: count, hashes, index.
+    pub pmt: super::pmt_columns::Book,
+    /// Packed PortMapTable words in use (`compress_pmt`).
     pub pmt_words: u32,
     pub free_words: HashMap<u32, Vec<u32>>,
     pub free_chunks: Vec<u32>,
-    pub pmt_index: super::pmt_index::PmtIndex,
     /// Storage retired by updates, handed back by the epoch collector after the grace period.
     pub reclaimed: Arc<Mutex<Vec<Retired>>>,
     /// Storage retired by the update in progress (deferred when it is published).
@@ -52,6 +53,7 @@ pub(super) struct Store {
 impl Store {
     /// Moves storage whose grace period has passed into the free lists.
     pub(super) fn collect(&mut self) {
+        self.pmt.collect();
         let back: Vec<Retired> = std::mem::take(&mut *self.reclaimed.lock().expect("reclaim lock"));
         for r in back {
             match r {
@@ -120,13 +122,23 @@ impl Sink for CoreSink<'_> {
     fn intern(&mut self, composite: &[u32]) -> Result<u32, BuildError> {
         let h = super::pmt_index::hash(composite);
         let pmt = &self.core.pmt;
-        if let Some(i) = self.store.pmt_index.find(h, |i| pmt.holds(i, composite)) {
+        let book = &mut self.store.pmt;
+        if let Some(i) = book.index.find(h, |i| pmt.holds(i, composite)) {
             return Ok(i);
         }
-        let i = self.store.pmt_top;
-        pmt.append(i, &mut self.store.pmt_words, composite)?;
-        self.store.pmt_top += 1;
-        self.store.pmt_index.note(h, i);
+        let i = match pmt {
+            Pmt::Columns(_) => book.next_index(),
+            Pmt::Packed(_) => {
+                book.top += 1; // packed rows are appended in order
+                book.top - 1
+            }
+        };
+        if let Err(e) = pmt.append(i, &mut self.store.pmt_words, composite) {
+            book.unuse(i);
+            return Err(e);
+        }
+        book.set_hash(i, h);
+        book.index.note(h, i);
         Ok(i)
     }
 }

@@ -1,0 +1,324 @@
+//! The PortMapTable as one column per table (the default layout).
+//!
+//! Column `v` is an array of raw next hops (0 = no route) indexed by the composite's entry
+//! index: `cols[v][i]`. A lookup reads `cols[vrf]` (a slot of a small array that stays in
+//! cache and does not depend on the chunk walk) and then `cols[vrf][i]`: one dependent access
+//! after the walk, as with the flat `entries × width` row table it replaces. A removed table's
+//! slot holds an empty column (every read gives "no route") and owns no memory.
+//!
+//! Columns are shared (`Arc`) between successive structures, so adding or removing a table
+//! touches only what changes ([`ColumnEdit`]):
+//!
+//! - **add** table `s`: a new column `s` is allocated; the first time the walk meets entry `i`
+//!   with value `x` for the new table, entry `i` keeps its index and `cols[s][i] = x` (no other
+//!   column is touched); a second, different value `y` for the same `i` (Table II's "divide")
+//!   appends a new entry `j` copied from `i` with `cols[s][j] = y` — the only work proportional
+//!   to the number of tables, and only for divided composites;
+//! - **remove** table `s`: its column is dropped (freed once no reader can see the old
+//!   structure); entries that become equal are merged (each checked once against the first
+//!   entry with the same hash), so ranges and chunks that existed only because of the removed
+//!   table collapse in the walk.
+//!
+//! Hashes are kept per entry and updated in O(1) per changed column (see
+//! [`pmt_index`](super::pmt_index)). Entries are append-only while a structure is live:
+//! divided entries are written past every index the published structure references, so
+//! readers of the old structure never see them change. Entries merged away by a table
+//! deletion are retired: after the readers' grace period they are reused by later divisions
+//! and updates, so adding and removing tables repeatedly does not grow the table. Entries
+//! that fall out of use through route updates stay until a rebuild.
+
+use super::build::limit_error;
+use super::pmt_index::{FastMap, PmtIndex, mix, term};
+use crate::fib::BuildError;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+type Column = Arc<[AtomicU32]>;
+
+fn column(len: usize) -> Column {
+    (0..len).map(|_| AtomicU32::new(0)).collect()
+}
+
+pub(super) struct Columns {
+    cols: Box<[Column]>,
+    /// Entries every live column has room for.
+    capacity: usize,
+}
+
+impl Columns {
+    /// Live table from `flat` composites (`live.len()` values each, `entries` of them) with
+    /// room for `capacity` entries; slots whose `live` is false get no storage.
+    pub(super) fn new(flat: &[u32], live: &[bool], entries: usize, capacity: usize) -> Columns {
+        let (capacity, width) = (capacity.max(entries), live.len());
+        let cols = (0..width)
+            .map(|v| {
+                if !live[v] {
+                    return column(0);
+                }
+                let col = column(capacity);
+                for i in 0..entries {
+                    col[i].store(flat[i * width + v], Ordering::Relaxed);
+                }
+                col
+            })
+            .collect();
+        Columns { cols, capacity }
+    }
+
+    pub(super) fn width(&self) -> usize {
+        self.cols.len()
+    }
+
+    /// The value of column `vrf` (< width) of entry `i`; 0 in a removed table's slot.
+    #[inline]
+    pub(super) fn get(&self, i: u32, vrf: u32) -> u32 {
+        self.cols[vrf as usize].get(i as usize).map_or(0, |x| x.load(Ordering::Relaxed))
+    }
+
+    /// Stores `composite` as entry `i` (the next one).
+    pub(super) fn append(&self, i: u32, composite: &[u32]) -> Result<(), BuildError> {
+        if i as usize >= self.capacity {
+            return Err(limit_error("reserved PortMapTable entries"));
+        }
+        for (col, &x) in self.cols.iter().zip(composite) {
+            if let Some(slot) = col.get(i as usize) {
+                slot.store(x, Ordering::Relaxed);
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes in use for `entries` entries: live columns only.
+    pub(super) fn used_bytes(&self, entries: u32) -> usize {
+        4 * entries as usize * self.cols.iter().filter(|c| !c.is_empty()).count()
+    }
+
+    /// Bytes allocated.
+    pub(super) fn allocated_bytes(&self) -> usize {
+        4 * self.cols.iter().map(|c| c.len()).sum::<usize>()
+    }
+}
+
+/// The writer's bookkeeping of PortMapTable entries.
+#[derive(Default)]
+pub(super) struct Book {
+    /// Entries in use (the next index).
+    pub top: u32,
+    /// Hash of every entry (for entries merged away or out of use: stale, never looked up).
+    pub hashes: Vec<u64>,
+    /// Hash → index of the entries a lookup entry may name.
+    pub index: PmtIndex,
+    /// Entries no lookup entry names any more, past their grace period: reused first.
+    pub free: Vec<u32>,
+    /// Entries a table deletion merged away (still named by the replaced structure): they
+    /// go to `freed` after the readers' grace period.
+    pub merged_away: Vec<u32>,
+    /// Entries past their grace period, to move into `free`. Shared by the bookkeeping of
+    /// every structure over the same columns (a rebuild starts a new one).
+    pub freed: Arc<Mutex<Vec<u32>>>,
+}
+
+impl Book {
+    /// Moves entries whose grace period has passed into `free`.
+    pub(super) fn collect(&mut self) {
+        self.free.append(&mut self.freed.lock().expect("freed lock"));
+    }
+
+    /// Entries not free (named by lookup entries, or out of use through updates).
+    pub(super) fn in_use(&self) -> u32 {
+        self.top - self.free.len() as u32
+    }
+
+    /// The index for a new entry: a free one, else the next one.
+    pub(super) fn next_index(&mut self) -> u32 {
+        self.free.pop().unwrap_or_else(|| {
+            self.top += 1;
+            self.top - 1
+        })
+    }
+
+    /// Records the hash of entry `i` (new or reused).
+    pub(super) fn set_hash(&mut self, i: u32, h: u64) {
+        match self.hashes.get_mut(i as usize) {
+            Some(slot) => *slot = h,
+            None => self.hashes.push(h),
+        }
+    }
+
+    /// Gives back a reused entry after a failed store.
+    pub(super) fn unuse(&mut self, i: u32) {
+        if i + 1 == self.top && self.hashes.len() < self.top as usize {
+            self.top -= 1;
+        } else {
+            self.free.push(i);
+        }
+    }
+}
+
+/// Adding or removing one table's column: maps every current entry index met by the walk to
+/// its index in the new structure (see the module doc).
+pub(super) struct ColumnEdit {
+    cols: Vec<Column>,
+    capacity: usize,
+    slot: usize,
+    /// `Some(claimed)` when adding: entry `i` already took its value in the new column.
+    adding: Option<Vec<bool>>,
+    /// Adding: `(i, value)` → the entry divided from `i` for `value`.
+    divided: FastMap<u64, u32>,
+    /// Removing: the new index of entry `i` once known (`u32::MAX` before).
+    merged: Vec<u32>,
+    book: Book,
+}
+
+impl ColumnEdit {
+    /// Prepares adding a table in `slot` (a free slot or the next one).
+    pub(super) fn add(old: &Columns, book: &Book, slot: usize) -> ColumnEdit {
+        let mut cols = old.cols.to_vec();
+        if slot >= cols.len() {
+            cols.resize_with(slot + 1, || column(0));
+        }
+        cols[slot] = column(old.capacity);
+        let claimed = vec![false; book.top as usize];
+        ColumnEdit {
+            cols,
+            capacity: old.capacity,
+            slot,
+            adding: Some(claimed),
+            divided: FastMap::default(),
+            merged: Vec::new(),
+            book: fresh(book),
+        }
+    }
+
+    /// Prepares removing the table in `slot`.
+    pub(super) fn remove(old: &Columns, book: &Book, slot: usize) -> ColumnEdit {
+        ColumnEdit {
+            cols: old.cols.to_vec(),
+            capacity: old.capacity,
+            slot,
+            adding: None,
+            divided: FastMap::default(),
+            merged: vec![u32::MAX; book.top as usize],
+            book: fresh(book),
+        }
+    }
+
+    /// The new index of current entry `i`, with `value` in the added column.
+    pub(super) fn map(&mut self, i: u32, value: u32) -> Result<u32, BuildError> {
+        match self.adding.is_some() {
+            true => self.map_add(i, value),
+            false => Ok(self.map_remove(i)),
+        }
+    }
+
+    fn map_add(&mut self, i: u32, value: u32) -> Result<u32, BuildError> {
+        let (s, iu) = (self.slot, i as usize);
+        let claimed = self.adding.as_mut().expect("adding");
+        let base = self.book.hashes[iu];
+        if !std::mem::replace(&mut claimed[iu], true) {
+            self.cols[s][iu].store(value, Ordering::Relaxed);
+            self.book.hashes[iu] = base.wrapping_add(term(s, value));
+            self.book.index.note(self.book.hashes[iu], i);
+            return Ok(i);
+        }
+        let taken = self.cols[s][iu].load(Ordering::Relaxed);
+        if taken == value {
+            return Ok(i);
+        }
+        let key = (i as u64) << 32 | value as u64;
+        if let Some(&j) = self.divided.get(&mix(key)) {
+            return Ok(j);
+        }
+        let j = self.divide(i)?;
+        self.divided.insert(mix(key), j);
+        self.cols[s][j as usize].store(value, Ordering::Relaxed);
+        let h = base.wrapping_sub(term(s, taken)).wrapping_add(term(s, value));
+        self.book.set_hash(j, h);
+        self.book.index.note(h, j);
+        Ok(j)
+    }
+
+    /// A new entry `j` holding entry `i`'s values in every column but the added one.
+    fn divide(&mut self, i: u32) -> Result<u32, BuildError> {
+        let j = self.book.next_index();
+        if j as usize >= self.capacity {
+            self.grow();
+        }
+        for (v, col) in self.cols.iter().enumerate() {
+            if v != self.slot && !col.is_empty() {
+                col[j as usize].store(col[i as usize].load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+        }
+        let claimed = self.adding.as_mut().expect("adding");
+        match claimed.get_mut(j as usize) {
+            Some(c) => *c = true,
+            None => claimed.push(true),
+        }
+        Ok(j)
+    }
+
+    /// Moves every column into larger storage (rare: amortised over the added entries).
+    fn grow(&mut self) {
+        let capacity = self.capacity + self.capacity / 2 + 1024;
+        for col in &mut self.cols {
+            if !col.is_empty() {
+                let bigger = column(capacity);
+                for (a, b) in bigger.iter().zip(col.iter()) {
+                    a.store(b.load(Ordering::Relaxed), Ordering::Relaxed);
+                }
+                *col = bigger;
+            }
+        }
+        self.capacity = capacity;
+    }
+
+    fn map_remove(&mut self, i: u32) -> u32 {
+        let (s, iu) = (self.slot, i as usize);
+        if self.merged[iu] != u32::MAX {
+            return self.merged[iu];
+        }
+        let gone = self.cols[s].get(iu).map_or(0, |x| x.load(Ordering::Relaxed));
+        let h = self.book.hashes[iu].wrapping_sub(term(s, gone));
+        self.book.hashes[iu] = h;
+        let cols = &self.cols;
+        let same = |j: u32| {
+            cols.iter().enumerate().filter(|&(v, c)| v != s && !c.is_empty()).all(|(_, c)| {
+                c[j as usize].load(Ordering::Relaxed) == c[iu].load(Ordering::Relaxed)
+            })
+        };
+        let j = self.book.index.find(h, same).unwrap_or(i);
+        if j == i {
+            self.book.index.note(h, i);
+        } else {
+            self.book.merged_away.push(i);
+        }
+        self.merged[iu] = j;
+        j
+    }
+
+    /// The new columns and bookkeeping. A removed slot is emptied and trailing empty slots
+    /// are dropped.
+    pub(super) fn finish(mut self) -> (Columns, Book) {
+        if self.adding.is_none() {
+            self.cols[self.slot] = column(0);
+        }
+        while self.cols.last().is_some_and(|c| c.is_empty()) {
+            self.cols.pop();
+        }
+        let capacity = self.capacity;
+        (Columns { cols: self.cols.into_boxed_slice(), capacity }, self.book)
+    }
+}
+
+/// The bookkeeping to fill during an edit: the same entries and hashes, an empty index (the
+/// walk indexes the entries it keeps).
+fn fresh(book: &Book) -> Book {
+    Book {
+        top: book.top,
+        hashes: book.hashes.clone(),
+        index: PmtIndex::default(),
+        free: book.free.clone(),
+        merged_away: Vec::new(),
+        freed: book.freed.clone(),
+    }
+}
