@@ -101,3 +101,37 @@ pub fn load_hop_source(path: &std::path::Path) -> anyhow::Result<Table> {
         .with_context(|| format!("reading the --hops-from table {}", path.display()))?;
     Ok(table)
 }
+
+/// Splits a comma-separated algorithm list; a `key=value` piece without a name continues the
+/// options of the algorithm before it (`poptrie:s=18,aggregate=off,dxr16` is two algorithms,
+/// `loop:pmt=packed,build=incremental` one).
+pub fn split_algo_list(list: &str) -> Vec<String> {
+    let mut pieces: Vec<String> = Vec::new();
+    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match pieces.last_mut() {
+            Some(last) if piece.contains('=') && !piece.contains(':') && last.contains(':') => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ => pieces.push(piece.to_string()),
+        }
+    }
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_algo_list;
+
+    #[test]
+    fn options_after_a_comma_stay_with_their_algorithm() {
+        let got = split_algo_list("loop:pmt=packed,build=incremental,sail_m,per_table:algo=dxr16");
+        assert_eq!(got, ["loop:pmt=packed,build=incremental", "sail_m", "per_table:algo=dxr16"]);
+        assert_eq!(
+            split_algo_list("poptrie:s=18,aggregate=off,dxr16"),
+            ["poptrie:s=18,aggregate=off", "dxr16"]
+        );
+        assert_eq!(split_algo_list("loop"), ["loop"]);
+        assert!(split_algo_list(" , ").is_empty());
+    }
+}

@@ -219,19 +219,9 @@ fn settings_from(args: &Args) -> anyhow::Result<Settings> {
     Ok(s)
 }
 
-/// Splits an algorithm list on commas, keeping `key=value` pieces with the spec before them
-/// (`poptrie:s=18,aggregate=off,dxr16` is two specs).
+/// Parses an algorithm list (see [`crate::load::split_algo_list`]).
 pub fn parse_algos(list: &str) -> anyhow::Result<Vec<AlgoSpec>> {
-    let mut pieces: Vec<String> = Vec::new();
-    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match pieces.last_mut() {
-            Some(last) if piece.contains('=') && !piece.contains(':') && last.contains(':') => {
-                last.push(',');
-                last.push_str(piece);
-            }
-            _ => pieces.push(piece.to_string()),
-        }
-    }
+    let pieces = crate::load::split_algo_list(list);
     pieces.iter().map(|p| p.parse::<AlgoSpec>().map_err(Into::into)).collect()
 }
 

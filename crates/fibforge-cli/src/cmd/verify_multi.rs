@@ -37,7 +37,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let algos: Vec<String> = if args.algo == "all" {
         vec!["loop".into(), "sail_m".into(), "per_table".into()]
     } else {
-        split_algos(&args.algo)
+        crate::load::split_algo_list(&args.algo)
     };
     let mut outcomes = Vec::new();
     for algo in &algos {
@@ -60,22 +60,6 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
-}
-
-/// Splits a comma-separated algorithm list; a `key=value` item without a name continues the
-/// options of the algorithm before it (`loop:pmt=packed,build=incremental` is one algorithm).
-fn split_algos(list: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for item in list.split(',') {
-        match out.last_mut() {
-            Some(prev) if item.contains('=') && !item.contains(':') => {
-                prev.push(',');
-                prev.push_str(item);
-            }
-            _ => out.push(item.to_string()),
-        }
-    }
-    out
 }
 
 /// The table files of a directory, sorted by name (hidden files skipped).
@@ -219,16 +203,4 @@ fn verify_family<A: RegistryFamily>(
         );
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::split_algos;
-
-    #[test]
-    fn options_after_a_comma_stay_with_their_algorithm() {
-        let got = split_algos("loop:pmt=packed,build=incremental,sail_m,per_table:algo=dxr16");
-        assert_eq!(got, ["loop:pmt=packed,build=incremental", "sail_m", "per_table:algo=dxr16"]);
-        assert_eq!(split_algos("loop"), ["loop"]);
-    }
 }
