@@ -64,6 +64,12 @@ impl CountingBloom {
         (self.bits[i >> 6] >> (i & 63)) & 1 != 0
     }
 
+    /// Hints the cache that the word holding the bit of hash `h` is read soon.
+    #[inline(always)]
+    pub fn prefetch(&self, h: u32) {
+        crate::algo::prefetch::read(&self.bits, reduce(h, self.m) as usize >> 6);
+    }
+
     /// Counts one more key at the bit addressed by hash `h`.
     pub fn add(&mut self, h: u32) {
         let i = reduce(h, self.m) as usize;

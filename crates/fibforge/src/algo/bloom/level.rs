@@ -147,13 +147,42 @@ impl<A: BloomKey> Level<A> {
     /// Looks `key` up with its precomputed double-hashing pair (Bloomfwd only).
     #[inline(always)]
     pub fn probe_pair(&self, key: A, a: u32, b: u32) -> Option<NextHop> {
+        if self.maybe(a, b) { self.table.get(key, a) } else { None }
+    }
+
+    /// The filter's answer for the pair `(a, b)`: false when the key is certainly absent.
+    /// All `k` bits are read without an early exit: the loads are independent, so they overlap
+    /// in the memory system, and there is no data-dependent branch to mispredict per bit.
+    #[inline(always)]
+    pub fn maybe(&self, a: u32, b: u32) -> bool {
         let mut h = a;
+        let mut all = true;
         for _ in 0..self.filter.k() {
-            if !self.filter.test(h) {
-                return None;
-            }
+            all &= self.filter.test(h);
             h = h.wrapping_add(b);
         }
+        all
+    }
+
+    /// Hints the cache that the filter words of the pair `(a, b)` are read soon.
+    #[inline(always)]
+    pub fn prefetch_filter(&self, a: u32, b: u32) {
+        let mut h = a;
+        for _ in 0..self.filter.k() {
+            self.filter.prefetch(h);
+            h = h.wrapping_add(b);
+        }
+    }
+
+    /// Hints the cache that the table's home slot for hash `a` is read soon.
+    #[inline(always)]
+    pub fn prefetch_table(&self, a: u32) {
+        self.table.prefetch(a);
+    }
+
+    /// The table's next hop for `key` with hash `a` (no filter test).
+    #[inline(always)]
+    pub fn table_get(&self, key: A, a: u32) -> Option<NextHop> {
         self.table.get(key, a)
     }
 

@@ -60,6 +60,7 @@
 //! would exceed 2^20 keys, a route longer than the longest level, or a new length in a
 //! structure without expansion triggers a full rebuild.
 
+mod batch;
 mod build;
 pub mod counting;
 pub mod dpcpe;

@@ -52,6 +52,12 @@ impl<A: Address> HopTable<A> {
         self.slots.len() - 1
     }
 
+    /// Hints the cache that the home slot of hash `h` is read soon.
+    #[inline(always)]
+    pub fn prefetch(&self, h: u32) {
+        crate::algo::prefetch::read(&self.slots, self.home(h));
+    }
+
     /// The next hop stored for `key`, whose hash is `h`.
     #[inline(always)]
     pub fn get(&self, key: A, h: u32) -> Option<NextHop> {

@@ -1,0 +1,107 @@
+//! Batch lookups with double hashing: the addresses of a step move through each level in
+//! stages, so that their memory accesses overlap instead of running one address at a time.
+//!
+//! Per step of at most [`STEP`] addresses: prefetch every direct-array entry; then per level,
+//! longest first, (1) hash the keys of all addresses at once ([`BloomKey::pairs`], SIMD for
+//! IPv4), (2) prefetch the filter words of the addresses still unanswered, (3) test their
+//! filter bits (no branch per bit), (4) prefetch the table home slots of the filter hits,
+//! (5) read those slots. A filter hit that the table confirms answers the address. The
+//! lookups are the same as [`Lookup::lookup`]'s; only the order of memory accesses differs.
+//!
+//! [`Lookup::lookup`]: crate::fib::Lookup::lookup
+
+use super::hash::HashFn;
+use super::level::Level;
+use super::{BloomFib, BloomKey};
+use crate::nexthop::NextHop;
+
+/// Addresses per batch step (one bit each in a `u64` mask).
+pub(super) const STEP: usize = 64;
+
+/// Iterates the set bits of `mask`, lowest first.
+#[inline(always)]
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
+/// The keys and hash pairs of one step at one level.
+struct Hashed<A> {
+    keys: [A; STEP],
+    a: [u32; STEP],
+    b: [u32; STEP],
+}
+
+impl<A: BloomKey> Hashed<A> {
+    fn new() -> Self {
+        Hashed { keys: [A::ZERO; STEP], a: [0; STEP], b: [0; STEP] }
+    }
+
+    /// Hashes the keys of `addrs` at `level`.
+    #[inline(always)]
+    fn fill(&mut self, f: HashFn, level: &Level<A>, addrs: &[A]) {
+        let n = addrs.len();
+        for (k, &addr) in self.keys.iter_mut().zip(addrs) {
+            *k = level.key(addr);
+        }
+        A::pairs(f, &self.keys[..n], &mut self.a[..n], &mut self.b[..n]);
+    }
+
+    /// The addresses of `pending` whose filter test passes at `level`.
+    #[inline(always)]
+    fn filter(&self, level: &Level<A>, pending: u64) -> u64 {
+        for i in bits(pending) {
+            level.prefetch_filter(self.a[i], self.b[i]);
+        }
+        let mut hits = 0;
+        for i in bits(pending) {
+            hits |= (level.maybe(self.a[i], self.b[i]) as u64) << i;
+        }
+        hits
+    }
+
+    /// Reads the table for the filter hits; stores answers and returns the answered mask.
+    #[inline(always)]
+    fn confirm(&self, level: &Level<A>, hits: u64, out: &mut [Option<NextHop>]) -> u64 {
+        for i in bits(hits) {
+            level.prefetch_table(self.a[i]);
+        }
+        let mut answered = 0;
+        for i in bits(hits) {
+            if let Some(h) = level.table_get(self.keys[i], self.a[i]) {
+                out[i] = Some(h);
+                answered |= 1 << i;
+            }
+        }
+        answered
+    }
+}
+
+impl<A: BloomKey> BloomFib<A> {
+    /// One batch step of at most [`STEP`] addresses with double hashing under `f`.
+    pub(super) fn batch_step(&self, f: HashFn, addrs: &[A], out: &mut [Option<NextHop>]) {
+        let n = addrs.len();
+        debug_assert!(n <= STEP && out.len() >= n);
+        for &addr in addrs {
+            self.prefetch_tail(addr);
+        }
+        let mut hashed = Hashed::new();
+        let mut pending: u64 = if n == STEP { u64::MAX } else { (1 << n) - 1 };
+        for level in &self.levels {
+            if pending == 0 {
+                return;
+            }
+            hashed.fill(f, level, addrs);
+            let hits = hashed.filter(level, pending);
+            pending &= !hashed.confirm(level, hits, out);
+        }
+        for i in bits(pending) {
+            out[i] = self.tail(addrs[i]);
+        }
+    }
+}
