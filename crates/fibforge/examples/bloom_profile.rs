@@ -6,7 +6,9 @@
 //! Prints, per algorithm, the median rate over the rounds in lookups per second of *thread
 //! CPU time* (so that time the scheduler gives to other processes does not count).
 
-use fibforge::registry::{AlgoSpec, RegistryFamily, build};
+use fibforge::Compile;
+use fibforge::algo::bloom::{BloomFib, BloomKey};
+use fibforge::registry::{AlgoSpec, RegistryFamily, bloom_config, build};
 use fibforge::{Address, Lookup, NextHop, Prefix, Rib};
 use fibforge_io::{ReadConfig, read_table};
 use std::hint::black_box;
@@ -44,7 +46,7 @@ fn cpu_now() -> f64 {
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
-fn run<A: RegistryFamily>(rib: &Rib<A>, specs: &[String], batch: bool, secs: f64) {
+fn run<A: RegistryFamily + BloomKey>(rib: &Rib<A>, specs: &[String], batch: bool, secs: f64) {
     let fibs: Vec<_> = specs
         .iter()
         .map(|spec| {
@@ -58,6 +60,9 @@ fn run<A: RegistryFamily>(rib: &Rib<A>, specs: &[String], batch: bool, secs: f64
     let routes: Vec<Prefix<A>> = rib.iter().map(|(p, _)| p).collect();
     let mut x = Xorshift(0x9e37_79b9_7f4a_7c15);
     let addrs: Vec<A> = (0..1 << 20).map(|_| make_addr(&mut x, &routes)).collect();
+    if std::env::var_os("BLOOM_STATS").is_some() {
+        probe_report(rib, specs, &addrs);
+    }
     let mut rates = vec![Vec::new(); fibs.len()];
     for _round in 0..3 {
         for (fib, r) in fibs.iter().zip(&mut rates) {
@@ -67,6 +72,30 @@ fn run<A: RegistryFamily>(rib: &Rib<A>, specs: &[String], batch: bool, secs: f64
     for (spec, mut r) in specs.iter().zip(rates) {
         r.sort_by(|a, b| a.partial_cmp(b).unwrap());
         println!("{spec}\t{}\t{:.2} Mlps (CPU time; rounds {r:.2?})", A::BITS, r[1]);
+    }
+}
+
+/// With `BLOOM_STATS` set: per level of each Bloom structure, the measured probe counts.
+fn probe_report<A: RegistryFamily + BloomKey>(rib: &Rib<A>, specs: &[String], addrs: &[A]) {
+    for spec in specs.iter().filter(|s| s.starts_with("bloom")) {
+        let spec: AlgoSpec = spec.parse().expect("spec");
+        let Ok(cfg) = bloom_config(&spec) else { continue };
+        let fib = BloomFib::compile(rib, &cfg).expect("build");
+        for (s, l) in fib.probe_stats(addrs).iter().zip(fib.levels()) {
+            let per = |x: u64| x as f64 / addrs.len() as f64;
+            println!(
+                "{spec}\t/{}: keys {} m {} k {}\treached {:.3} pass {:.3} hit {:.3} fpr {:.3} slots/lookup {:.3}",
+                s.len,
+                l.keys,
+                l.m,
+                l.k,
+                per(s.reached),
+                per(s.filter_pass),
+                per(s.table_hits),
+                s.false_positive_rate(),
+                per(s.slots_read)
+            );
+        }
     }
 }
 

@@ -5,8 +5,10 @@
 //! longest first, (1) hash the keys of all addresses at once ([`BloomKey::pairs`], SIMD for
 //! IPv4), (2) prefetch the filter words of the addresses still unanswered, (3) test their
 //! filter bits (no branch per bit), (4) prefetch the table home slots of the filter hits,
-//! (5) read those slots. A filter hit that the table confirms answers the address. The
-//! lookups are the same as [`Lookup::lookup`]'s; only the order of memory accesses differs.
+//! (5) read those slots. A filter hit that the table confirms answers the address. Steps 1–2
+//! of the next level run between 4 and 5 of the current one, so its filter loads overlap
+//! this level's table loads. The lookups are the same as [`Lookup::lookup`]'s; only the order
+//! of memory accesses differs.
 //!
 //! [`Lookup::lookup`]: crate::fib::Lookup::lookup
 
@@ -52,12 +54,17 @@ impl<A: BloomKey> Hashed<A> {
         A::pairs(f, &self.keys[..n], &mut self.a[..n], &mut self.b[..n]);
     }
 
-    /// The addresses of `pending` whose filter test passes at `level`.
+    /// Prefetches the filter words of the addresses of `pending` at `level`.
     #[inline(always)]
-    fn filter(&self, level: &Level<A>, pending: u64) -> u64 {
+    fn prefetch_filter(&self, level: &Level<A>, pending: u64) {
         for i in bits(pending) {
             level.prefetch_filter(self.a[i], self.b[i]);
         }
+    }
+
+    /// The addresses of `pending` whose filter test passes at `level`.
+    #[inline(always)]
+    fn filter(&self, level: &Level<A>, pending: u64) -> u64 {
         let mut hits = 0;
         for i in bits(pending) {
             hits |= (level.maybe(self.a[i], self.b[i]) as u64) << i;
@@ -65,12 +72,17 @@ impl<A: BloomKey> Hashed<A> {
         hits
     }
 
-    /// Reads the table for the filter hits; stores answers and returns the answered mask.
+    /// Prefetches the table home slots of the filter hits.
     #[inline(always)]
-    fn confirm(&self, level: &Level<A>, hits: u64, out: &mut [Option<NextHop>]) -> u64 {
+    fn prefetch_table(&self, level: &Level<A>, hits: u64) {
         for i in bits(hits) {
             level.prefetch_table(self.a[i]);
         }
+    }
+
+    /// Reads the table for the filter hits; stores answers and returns the answered mask.
+    #[inline(always)]
+    fn confirm(&self, level: &Level<A>, hits: u64, out: &mut [Option<NextHop>]) -> u64 {
         let mut answered = 0;
         for i in bits(hits) {
             if let Some(h) = level.table_get(self.keys[i], self.a[i]) {
@@ -90,18 +102,36 @@ impl<A: BloomKey> BloomFib<A> {
         for &addr in addrs {
             self.prefetch_tail(addr);
         }
-        let mut hashed = Hashed::new();
         let mut pending: u64 = if n == STEP { u64::MAX } else { (1 << n) - 1 };
-        for level in &self.levels {
+        let mut stage = [Hashed::new(), Hashed::new()];
+        if let Some(first) = self.levels.first() {
+            stage[0].fill(f, first, addrs);
+            stage[0].prefetch_filter(first, pending);
+        }
+        for (l, level) in self.levels.iter().enumerate() {
+            let [cur, next] = stage_pair(&mut stage, l);
+            let hits = cur.filter(level, pending);
+            cur.prefetch_table(level, hits);
+            // The next level's hashing and filter loads overlap this level's table reads
+            // (prefetched for every address still pending: a superset of those that reach it).
+            if let Some(below) = self.levels.get(l + 1) {
+                next.fill(f, below, addrs);
+                next.prefetch_filter(below, pending);
+            }
+            pending &= !cur.confirm(level, hits, out);
             if pending == 0 {
                 return;
             }
-            hashed.fill(f, level, addrs);
-            let hits = hashed.filter(level, pending);
-            pending &= !hashed.confirm(level, hits, out);
         }
         for i in bits(pending) {
             out[i] = self.tail(addrs[i]);
         }
     }
+}
+
+/// The stage of level `l` and the one of level `l + 1` (they alternate).
+#[inline(always)]
+fn stage_pair<A>(stage: &mut [Hashed<A>; 2], l: usize) -> [&mut Hashed<A>; 2] {
+    let [s0, s1] = stage;
+    if l.is_multiple_of(2) { [s0, s1] } else { [s1, s0] }
 }

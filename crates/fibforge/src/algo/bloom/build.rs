@@ -91,7 +91,7 @@ impl Plan {
 
 /// The direct array: entry `i` = longest route of length ≤ `bits` covering the `/bits` `i`.
 pub(super) fn build_direct<A: Address>(rib: &Rib<A>, bits: u32) -> Vec<u32> {
-    let mut direct = vec![0u32; 1 << bits];
+    let mut direct = super::huge::zeroed::<u32>(1 << bits);
     let sub = group_rib_with_default(rib, bits);
     for (p, h) in sub.iter() {
         // Routes in (address, length) order: nested (longer) routes overwrite their covers.
@@ -145,7 +145,9 @@ impl<A: BloomKey> Compile<A> for BloomFib<A> {
         let mut levels = Vec::with_capacity(groups.len());
         for (q, keys) in groups.into_iter().rev().filter(|(_, keys)| !keys.is_empty()) {
             let sized_for = if cfg.variant == Variant::Naive { largest } else { keys.len() };
-            let mut level = Level::new(q, sized_for, cfg.fpr, scheme);
+            // Symmetric (naive) filters are all sized for the largest level; tables always hold
+            // their own keys only.
+            let mut level = Level::new(q, sized_for, keys.len(), cfg.fpr, scheme);
             for (key, hop) in keys {
                 level.set(key, Some(hop));
             }

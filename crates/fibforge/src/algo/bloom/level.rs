@@ -79,14 +79,15 @@ pub struct Level<A: BloomKey> {
 }
 
 impl<A: BloomKey> Level<A> {
-    /// A level for keys of length `len`, its filter sized for `expected` keys.
-    pub fn new(len: u32, expected: usize, fpr: f64, scheme: Scheme) -> Self {
+    /// A level for keys of length `len`, its filter sized for `expected` keys and its table
+    /// for `keys` keys (they differ for the naive variant's symmetric filters).
+    pub fn new(len: u32, expected: usize, keys: usize, fpr: f64, scheme: Scheme) -> Self {
         let (m, k) = filter_shape(expected, fpr);
         Level {
             len,
             mask: A::netmask(len),
             filter: CountingBloom::new(m, k),
-            table: HopTable::with_capacity(expected),
+            table: HopTable::with_capacity(keys),
             scheme,
             designed: expected.max(1),
             fpr,
@@ -134,12 +135,26 @@ impl<A: BloomKey> Level<A> {
                 self.probe_pair(key, a, b)
             }
             Scheme::Independent => {
-                let x = key.fold64();
-                if (0..self.filter.k()).all(|i| self.filter.test(seeded64(x, i))) {
-                    self.table.get(key, seeded64(x, TABLE_SEED))
+                if self.filter_pass(key) {
+                    self.table.get(key, seeded64(key.fold64(), TABLE_SEED))
                 } else {
                     None
                 }
+            }
+        }
+    }
+
+    /// The filter's answer for `key` under either scheme (early exit on the first clear bit).
+    #[inline(always)]
+    pub fn filter_pass(&self, key: A) -> bool {
+        match self.scheme {
+            Scheme::Double(f) => {
+                let (a, b) = key.pair(f);
+                self.maybe(a, b)
+            }
+            Scheme::Independent => {
+                let x = key.fold64();
+                (0..self.filter.k()).all(|i| self.filter.test(seeded64(x, i)))
             }
         }
     }
@@ -184,6 +199,11 @@ impl<A: BloomKey> Level<A> {
     #[inline(always)]
     pub fn table_get(&self, key: A, a: u32) -> Option<NextHop> {
         self.table.get(key, a)
+    }
+
+    /// Table slots a lookup of `key` reads.
+    pub fn table_run(&self, key: A) -> usize {
+        self.table.run_length(key, Self::table_hash(self.scheme, key))
     }
 
     fn for_each_filter_hash(&mut self, key: A, add: bool) {

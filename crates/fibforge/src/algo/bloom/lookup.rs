@@ -2,7 +2,7 @@
 //! multi-threaded batches.
 
 use super::batch::STEP;
-use super::hash::Scheme;
+use super::hash::{HashFn, Scheme};
 use super::{BloomFib, BloomKey};
 use crate::addr::Address;
 use crate::fib::Lookup;
@@ -17,6 +17,29 @@ impl<A: BloomKey> BloomFib<A> {
             return self.default;
         }
         NextHop::from_raw(self.direct[addr.bits(0, self.plan.direct_bits) as usize])
+    }
+
+    /// Algorithm 2 with double hashing: while a level's table is read, the next level's filter
+    /// words are already being fetched.
+    #[inline(always)]
+    fn lookup_double(&self, f: HashFn, addr: A) -> Option<NextHop> {
+        let Some(first) = self.levels.first() else { return self.tail(addr) };
+        let mut key = first.key(addr);
+        let (mut a, mut b) = key.pair(f);
+        first.prefetch_filter(a, b);
+        for (l, level) in self.levels.iter().enumerate() {
+            let hit = level.maybe(a, b);
+            let (this_key, this_a) = (key, a);
+            if let Some(below) = self.levels.get(l + 1) {
+                key = below.key(addr);
+                (a, b) = key.pair(f);
+                below.prefetch_filter(a, b);
+            }
+            if let Some(h) = hit.then(|| level.table_get(this_key, this_a)).flatten() {
+                return Some(h);
+            }
+        }
+        self.tail(addr)
     }
 
     /// Hints the cache that the direct-array entry of `addr` is read soon (no-op without one).
@@ -34,12 +57,12 @@ impl<A: BloomKey> Lookup<A> for BloomFib<A> {
         // The direct array is read by most lookups (§3.2: G2, G1, then the array): start its
         // load now so that it overlaps the filter probes.
         self.prefetch_tail(addr);
-        for level in &self.levels {
-            if let Some(h) = level.probe(addr) {
-                return Some(h);
+        match self.scheme {
+            Scheme::Double(f) => self.lookup_double(f, addr),
+            Scheme::Independent => {
+                self.levels.iter().find_map(|l| l.probe(addr)).or_else(|| self.tail(addr))
             }
         }
-        self.tail(addr)
     }
 
     fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {

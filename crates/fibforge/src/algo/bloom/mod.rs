@@ -66,9 +66,11 @@ pub mod counting;
 pub mod dpcpe;
 pub mod expand;
 pub mod hash;
+mod huge;
 mod level;
 mod lookup;
 pub mod simd;
+mod stats;
 pub mod table;
 mod update;
 
@@ -78,6 +80,7 @@ mod tests;
 pub use hash::HashFn;
 pub use level::BloomKey;
 pub use lookup::lookup_parallel;
+pub use stats::ProbeStats;
 
 use crate::nexthop::NextHop;
 use hash::Scheme;

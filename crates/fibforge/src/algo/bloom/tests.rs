@@ -248,3 +248,40 @@ fn parallel_batches_equal_single_lookups() {
         assert_eq!(*o, rib.lookup(*a));
     }
 }
+
+#[test]
+fn probe_stats_count_the_level_answers() {
+    let rib = every_length::<u32>();
+    let addrs = probe_addrs(&rib, 5000);
+    // Addresses whose longest route is longer than the direct array's 20 bits end in a level.
+    let in_levels =
+        addrs.iter().filter(|&&a| rib.longest_match(a).is_some_and(|(p, _)| p.len() > 20)).count()
+            as u64;
+    for cfg in [BloomConfig::baseline(), BloomConfig::default()] {
+        let fib = BloomFib::compile(&rib, &cfg).unwrap();
+        let stats = fib.probe_stats(&addrs);
+        assert_eq!(stats.iter().map(|s| s.table_hits).sum::<u64>(), in_levels, "{cfg:?}");
+        assert_eq!(stats[0].reached, addrs.len() as u64);
+        for s in &stats {
+            assert!(s.table_hits <= s.filter_pass && s.filter_pass <= s.reached, "{s:?}");
+            assert!(s.slots_read >= s.filter_pass, "{s:?}");
+        }
+    }
+}
+
+#[test]
+fn naive_tables_hold_their_own_keys_only() {
+    // Symmetric filters are sized for the largest length; tables must not be (one /8 level
+    // next to 40,000 /24 keys used to get a 128k-slot table of its own).
+    let mut rib = Rib::<u32>::new();
+    for i in 0..40_000u32 {
+        rib.insert(pfx((i as u128) << 8, 24), hop(1));
+    }
+    rib.insert(pfx(0x0a00_0000, 8), hop(2));
+    let one = BloomFib::compile(&rib, &BloomConfig::naive()).unwrap();
+    rib.remove(&pfx(0x0a00_0000, 8));
+    let without = BloomFib::compile(&rib, &BloomConfig::naive()).unwrap();
+    let extra = one.memory_bytes() - without.memory_bytes();
+    let filter = one.levels()[1].m as usize / 8 * 9 + 64; // bits + 8-bit counters
+    assert!(extra <= filter + 1024, "the /8 level takes {extra} bytes, its filter {filter}");
+}

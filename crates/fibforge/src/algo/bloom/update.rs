@@ -64,7 +64,7 @@ impl<A: BloomKey> BloomFib<A> {
             Some(i) if self.levels[i].len() == q => i,
             found => {
                 let at = found.unwrap_or(self.levels.len());
-                self.levels.insert(at, Level::new(q, 64, self.cfg.fpr, self.scheme));
+                self.levels.insert(at, Level::new(q, 64, 64, self.cfg.fpr, self.scheme));
                 at
             }
         };
