@@ -138,7 +138,18 @@ impl<A: BloomKey> Compile<A> for BloomFib<A> {
 
     fn compile(rib: &Rib<A>, cfg: &BloomConfig) -> Result<Self, BuildError> {
         cfg.check(A::FAMILY)?;
-        let plan = Plan::new(rib, cfg.expansion(A::FAMILY));
+        Self::compile_planned(rib, cfg, Plan::new(rib, cfg.expansion(A::FAMILY)))
+    }
+}
+
+impl<A: BloomKey> BloomFib<A> {
+    /// Compiles `rib` into the levels of `plan` (a fresh plan, or for tests the plan an
+    /// updated structure kept).
+    pub(super) fn compile_planned(
+        rib: &Rib<A>,
+        cfg: &BloomConfig,
+        plan: Plan,
+    ) -> Result<Self, BuildError> {
         let scheme = cfg.scheme(A::FAMILY);
         let groups = expand_levels(rib, &plan, cfg)?;
         let largest = groups.iter().map(|(_, keys)| keys.len()).max().unwrap_or(0);

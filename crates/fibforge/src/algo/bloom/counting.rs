@@ -13,7 +13,7 @@
 use super::hash::reduce;
 
 /// A Bloom filter with per-bit counters so that keys can be removed.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CountingBloom {
     bits: Vec<u64>,
     counters: Vec<u8>,

@@ -255,4 +255,25 @@ impl<A: BloomKey> Level<A> {
     pub fn memory_bytes(&self) -> usize {
         self.filter.memory_bytes() + self.table.memory_bytes()
     }
+
+    /// True when the filter (bits and counters) equals one of the same shape filled afresh
+    /// with the table's keys: the counting bookkeeping of every update was exact.
+    #[cfg(test)]
+    pub fn filter_is_fresh(&self) -> bool {
+        let mut fresh = self.clone();
+        fresh.filter = CountingBloom::new(self.filter.m() as u64, self.filter.k());
+        let keys: Vec<A> = self.table.entries().map(|(key, _)| key).collect();
+        for key in keys {
+            fresh.for_each_filter_hash(key, true);
+        }
+        fresh.filter == self.filter
+    }
+
+    /// The table's `(key, hop)` pairs in key order.
+    #[cfg(test)]
+    pub fn sorted_entries(&self) -> Vec<(A, NextHop)> {
+        let mut v: Vec<_> = self.table.entries().collect();
+        v.sort_unstable_by_key(|&(key, _)| key);
+        v
+    }
 }

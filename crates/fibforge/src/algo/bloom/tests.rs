@@ -189,6 +189,26 @@ fn updates_equal_fresh_compile<A: BloomKey>(
         for a in probe_addrs(&rib, 500) {
             assert_eq!(fib.lookup(a), fresh.lookup(a), "{cfg:?} {a:?}");
         }
+        // The level lengths were planned from the first table's length histogram; a fresh
+        // compile may plan others (DPCPE). Compare contents with a compile of the same plan.
+        let same_plan = BloomFib::compile_planned(&rib, &cfg, fib.plan.clone()).unwrap();
+        assert_same_contents(&fib, &same_plan, &format!("{cfg:?}"));
+    }
+}
+
+/// The updated structure holds what a fresh compile holds: the same keys and next hops per
+/// level, the same direct array and default route, and counting filters whose bits and
+/// counters equal a refill from the keys (filters may be larger than a fresh compile's: they
+/// only grow).
+fn assert_same_contents<A: BloomKey>(fib: &BloomFib<A>, fresh: &BloomFib<A>, what: &str) {
+    let non_empty = |f: &BloomFib<A>| -> Vec<(u32, Vec<(A, NextHop)>)> {
+        f.levels.iter().filter(|l| l.keys() > 0).map(|l| (l.len(), l.sorted_entries())).collect()
+    };
+    assert!(non_empty(fib) == non_empty(fresh), "{what}: level contents differ");
+    assert_eq!(fib.direct, fresh.direct, "{what}: direct array");
+    assert_eq!(fib.default, fresh.default, "{what}: default route");
+    for level in &fib.levels {
+        assert!(level.filter_is_fresh(), "{what}: filter of /{} drifted", level.len());
     }
 }
 
