@@ -257,7 +257,12 @@ fn thread_scaling(repeats: usize) {
 
 fn dpcpe_report() {
     println!("# DPCPE (Table 4): levels chosen (exact DP), estimated and actual keys (thousands)");
-    for name in ["tier1-2024-v6.txt.gz", "v6/linx2014-p69.txt.gz", "v6/rrc00-v6.txt.gz"] {
+    for name in [
+        "tier1-2024-v6.txt.gz",
+        "v6/linx2014-p69.txt.gz",
+        "v6/rrc00-v6.txt.gz",
+        "mixed/global2026-origin.tsv.gz",
+    ] {
         let Some(t) = load(name) else { continue };
         let counts = length_counts(&t.v6);
         println!(

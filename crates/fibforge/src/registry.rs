@@ -363,7 +363,7 @@ fn build_common<A: algo::bloom::BloomKey>(
 
 /// Options of the Bloom family: `fpr=F`, `hash=h2|murmur|knuth`, `levels=N` (DPCPE levels;
 /// 0 = one level per length), `cpe=on|off` (IPv4 /20+/24+/32 grouping).
-fn bloom_config(spec: &AlgoSpec) -> Result<algo::bloom::BloomConfig, BuildError> {
+pub fn bloom_config(spec: &AlgoSpec) -> Result<algo::bloom::BloomConfig, BuildError> {
     use algo::bloom::{BloomConfig, Expansion, HashFn};
     let (name, mut cfg) = match spec.name.as_str() {
         "bloom_naive" => ("bloom_naive", BloomConfig::naive()),

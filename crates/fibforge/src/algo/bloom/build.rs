@@ -91,7 +91,7 @@ impl Plan {
 
 /// The direct array: entry `i` = longest route of length ≤ `bits` covering the `/bits` `i`.
 pub(super) fn build_direct<A: Address>(rib: &Rib<A>, bits: u32) -> Vec<u32> {
-    let mut direct = vec![0u32; 1 << bits];
+    let mut direct = super::huge::zeroed::<u32>(1 << bits);
     let sub = group_rib_with_default(rib, bits);
     for (p, h) in sub.iter() {
         // Routes in (address, length) order: nested (longer) routes overwrite their covers.
@@ -138,14 +138,27 @@ impl<A: BloomKey> Compile<A> for BloomFib<A> {
 
     fn compile(rib: &Rib<A>, cfg: &BloomConfig) -> Result<Self, BuildError> {
         cfg.check(A::FAMILY)?;
-        let plan = Plan::new(rib, cfg.expansion(A::FAMILY));
+        Self::compile_planned(rib, cfg, Plan::new(rib, cfg.expansion(A::FAMILY)))
+    }
+}
+
+impl<A: BloomKey> BloomFib<A> {
+    /// Compiles `rib` into the levels of `plan` (a fresh plan, or for tests the plan an
+    /// updated structure kept).
+    pub(super) fn compile_planned(
+        rib: &Rib<A>,
+        cfg: &BloomConfig,
+        plan: Plan,
+    ) -> Result<Self, BuildError> {
         let scheme = cfg.scheme(A::FAMILY);
         let groups = expand_levels(rib, &plan, cfg)?;
         let largest = groups.iter().map(|(_, keys)| keys.len()).max().unwrap_or(0);
         let mut levels = Vec::with_capacity(groups.len());
         for (q, keys) in groups.into_iter().rev().filter(|(_, keys)| !keys.is_empty()) {
             let sized_for = if cfg.variant == Variant::Naive { largest } else { keys.len() };
-            let mut level = Level::new(q, sized_for, cfg.fpr, scheme);
+            // Symmetric (naive) filters are all sized for the largest level; tables always hold
+            // their own keys only.
+            let mut level = Level::new(q, sized_for, keys.len(), cfg.fpr, scheme);
             for (key, hop) in keys {
                 level.set(key, Some(hop));
             }

@@ -13,7 +13,7 @@
 use super::hash::reduce;
 
 /// A Bloom filter with per-bit counters so that keys can be removed.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CountingBloom {
     bits: Vec<u64>,
     counters: Vec<u8>,
@@ -37,7 +37,7 @@ impl CountingBloom {
     pub fn new(m: u64, k: u32) -> Self {
         let m = m.clamp(64, MAX_FILTER_BITS) as u32;
         CountingBloom {
-            bits: vec![0; (m as usize).div_ceil(64)],
+            bits: super::huge::zeroed((m as usize).div_ceil(64)),
             counters: vec![0; m as usize],
             m,
             k: k.max(1),
@@ -62,6 +62,12 @@ impl CountingBloom {
         let i = reduce(h, self.m) as usize;
         // Indexing cannot fail: `reduce` returns `i < m` and `bits` holds `m` bits.
         (self.bits[i >> 6] >> (i & 63)) & 1 != 0
+    }
+
+    /// Hints the cache that the word holding the bit of hash `h` is read soon.
+    #[inline(always)]
+    pub fn prefetch(&self, h: u32) {
+        crate::algo::prefetch::read(&self.bits, reduce(h, self.m) as usize >> 6);
     }
 
     /// Counts one more key at the bit addressed by hash `h`.

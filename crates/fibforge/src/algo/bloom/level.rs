@@ -79,14 +79,15 @@ pub struct Level<A: BloomKey> {
 }
 
 impl<A: BloomKey> Level<A> {
-    /// A level for keys of length `len`, its filter sized for `expected` keys.
-    pub fn new(len: u32, expected: usize, fpr: f64, scheme: Scheme) -> Self {
+    /// A level for keys of length `len`, its filter sized for `expected` keys and its table
+    /// for `keys` keys (they differ for the naive variant's symmetric filters).
+    pub fn new(len: u32, expected: usize, keys: usize, fpr: f64, scheme: Scheme) -> Self {
         let (m, k) = filter_shape(expected, fpr);
         Level {
             len,
             mask: A::netmask(len),
             filter: CountingBloom::new(m, k),
-            table: HopTable::with_capacity(expected),
+            table: HopTable::with_capacity(keys),
             scheme,
             designed: expected.max(1),
             fpr,
@@ -134,9 +135,8 @@ impl<A: BloomKey> Level<A> {
                 self.probe_pair(key, a, b)
             }
             Scheme::Independent => {
-                let x = key.fold64();
-                if (0..self.filter.k()).all(|i| self.filter.test(seeded64(x, i))) {
-                    self.table.get(key, seeded64(x, TABLE_SEED))
+                if self.filter_pass(key) {
+                    self.table.get(key, seeded64(key.fold64(), TABLE_SEED))
                 } else {
                     None
                 }
@@ -144,17 +144,66 @@ impl<A: BloomKey> Level<A> {
         }
     }
 
+    /// The filter's answer for `key` under either scheme (early exit on the first clear bit).
+    #[inline(always)]
+    pub fn filter_pass(&self, key: A) -> bool {
+        match self.scheme {
+            Scheme::Double(f) => {
+                let (a, b) = key.pair(f);
+                self.maybe(a, b)
+            }
+            Scheme::Independent => {
+                let x = key.fold64();
+                (0..self.filter.k()).all(|i| self.filter.test(seeded64(x, i)))
+            }
+        }
+    }
+
     /// Looks `key` up with its precomputed double-hashing pair (Bloomfwd only).
     #[inline(always)]
     pub fn probe_pair(&self, key: A, a: u32, b: u32) -> Option<NextHop> {
+        if self.maybe(a, b) { self.table.get(key, a) } else { None }
+    }
+
+    /// The filter's answer for the pair `(a, b)`: false when the key is certainly absent.
+    /// All `k` bits are read without an early exit: the loads are independent, so they overlap
+    /// in the memory system, and there is no data-dependent branch to mispredict per bit.
+    #[inline(always)]
+    pub fn maybe(&self, a: u32, b: u32) -> bool {
         let mut h = a;
+        let mut all = true;
         for _ in 0..self.filter.k() {
-            if !self.filter.test(h) {
-                return None;
-            }
+            all &= self.filter.test(h);
             h = h.wrapping_add(b);
         }
+        all
+    }
+
+    /// Hints the cache that the filter words of the pair `(a, b)` are read soon.
+    #[inline(always)]
+    pub fn prefetch_filter(&self, a: u32, b: u32) {
+        let mut h = a;
+        for _ in 0..self.filter.k() {
+            self.filter.prefetch(h);
+            h = h.wrapping_add(b);
+        }
+    }
+
+    /// Hints the cache that the table's home slot for hash `a` is read soon.
+    #[inline(always)]
+    pub fn prefetch_table(&self, a: u32) {
+        self.table.prefetch(a);
+    }
+
+    /// The table's next hop for `key` with hash `a` (no filter test).
+    #[inline(always)]
+    pub fn table_get(&self, key: A, a: u32) -> Option<NextHop> {
         self.table.get(key, a)
+    }
+
+    /// Table slots a lookup of `key` reads.
+    pub fn table_run(&self, key: A) -> usize {
+        self.table.run_length(key, Self::table_hash(self.scheme, key))
     }
 
     fn for_each_filter_hash(&mut self, key: A, add: bool) {
@@ -205,5 +254,26 @@ impl<A: BloomKey> Level<A> {
     /// Bytes of the filter (bits and counters) and the table.
     pub fn memory_bytes(&self) -> usize {
         self.filter.memory_bytes() + self.table.memory_bytes()
+    }
+
+    /// True when the filter (bits and counters) equals one of the same shape filled afresh
+    /// with the table's keys: the counting bookkeeping of every update was exact.
+    #[cfg(test)]
+    pub fn filter_is_fresh(&self) -> bool {
+        let mut fresh = self.clone();
+        fresh.filter = CountingBloom::new(self.filter.m() as u64, self.filter.k());
+        let keys: Vec<A> = self.table.entries().map(|(key, _)| key).collect();
+        for key in keys {
+            fresh.for_each_filter_hash(key, true);
+        }
+        fresh.filter == self.filter
+    }
+
+    /// The table's `(key, hop)` pairs in key order.
+    #[cfg(test)]
+    pub fn sorted_entries(&self) -> Vec<(A, NextHop)> {
+        let mut v: Vec<_> = self.table.entries().collect();
+        v.sort_unstable_by_key(|&(key, _)| key);
+        v
     }
 }

@@ -1,6 +1,7 @@
 //! Lookups: one address (Algorithm 2 over the levels), batches with SIMD hashing, and
 //! multi-threaded batches.
 
+use super::batch::STEP;
 use super::hash::{HashFn, Scheme};
 use super::{BloomFib, BloomKey};
 use crate::addr::Address;
@@ -8,49 +9,44 @@ use crate::fib::Lookup;
 use crate::nexthop::NextHop;
 use rayon::prelude::*;
 
-/// Addresses per batch step: hashes of a step are computed together (SIMD), then probed.
-const STEP: usize = 64;
-
 impl<A: BloomKey> BloomFib<A> {
     /// The answer when no level matched: the direct array or the default route.
     #[inline(always)]
-    fn tail(&self, addr: A) -> Option<NextHop> {
+    pub(super) fn tail(&self, addr: A) -> Option<NextHop> {
         if self.plan.direct_bits == 0 {
             return self.default;
         }
         NextHop::from_raw(self.direct[addr.bits(0, self.plan.direct_bits) as usize])
     }
 
-    /// One batch step of at most [`STEP`] addresses with double hashing: per level, hash all
-    /// keys at once, then probe the addresses still unanswered.
-    fn batch_step(&self, f: HashFn, addrs: &[A], out: &mut [Option<NextHop>]) {
-        let n = addrs.len();
-        debug_assert!(n <= STEP);
-        let mut keys = [A::ZERO; STEP];
-        let (mut a, mut b) = ([0u32; STEP], [0u32; STEP]);
-        let mut pending: u64 = if n == STEP { u64::MAX } else { (1 << n) - 1 };
-        for level in &self.levels {
-            for (k, &addr) in keys.iter_mut().zip(addrs) {
-                *k = level.key(addr);
+    /// Algorithm 2 with double hashing: while a level's table is read, the next level's filter
+    /// words are already being fetched.
+    #[inline(always)]
+    fn lookup_double(&self, f: HashFn, addr: A) -> Option<NextHop> {
+        let Some(first) = self.levels.first() else { return self.tail(addr) };
+        let mut key = first.key(addr);
+        let (mut a, mut b) = key.pair(f);
+        first.prefetch_filter(a, b);
+        for (l, level) in self.levels.iter().enumerate() {
+            let hit = level.maybe(a, b);
+            let (this_key, this_a) = (key, a);
+            if let Some(below) = self.levels.get(l + 1) {
+                key = below.key(addr);
+                (a, b) = key.pair(f);
+                below.prefetch_filter(a, b);
             }
-            A::pairs(f, &keys[..n], &mut a[..n], &mut b[..n]);
-            let mut todo = pending;
-            while todo != 0 {
-                let i = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                if let Some(h) = level.probe_pair(keys[i], a[i], b[i]) {
-                    out[i] = Some(h);
-                    pending &= !(1 << i);
-                }
-            }
-            if pending == 0 {
-                return;
+            if let Some(h) = hit.then(|| level.table_get(this_key, this_a)).flatten() {
+                return Some(h);
             }
         }
-        while pending != 0 {
-            let i = pending.trailing_zeros() as usize;
-            pending &= pending - 1;
-            out[i] = self.tail(addrs[i]);
+        self.tail(addr)
+    }
+
+    /// Hints the cache that the direct-array entry of `addr` is read soon (no-op without one).
+    #[inline(always)]
+    pub(super) fn prefetch_tail(&self, addr: A) {
+        if self.plan.direct_bits > 0 {
+            crate::algo::prefetch::read(&self.direct, addr.bits(0, self.plan.direct_bits) as usize);
         }
     }
 }
@@ -58,12 +54,15 @@ impl<A: BloomKey> BloomFib<A> {
 impl<A: BloomKey> Lookup<A> for BloomFib<A> {
     #[inline]
     fn lookup(&self, addr: A) -> Option<NextHop> {
-        for level in &self.levels {
-            if let Some(h) = level.probe(addr) {
-                return Some(h);
+        // The direct array is read by most lookups (§3.2: G2, G1, then the array): start its
+        // load now so that it overlaps the filter probes.
+        self.prefetch_tail(addr);
+        match self.scheme {
+            Scheme::Double(f) => self.lookup_double(f, addr),
+            Scheme::Independent => {
+                self.levels.iter().find_map(|l| l.probe(addr)).or_else(|| self.tail(addr))
             }
         }
-        self.tail(addr)
     }
 
     fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {

@@ -2,13 +2,21 @@
 //!
 //! Open addressing with linear probing in one array of `(key, hop)` slots; `hop == 0` marks an
 //! empty slot (next hops are stored raw, `NextHop::raw() >= 1`). The capacity is a power of two
-//! kept at least twice the number of keys, so probe runs stay short. The home slot of a key is
-//! the top bits of a 32-bit hash the caller supplies — with double hashing that is the same `a`
-//! that addressed the Bloom filter (the paper's hash reuse). Removal shifts later members of
-//! the probe run back (no tombstones), so lookups never see stale entries.
+//! kept at least twice the number of keys, so probe runs stay short. Removal shifts later
+//! members of the probe run back (no tombstones), so lookups never see stale entries.
+//!
+//! The home slot of a key is the top bits of `h · HOME_MUL` for a 32-bit hash `h` the caller
+//! supplies — with double hashing that is the same `a` that addressed the Bloom filter (the
+//! paper's hash reuse). The extra multiply decorrelates the home slot from the filter bit that
+//! `a` addresses (also the top bits of `a`): without it, a false positive caused by a stored
+//! key with a nearby `a` lands on that key's own probe run, so a miss reads a longer run
+//! (measured on ris2015 and tier1-v6: 1.8–2.8 slots per false positive at load ≤ 1/2).
 
 use crate::addr::Address;
 use crate::nexthop::NextHop;
+
+/// Odd multiplier applied to a hash before its top bits pick the home slot.
+const HOME_MUL: u32 = 0x2c1b_3c6d;
 
 #[derive(Copy, Clone, Debug, Default)]
 struct Slot<A> {
@@ -28,7 +36,7 @@ impl<A: Address> HopTable<A> {
     /// A table with room for `n` keys at load factor ≤ 1/2.
     pub fn with_capacity(n: usize) -> Self {
         let cap = (n.max(4) * 2).next_power_of_two();
-        HopTable { slots: vec![Slot::default(); cap], shift: 32 - cap.trailing_zeros(), len: 0 }
+        HopTable { slots: super::huge::zeroed(cap), shift: 32 - cap.trailing_zeros(), len: 0 }
     }
 
     /// Number of keys.
@@ -44,12 +52,18 @@ impl<A: Address> HopTable<A> {
     #[inline(always)]
     fn home(&self, h: u32) -> usize {
         // `shift` is at most 30 (capacity >= 4); a shift of 32 cannot occur.
-        (h >> self.shift) as usize
+        (h.wrapping_mul(HOME_MUL) >> self.shift) as usize
     }
 
     #[inline(always)]
     fn mask(&self) -> usize {
         self.slots.len() - 1
+    }
+
+    /// Hints the cache that the home slot of hash `h` is read soon.
+    #[inline(always)]
+    pub fn prefetch(&self, h: u32) {
+        crate::algo::prefetch::read(&self.slots, self.home(h));
     }
 
     /// The next hop stored for `key`, whose hash is `h`.
@@ -66,6 +80,17 @@ impl<A: Address> HopTable<A> {
             }
             i = (i + 1) & self.mask();
         }
+    }
+
+    /// Slots a lookup of `key` with hash `h` reads (1 for a key or gap in its home slot).
+    pub fn run_length(&self, key: A, h: u32) -> usize {
+        let mut i = self.home(h);
+        let mut n = 1;
+        while self.slots[i].hop != 0 && self.slots[i].key != key {
+            i = (i + 1) & self.mask();
+            n += 1;
+        }
+        n
     }
 
     /// Stores `key → hop`; returns true when the key is new. Grows (rehashing every key with

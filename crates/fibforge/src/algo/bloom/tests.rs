@@ -189,6 +189,26 @@ fn updates_equal_fresh_compile<A: BloomKey>(
         for a in probe_addrs(&rib, 500) {
             assert_eq!(fib.lookup(a), fresh.lookup(a), "{cfg:?} {a:?}");
         }
+        // The level lengths were planned from the first table's length histogram; a fresh
+        // compile may plan others (DPCPE). Compare contents with a compile of the same plan.
+        let same_plan = BloomFib::compile_planned(&rib, &cfg, fib.plan.clone()).unwrap();
+        assert_same_contents(&fib, &same_plan, &format!("{cfg:?}"));
+    }
+}
+
+/// The updated structure holds what a fresh compile holds: the same keys and next hops per
+/// level, the same direct array and default route, and counting filters whose bits and
+/// counters equal a refill from the keys (filters may be larger than a fresh compile's: they
+/// only grow).
+fn assert_same_contents<A: BloomKey>(fib: &BloomFib<A>, fresh: &BloomFib<A>, what: &str) {
+    let non_empty = |f: &BloomFib<A>| -> Vec<(u32, Vec<(A, NextHop)>)> {
+        f.levels.iter().filter(|l| l.keys() > 0).map(|l| (l.len(), l.sorted_entries())).collect()
+    };
+    assert!(non_empty(fib) == non_empty(fresh), "{what}: level contents differ");
+    assert_eq!(fib.direct, fresh.direct, "{what}: direct array");
+    assert_eq!(fib.default, fresh.default, "{what}: default route");
+    for level in &fib.levels {
+        assert!(level.filter_is_fresh(), "{what}: filter of /{} drifted", level.len());
     }
 }
 
@@ -247,4 +267,41 @@ fn parallel_batches_equal_single_lookups() {
     for (a, o) in addrs.iter().zip(&out) {
         assert_eq!(*o, rib.lookup(*a));
     }
+}
+
+#[test]
+fn probe_stats_count_the_level_answers() {
+    let rib = every_length::<u32>();
+    let addrs = probe_addrs(&rib, 5000);
+    // Addresses whose longest route is longer than the direct array's 20 bits end in a level.
+    let in_levels =
+        addrs.iter().filter(|&&a| rib.longest_match(a).is_some_and(|(p, _)| p.len() > 20)).count()
+            as u64;
+    for cfg in [BloomConfig::baseline(), BloomConfig::default()] {
+        let fib = BloomFib::compile(&rib, &cfg).unwrap();
+        let stats = fib.probe_stats(&addrs);
+        assert_eq!(stats.iter().map(|s| s.table_hits).sum::<u64>(), in_levels, "{cfg:?}");
+        assert_eq!(stats[0].reached, addrs.len() as u64);
+        for s in &stats {
+            assert!(s.table_hits <= s.filter_pass && s.filter_pass <= s.reached, "{s:?}");
+            assert!(s.slots_read >= s.filter_pass, "{s:?}");
+        }
+    }
+}
+
+#[test]
+fn naive_tables_hold_their_own_keys_only() {
+    // Symmetric filters are sized for the largest length; tables must not be (one /8 level
+    // next to 40,000 /24 keys used to get a 128k-slot table of its own).
+    let mut rib = Rib::<u32>::new();
+    for i in 0..40_000u32 {
+        rib.insert(pfx((i as u128) << 8, 24), hop(1));
+    }
+    rib.insert(pfx(0x0a00_0000, 8), hop(2));
+    let one = BloomFib::compile(&rib, &BloomConfig::naive()).unwrap();
+    rib.remove(&pfx(0x0a00_0000, 8));
+    let without = BloomFib::compile(&rib, &BloomConfig::naive()).unwrap();
+    let extra = one.memory_bytes() - without.memory_bytes();
+    let filter = one.levels()[1].m as usize / 8 * 9 + 64; // bits + 8-bit counters
+    assert!(extra <= filter + 1024, "the /8 level takes {extra} bytes, its filter {filter}");
 }

@@ -5,7 +5,8 @@
 //! covering route within the group — prefix capture) and then stored, replaced or removed;
 //! storing and removing a key adds or subtracts its filter counters. Route lengths the plan
 //! cannot absorb (longer than every level, a new length in a one-level-per-length structure,
-//! or a fan-out above 2^20 keys) rebuild the whole structure.
+//! a fan-out above 2^20 keys, or one that could take the structure past
+//! [`BloomConfig::max_keys`](super::BloomConfig::max_keys)) rebuild the whole structure.
 
 use super::build::build_direct;
 use super::expand::key_value;
@@ -33,6 +34,12 @@ impl<A: BloomKey> BloomFib<A> {
         let Some(index) = self.plan.levels.iter().position(|&q| q >= l) else { return false };
         let (lo, q) = self.plan.group(index);
         if (!self.plan.expand_new && q != l) || q - l > MAX_FANOUT_BITS {
+            return false;
+        }
+        // Like a compile, the structure may hold at most `max_keys` keys: above that, rebuild
+        // (a fresh plan may fit, or the rebuild reports the limit).
+        let keys: usize = self.levels.iter().map(|level| level.keys()).sum();
+        if (keys as u128) + (1u128 << (q - l)) > self.cfg.max_keys {
             return false;
         }
         let level = self.level_mut(q);
@@ -64,7 +71,7 @@ impl<A: BloomKey> BloomFib<A> {
             Some(i) if self.levels[i].len() == q => i,
             found => {
                 let at = found.unwrap_or(self.levels.len());
-                self.levels.insert(at, Level::new(q, 64, self.cfg.fpr, self.scheme));
+                self.levels.insert(at, Level::new(q, 64, 64, self.cfg.fpr, self.scheme));
                 at
             }
         };
