@@ -40,6 +40,9 @@ pub trait Key: Address {
     fn inv_chunk(k: Self::Cursor) -> u32;
     /// The cursor one level deeper.
     fn advance(k: Self::Cursor) -> Self::Cursor;
+    /// Batches walk below `dir` in lock step (one level per round for all lanes) rather than
+    /// lane after lane: worth it for deep walks only (see `lookup.rs`).
+    const LOCKSTEP_WALK: bool;
 }
 
 impl Key for u32 {
@@ -64,6 +67,7 @@ impl Key for u32 {
     fn advance(k: u64) -> u64 {
         k << STRIDE
     }
+    const LOCKSTEP_WALK: bool = false;
 }
 
 impl Key for u128 {
@@ -88,6 +92,7 @@ impl Key for u128 {
     fn advance(k: u128) -> u128 {
         k << STRIDE
     }
+    const LOCKSTEP_WALK: bool = true;
 }
 
 /// A leaf: a raw next hop (`NextHop::raw`, 0 = no route) in 8, 16 or 32 bits.

@@ -93,9 +93,11 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// group of lookups: the direct-pointing entries of the whole group are prefetched, then
     /// the walks that continue below them proceed in lock step (see `group`).
     ///
-    /// Measured on the project's tables (`poptrie_bench --traffic inprefix-array`): the lock
-    /// step makes IPv6 in-prefix batches about 1.3× faster (deep /48 walks overlap) and costs
-    /// a few percent on uniform random traffic, where most lanes stop at `dir`.
+    /// Measured on the project's tables (`poptrie_bench`, quiet machine): the lock step makes
+    /// IPv6 in-prefix batches about 1.2× faster (deep /48 walks overlap), but costs IPv4
+    /// 10–20% (its walks are one or two levels, shorter than the bookkeeping pays for), so
+    /// IPv4 walks each lane to its leaf after the group's first nodes were prefetched
+    /// ([`Key::LOCKSTEP_WALK`]).
     #[inline(always)]
     pub(crate) fn lookup_batch_inline(&self, addrs: &[A], out: &mut [u32]) {
         const GROUP: usize = 32;
@@ -138,6 +140,14 @@ impl<A: Key, L: Leaf> Core<A, L> {
                 live[n_live] = i as u8;
                 n_live += 1;
             }
+        }
+        if !A::LOCKSTEP_WALK {
+            for &i in &live[..n_live] {
+                let i = i as usize;
+                // SAFETY: `node[i]` is a node index from `dir`.
+                out[i] = unsafe { self.walk(node[i], a[i]) };
+            }
+            return;
         }
         let mut leaf = [0u32; G];
         while n_live > 0 {
