@@ -43,6 +43,21 @@ pub trait Key: Address {
     /// Batches walk below `dir` in lock step (one level per round for all lanes) rather than
     /// lane after lane: worth it for deep walks only (see `lookup.rs`).
     const LOCKSTEP_WALK: bool;
+    /// With AVX-512F: the direct-pointing entries of 16 addresses into `d` and the mask of
+    /// lanes that continue in a node; `None` for a family without a SIMD path.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F; `dir` holds `2^s` entries.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn gather_direct16(
+        _dir: *const u32,
+        _s: u32,
+        _addrs: &[Self; 16],
+        _d: &mut [u32; 16],
+    ) -> Option<u16> {
+        None
+    }
 }
 
 impl Key for u32 {
@@ -68,6 +83,17 @@ impl Key for u32 {
         k << STRIDE
     }
     const LOCKSTEP_WALK: bool = false;
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn gather_direct16(
+        dir: *const u32,
+        s: u32,
+        addrs: &[u32; 16],
+        d: &mut [u32; 16],
+    ) -> Option<u16> {
+        // SAFETY: the caller's contract is `simd::gather_direct16`'s.
+        Some(unsafe { super::simd::gather_direct16(dir, s, addrs, d) })
+    }
 }
 
 impl Key for u128 {

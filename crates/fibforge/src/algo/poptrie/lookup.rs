@@ -20,6 +20,9 @@ pub(crate) enum Isa {
     Portable,
     #[cfg(target_arch = "x86_64")]
     X86Popcnt,
+    /// `X86Popcnt`, and batches read `dir` with AVX-512 gathers (`simd.rs`).
+    #[cfg(target_arch = "x86_64")]
+    X86Avx512,
 }
 
 impl Isa {
@@ -30,6 +33,9 @@ impl Isa {
             && std::is_x86_feature_detected!("bmi1")
             && std::is_x86_feature_detected!("bmi2")
         {
+            if std::is_x86_feature_detected!("avx512f") {
+                return Isa::X86Avx512;
+            }
             return Isa::X86Popcnt;
         }
         Isa::Portable
@@ -98,8 +104,11 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// 10–20% (its walks are one or two levels, shorter than the bookkeeping pays for), so
     /// IPv4 walks each lane to its leaf after the group's first nodes were prefetched
     /// ([`Key::LOCKSTEP_WALK`]).
+    ///
+    /// With `GATHER` (only when the CPU has AVX-512F) the direct-pointing step of each 16
+    /// lanes is one gather.
     #[inline(always)]
-    pub(crate) fn lookup_batch_inline(&self, addrs: &[A], out: &mut [u32]) {
+    pub(crate) fn lookup_batch_inline<const GATHER: bool>(&self, addrs: &[A], out: &mut [u32]) {
         const GROUP: usize = 32;
         let n = addrs.len().min(out.len());
         let (addrs, out) = (&addrs[..n], &mut out[..n]);
@@ -108,7 +117,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
         for (a, o) in (&mut chunks).zip(&mut outs) {
             let (a, o): (&[A; GROUP], &mut [u32; GROUP]) =
                 (a.try_into().expect("GROUP addresses"), o.try_into().expect("GROUP outputs"));
-            self.group(a, o);
+            self.group::<GROUP, GATHER>(a, o);
         }
         for (a, o) in chunks.remainder().iter().zip(outs.into_remainder()) {
             *o = self.lookup_inline(*a);
@@ -120,25 +129,30 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// loads overlap instead of queueing behind one another. Lanes that reach their leaf
     /// leave the round-robin (`live` holds the lanes still walking).
     #[inline(always)]
-    fn group<const G: usize>(&self, a: &[A; G], out: &mut [u32; G]) {
-        for x in a {
-            prefetch(self.dir.as_ptr().wrapping_add(x.top(self.s)) as *const u8);
-        }
+    fn group<const G: usize, const GATHER: bool>(&self, a: &[A; G], out: &mut [u32; G]) {
         let mut node = [0u32; G];
         let mut k = [A::ZERO.cursor(self.s); G];
         let mut live = [0u8; G];
         let mut n_live = 0;
         let mut walked = [false; G];
-        for i in 0..G {
-            // SAFETY: `top(s) < 2^s = dir.len()`.
-            let d = unsafe { self.dir.get_unchecked(a[i].top(self.s)) }
-                .load(std::sync::atomic::Ordering::Acquire);
-            out[i] = d & !DIRECT_LEAF;
-            if d & DIRECT_LEAF == 0 {
-                prefetch(self.nodes.as_ptr().wrapping_add(d as usize) as *const u8);
-                (node[i], k[i], walked[i]) = (d, a[i].cursor(self.s), true);
-                live[n_live] = i as u8;
-                n_live += 1;
+        let mut enter = |i: usize, d: u32| {
+            prefetch(self.nodes.as_ptr().wrapping_add(d as usize) as *const u8);
+            (node[i], k[i], walked[i]) = (d, a[i].cursor(self.s), true);
+            live[n_live] = i as u8;
+            n_live += 1;
+        };
+        if !(GATHER && self.gather_direct(a, out, &mut enter)) {
+            for x in a {
+                prefetch(self.dir.as_ptr().wrapping_add(x.top(self.s)) as *const u8);
+            }
+            for i in 0..G {
+                // SAFETY: `top(s) < 2^s = dir.len()`.
+                let d = unsafe { self.dir.get_unchecked(a[i].top(self.s)) }
+                    .load(std::sync::atomic::Ordering::Acquire);
+                out[i] = d & !DIRECT_LEAF;
+                if d & DIRECT_LEAF == 0 {
+                    enter(i, d);
+                }
             }
         }
         if !A::LOCKSTEP_WALK {
@@ -180,6 +194,43 @@ impl<A: Key, L: Leaf> Core<A, L> {
         }
     }
 
+    /// The `dir` step of a group by AVX-512 gathers, 16 lanes at a time: writes the next hop
+    /// of lanes that `dir` answers into `out` and calls `enter(lane, node)` for the others.
+    /// Returns false (having done nothing) when the family has no SIMD path.
+    #[inline(always)]
+    fn gather_direct<const G: usize>(
+        &self,
+        a: &[A; G],
+        out: &mut [u32; G],
+        enter: &mut impl FnMut(usize, u32),
+    ) -> bool {
+        if !G.is_multiple_of(16) {
+            return false;
+        }
+        #[cfg(target_arch = "x86_64")]
+        for (c, (a16, o16)) in a.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
+            let (a16, o16): (&[A; 16], &mut [u32; 16]) =
+                (a16.try_into().expect("16 lanes"), o16.try_into().expect("16 lanes"));
+            let dir = self.dir.as_ptr() as *const u32;
+            // SAFETY: only instantiated with `GATHER` under `Isa::X86Avx512` (AVX-512F
+            // detected); `dir` has `2^s` entries and is written only by atomic stores.
+            let Some(mut nodes) = (unsafe { A::gather_direct16(dir, self.s, a16, o16) }) else {
+                return false;
+            };
+            while nodes != 0 {
+                let i = nodes.trailing_zeros() as usize;
+                enter(c * 16 + i, o16[i]);
+                nodes &= nodes - 1;
+            }
+            for o in o16.iter_mut() {
+                *o &= !DIRECT_LEAF;
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (a, out, enter);
+        cfg!(target_arch = "x86_64")
+    }
+
     /// [`Core::lookup_inline`] compiled with `popcnt` and BMI.
     ///
     /// # Safety
@@ -197,7 +248,17 @@ impl<A: Key, L: Leaf> Core<A, L> {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2")]
     pub(crate) unsafe fn lookup_batch_x86(&self, addrs: &[A], out: &mut [u32]) {
-        self.lookup_batch_inline(addrs, out)
+        self.lookup_batch_inline::<false>(addrs, out)
+    }
+
+    /// [`Core::lookup_batch_inline`] with AVX-512 gathers for `dir`, `popcnt` and BMI.
+    ///
+    /// # Safety
+    /// The CPU supports `avx512f`, `popcnt`, `bmi1` and `bmi2`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,popcnt,bmi1,bmi2")]
+    pub(crate) unsafe fn lookup_batch_avx512(&self, addrs: &[A], out: &mut [u32]) {
+        self.lookup_batch_inline::<true>(addrs, out)
     }
 
     /// One lookup in the given instruction set.
@@ -205,9 +266,9 @@ impl<A: Key, L: Leaf> Core<A, L> {
     pub(crate) fn lookup_with(&self, isa: Isa, a: A) -> u32 {
         match isa {
             Isa::Portable => self.lookup_inline(a),
-            // SAFETY: `X86Popcnt` is only chosen after detecting the features.
+            // SAFETY: `X86Popcnt` and `X86Avx512` are only chosen after detecting the features.
             #[cfg(target_arch = "x86_64")]
-            Isa::X86Popcnt => unsafe { self.lookup_x86(a) },
+            Isa::X86Popcnt | Isa::X86Avx512 => unsafe { self.lookup_x86(a) },
         }
     }
 
@@ -215,10 +276,12 @@ impl<A: Key, L: Leaf> Core<A, L> {
     #[inline(always)]
     pub(crate) fn lookup_batch_with(&self, isa: Isa, addrs: &[A], out: &mut [u32]) {
         match isa {
-            Isa::Portable => self.lookup_batch_inline(addrs, out),
-            // SAFETY: `X86Popcnt` is only chosen after detecting the features.
+            Isa::Portable => self.lookup_batch_inline::<false>(addrs, out),
+            // SAFETY: each variant is only chosen after detecting its features.
             #[cfg(target_arch = "x86_64")]
             Isa::X86Popcnt => unsafe { self.lookup_batch_x86(addrs, out) },
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86Avx512 => unsafe { self.lookup_batch_avx512(addrs, out) },
         }
     }
 }

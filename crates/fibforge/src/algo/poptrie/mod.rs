@@ -52,6 +52,7 @@ mod build;
 mod layout;
 mod lookup;
 mod reclaim;
+mod simd;
 mod update;
 
 #[cfg(test)]

@@ -251,6 +251,49 @@ proptest! {
     }
 }
 
+/// Every instruction set this CPU supports, the portable one first.
+fn supported_isas() -> Vec<Isa> {
+    #[allow(unused_mut)]
+    let mut v = vec![Isa::Portable];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if Isa::detect() != Isa::Portable {
+            v.push(Isa::X86Popcnt);
+        }
+        if Isa::detect() == Isa::X86Avx512 {
+            v.push(Isa::X86Avx512);
+        }
+    }
+    v
+}
+
+#[test]
+fn every_instruction_set_answers_alike() {
+    for family_v6 in [false, true] {
+        let mut r4 = rib_of::<u32>(&[("0.0.0.0/0", 1), ("10.0.0.0/8", 2), ("10.1.2.0/24", 3)]);
+        let mut r6 = Rib::<u128>::new();
+        for i in 0..3000u32 {
+            let a = i.wrapping_mul(0x9E37_79B9);
+            r4.insert(Prefix::new_masked(a, 8 + i % 25).unwrap(), hop(i % 11));
+            let a6 = (a as u128) << 96 | (i as u128) << 40;
+            r6.insert(Prefix::new_masked(a6, 16 + i % 113).unwrap(), hop(i % 300));
+        }
+        for &(s, agg) in CONFIGS {
+            for isa in supported_isas() {
+                if family_v6 {
+                    let mut p = Poptrie::compile(&r6, &cfg(s, agg)).unwrap();
+                    Arc::get_mut(&mut p.fib).unwrap().isa = isa;
+                    assert_same(&p, &r6, &probes(&r6, 5000, 3), &format!("v6 {isa:?} s={s}"));
+                } else {
+                    let mut p = Poptrie::compile(&r4, &cfg(s, agg)).unwrap();
+                    Arc::get_mut(&mut p.fib).unwrap().isa = isa;
+                    assert_same(&p, &r4, &probes(&r4, 5000, 3), &format!("v4 {isa:?} s={s}"));
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn portable_walk_equals_the_popcnt_walk() {
     let mut rib = rib_of::<u32>(&[("0.0.0.0/0", 1), ("10.0.0.0/8", 2), ("10.1.2.0/24", 3)]);
