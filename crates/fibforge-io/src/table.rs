@@ -161,8 +161,13 @@ impl Table {
     /// neighbouring and nested prefixes share or differ in next hop as they do in `source`'s
     /// forwarding table, which a hash assignment ([`PrefixOnlyHops::Synthetic`]) does not model.
     pub fn with_hops_from(&self, source: &Table) -> Table {
-        let mut out = Table { duplicates: self.duplicates, ..Table::new(&ReadConfig::default()) };
-        out.policy = self.policy;
+        let mut out = Table {
+            v4: Rib::new(),
+            v6: Rib::new(),
+            hops: Interner::new(),
+            duplicates: self.duplicates,
+            policy: self.policy,
+        };
         project(&self.v4, &source.v4, &source.hops, &mut out.hops, &mut out.v4);
         project(&self.v6, &source.v6, &source.hops, &mut out.hops, &mut out.v6);
         out

@@ -124,20 +124,20 @@ impl<A: Key, L: Leaf> Core<A, L> {
         }
     }
 
-    /// One group in lock step: every lane descends one level per round, and each lane's next
-    /// node (or leaf) is prefetched as soon as its index is known, so the group's dependent
-    /// loads overlap instead of queueing behind one another. Lanes that reach their leaf
-    /// leave the round-robin (`live` holds the lanes still walking).
+    /// One group: the `dir` step of every lane (prefetched, or gathered), then the walks of
+    /// the lanes that continue in a node. With [`Key::LOCKSTEP_WALK`] every walking lane
+    /// descends one level per round and its next node (or leaf) is prefetched as soon as its
+    /// index is known, so the group's dependent loads overlap; lanes that reach their leaf
+    /// leave the round-robin (`live` holds the lanes still walking, `walking` all of them).
     #[inline(always)]
     fn group<const G: usize, const GATHER: bool>(&self, a: &[A; G], out: &mut [u32; G]) {
         let mut node = [0u32; G];
         let mut k = [A::ZERO.cursor(self.s); G];
         let mut live = [0u8; G];
         let mut n_live = 0;
-        let mut walked = [false; G];
         let mut enter = |i: usize, d: u32| {
             prefetch(self.nodes.as_ptr().wrapping_add(d as usize) as *const u8);
-            (node[i], k[i], walked[i]) = (d, a[i].cursor(self.s), true);
+            (node[i], k[i]) = (d, a[i].cursor(self.s));
             live[n_live] = i as u8;
             n_live += 1;
         };
@@ -163,6 +163,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
             }
             return;
         }
+        let (walking, n_walking) = (live, n_live);
         let mut leaf = [0u32; G];
         while n_live > 0 {
             let mut still = 0;
@@ -186,11 +187,10 @@ impl<A: Key, L: Leaf> Core<A, L> {
             }
             n_live = still;
         }
-        for i in 0..G {
-            if walked[i] {
-                // SAFETY: `leaf[i]` is in the leaf block of the lane's last node (see `walk`).
-                out[i] = unsafe { self.leaves.get_unchecked(leaf[i]) }.raw();
-            }
+        for &i in &walking[..n_walking] {
+            let i = i as usize;
+            // SAFETY: `leaf[i]` is in the leaf block of the lane's last node (see `walk`).
+            out[i] = unsafe { self.leaves.get_unchecked(leaf[i]) }.raw();
         }
     }
 

@@ -201,7 +201,8 @@ pub struct Poptrie<A: Key> {
 impl<A: Key> Poptrie<A> {
     /// Node and leaf counts, leaf width and memory.
     pub fn stats(&self) -> Stats {
-        let (leaf_bits, direct_leaves) = with_core!(&self.fib.cores, c => count_direct_leaves(c));
+        let (leaf_bits, direct_leaves) =
+            with_core!(&self.fib.cores, c => leaf_bits_and_direct_leaves(c));
         Stats {
             s: self.cfg.s,
             aggregate: self.cfg.aggregate,
@@ -235,7 +236,7 @@ impl<A: Key> Poptrie<A> {
 }
 
 /// The leaf width and the number of direct-pointing entries that hold next hops.
-fn count_direct_leaves<A: Key, L: Leaf>(c: &Core<A, L>) -> (u32, u64) {
+fn leaf_bits_and_direct_leaves<A: Key, L: Leaf>(c: &Core<A, L>) -> (u32, u64) {
     let direct = (0..c.dir.len()).filter(|&i| c.direct(i) & layout::DIRECT_LEAF != 0).count();
     (L::BITS, direct as u64)
 }
