@@ -6,6 +6,9 @@
 //! Prints, per algorithm, the median rate over the rounds in lookups per second of *thread
 //! CPU time* (so that time the scheduler gives to other processes does not count).
 
+mod common;
+
+use common::cpu_now;
 use fibforge::Compile;
 use fibforge::algo::bloom::{BloomFib, BloomKey};
 use fibforge::registry::{AlgoSpec, RegistryFamily, bloom_config, build};
@@ -36,14 +39,6 @@ fn make_addr<A: Address>(x: &mut Xorshift, routes: &[Prefix<A>]) -> A {
     let p = routes[(x.next() % routes.len() as u64) as usize];
     let host = r.to_u128() & !A::netmask(p.len()).to_u128();
     A::from_u128(p.addr().to_u128() | host)
-}
-
-/// Thread CPU time in seconds.
-fn cpu_now() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: valid pointer to a timespec; CLOCK_THREAD_CPUTIME_ID is always available on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 fn run<A: RegistryFamily + BloomKey>(rib: &Rib<A>, specs: &[String], batch: bool, secs: f64) {

@@ -17,6 +17,9 @@
 //! pollutes the cache. Rates are lookups per second of thread CPU time (the machine is shared;
 //! wall-clock rates are printed too).
 
+mod common;
+
+use common::cpu_now;
 use fibforge::algo::poptrie::{Config, Key, Poptrie};
 use fibforge::{Compile, Lookup, Prefix, Rib};
 use fibforge_io::{PrefixOnlyHops, ReadConfig};
@@ -68,14 +71,6 @@ fn parse_args() -> Opts {
     }
     assert!(!o.table.is_empty(), "usage: poptrie_bench TABLE [options]");
     o
-}
-
-/// Thread CPU time in seconds.
-fn cpu_now() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: valid pointer to a timespec; CLOCK_THREAD_CPUTIME_ID is always available on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 fn median(v: &mut [f64]) -> f64 {
