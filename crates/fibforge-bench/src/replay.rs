@@ -164,7 +164,8 @@ impl Readers {
                         for _ in 0..4096 {
                             sum += pinned.lookup(A::random(&mut rng)).map_or(0, |h| h.raw() as u64);
                         }
-                        // CPU time first: a reader of both sees lookups ≥ what the time covers.
+                        // Both counters advance once per 4096 lookups (relaxed: a rate may pair
+                        // them one chunk apart, negligible over a window of milliseconds).
                         cpu.store(thread_cpu_ns() - cpu0, Ordering::Relaxed);
                         count.fetch_add(4096, Ordering::Relaxed);
                         pinned.repin();
