@@ -12,8 +12,23 @@ use std::hash::Hash;
 use std::num::NonZeroU32;
 
 /// A dense next-hop id (index + 1, so that `Option<NextHop>` fits in four bytes).
+///
+/// `repr(transparent)` over `NonZeroU32`: `Option<NextHop>` has the layout of a `u32` (0 is
+/// `None`), which [`as_raw_slots`] relies on.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[repr(transparent)]
 pub struct NextHop(NonZeroU32);
+
+/// `out` seen as raw next hops (0 = no route), so a batch lookup can write raw values
+/// without a conversion pass.
+#[inline]
+pub fn as_raw_slots(out: &mut [Option<NextHop>]) -> &mut [u32] {
+    // SAFETY: `Option<T>` of a `repr(transparent)` wrapper of `NonZeroU32` is guaranteed to
+    // have the size, alignment and ABI of `u32`, `None` being 0; every `u32` is thus a valid
+    // `Option<NextHop>`, so writes through the view cannot create an invalid value, and the
+    // view borrows `out` mutably for its whole life.
+    unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u32, out.len()) }
+}
 
 impl NextHop {
     /// The largest index an id can hold.
@@ -154,5 +169,15 @@ mod tests {
         let h = NextHop::from_index(41);
         assert_eq!(NextHop::from_raw(h.raw()), Some(h));
         assert_eq!(std::mem::size_of::<Option<NextHop>>(), 4);
+    }
+
+    #[test]
+    fn raw_slots_write_through() {
+        let mut out = [Some(NextHop::from_index(3)), None, None];
+        let raw = as_raw_slots(&mut out);
+        assert_eq!(raw, &[4, 0, 0]);
+        raw[0] = 0;
+        raw[2] = 8;
+        assert_eq!(out, [None, None, Some(NextHop::from_index(7))]);
     }
 }

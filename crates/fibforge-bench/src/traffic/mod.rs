@@ -6,13 +6,15 @@
 //! | `random` | uniform xorshift addresses generated right before each lookup (IPv6: in 2000::/3) |
 //! | `sequential` | IPv4 0.0.0.0 upward; IPv6 the /64 networks upward from 2000:: |
 //! | `repeated` | each random address 16 times |
-//! | `in-prefix` | a random address inside a random route of the table (the fair IPv6 load) |
+//! | `in-prefix` | a random address inside a random route of the table (the fair IPv6 load), drawn before timing |
 //! | `trace:FILE` | destinations from a pcap/pcapng capture or a text list, in order, cycled |
 //! | `zipf[:s=1.0][:flows=64][:burst=8][:match=1.0]` | a generated trace: flows to table prefixes with Zipf popularity, packets in bursts, a share `1 - match` of addresses that match no route (or only the default route) |
 //!
-//! The first four are computed in the timing loop from a few registers; `in-prefix` reads one
-//! random entry of the route array per lookup; traces (real or generated) are arrays read in
-//! order, as the Poptrie paper does with its real trace.
+//! The first three are computed in the timing loop from a few registers. `in-prefix`
+//! addresses are drawn before timing (4 MiB of them) and read in order, like traces (real or
+//! generated), as the Poptrie paper does with its real trace: drawing one in the loop would
+//! read a random entry of a multi-MiB route array per lookup, a cache miss that is the
+//! generator's, not the lookup's.
 
 mod generated;
 mod source;

@@ -158,14 +158,8 @@ impl<A: Key> Fib<A> {
     /// Looks up `addrs` into `out` (raw next hops written as `Option<NextHop>`).
     pub(crate) fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
         assert!(out.len() >= addrs.len(), "output shorter than input");
-        let mut raw = [0u32; 256];
-        for (a, o) in addrs.chunks(256).zip(out.chunks_mut(256)) {
-            let r = &mut raw[..a.len()];
-            with_core!(&self.cores, c => c.lookup_batch_with(self.isa, a, r));
-            for (o, &r) in o.iter_mut().zip(r.iter()) {
-                *o = NextHop::from_raw(r);
-            }
-        }
+        let raw = crate::nexthop::as_raw_slots(&mut out[..addrs.len()]);
+        with_core!(&self.cores, c => c.lookup_batch_with(self.isa, addrs, raw));
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {
