@@ -191,18 +191,12 @@ impl<A: Key, L: Leaf> Core<A, L> {
                 let i = live[j] as usize;
                 // SAFETY: `node[i]` is a published node index (from `dir` or a parent's
                 // `base1` + rank - 1, in its child block as in `walk`).
-                let nd = unsafe { self.node_at(node[i]) };
-                let t = nd.vector << A::inv_chunk(k[i]);
-                if (t as i64) < 0 {
-                    node[i] = nd.base1 + t.count_ones() - 1;
-                    k[i] = A::advance(k[i]);
-                    prefetch(self.nodes.as_ptr().wrapping_add(node[i] as usize) as *const u8);
-                    live[still] = i as u8;
-                    still += 1;
-                } else {
-                    let t = nd.leafvec << A::inv_chunk(k[i]);
-                    leaf[i] = nd.base0 + t.count_ones() - 1;
-                    prefetch(self.leaves.as_ptr().wrapping_add(leaf[i] as usize) as *const u8);
+                match unsafe { self.step(&mut node[i], &mut k[i]) } {
+                    Some(at) => leaf[i] = at,
+                    None => {
+                        live[still] = i as u8;
+                        still += 1;
+                    }
                 }
             }
             n_live = still;
@@ -211,6 +205,29 @@ impl<A: Key, L: Leaf> Core<A, L> {
             let i = i as usize;
             // SAFETY: `leaf[i]` is in the leaf block of the lane's last node (see `walk`).
             out[i] = unsafe { self.leaves.get_unchecked(leaf[i]) }.raw();
+        }
+    }
+
+    /// One level of a batch lane's walk from `node` with cursor `k`: either descends (both
+    /// updated, the child prefetched; `None`) or ends with the leaf's index (prefetched).
+    ///
+    /// # Safety
+    /// `node` is a published node index (ranks as in `walk`).
+    #[inline(always)]
+    unsafe fn step(&self, node: &mut u32, k: &mut A::Cursor) -> Option<u32> {
+        // SAFETY: the caller's contract.
+        let nd = unsafe { self.node_at(*node) };
+        let inv = A::inv_chunk(*k);
+        let t = nd.vector << inv;
+        if (t as i64) < 0 {
+            *node = nd.base1 + t.count_ones() - 1;
+            *k = A::advance(*k);
+            prefetch(self.nodes.as_ptr().wrapping_add(*node as usize) as *const u8);
+            None
+        } else {
+            let at = nd.base0 + (nd.leafvec << inv).count_ones() - 1;
+            prefetch(self.leaves.as_ptr().wrapping_add(at as usize) as *const u8);
+            Some(at)
         }
     }
 
@@ -232,21 +249,17 @@ impl<A: Key, L: Leaf> Core<A, L> {
         let (mut deeper, mut n_deeper) = ([0u8; G], 0);
         for &i in live {
             let i = i as usize;
-            // SAFETY: `node[i]` is a node index from `dir`; ranks as in `walk`.
-            let nd = unsafe { self.node_at(node[i]) };
-            let inv = A::inv_chunk(k[i]);
-            let t = nd.vector << inv;
-            if (t as i64) < 0 {
-                node[i] = nd.base1 + t.count_ones() - 1;
-                k[i] = A::advance(k[i]);
-                prefetch(self.nodes.as_ptr().wrapping_add(node[i] as usize) as *const u8);
-                deeper[n_deeper] = i as u8;
-                n_deeper += 1;
-            } else {
-                leaf_at[i] = nd.base0 + (nd.leafvec << inv).count_ones() - 1;
-                prefetch(self.leaves.as_ptr().wrapping_add(leaf_at[i] as usize) as *const u8);
-                ends[n_ends] = i as u8;
-                n_ends += 1;
+            // SAFETY: `node[i]` is a node index from `dir`.
+            match unsafe { self.step(&mut node[i], &mut k[i]) } {
+                Some(at) => {
+                    leaf_at[i] = at;
+                    ends[n_ends] = i as u8;
+                    n_ends += 1;
+                }
+                None => {
+                    deeper[n_deeper] = i as u8;
+                    n_deeper += 1;
+                }
             }
         }
         for &i in &ends[..n_ends] {
