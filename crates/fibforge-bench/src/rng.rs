@@ -49,6 +49,13 @@ impl XorShift64 {
         x
     }
 
+    /// The next [`STREAMS`] outputs of [`XorShift64::next_u64`] at once (every stream steps).
+    #[inline(always)]
+    pub fn next_all(&mut self) -> [u64; STREAMS] {
+        self.0 = self.0.map(step);
+        self.0
+    }
+
     /// 128 random bits from two steps.
     #[inline(always)]
     pub fn next_u128(&mut self) -> u128 {
@@ -100,6 +107,15 @@ mod tests {
         assert_eq!(r.next_u64(), step(first[0]));
         // Marsaglia's (13, 7, 17) step, worked by hand from 1.
         assert_eq!(step(1), 0x4082_2041);
+    }
+
+    #[test]
+    fn next_all_is_next_u64_in_order() {
+        let (mut a, mut b) = (XorShift64::new(11), XorShift64::new(11));
+        for _ in 0..10 {
+            let one_by_one: Vec<u64> = (0..STREAMS).map(|_| a.next_u64()).collect();
+            assert_eq!(b.next_all().to_vec(), one_by_one);
+        }
     }
 
     #[test]

@@ -146,9 +146,7 @@ impl<A: Address> GenUser<A> for CycleLoop<'_, A> {
                         Tsc::stop().wrapping_sub(t0)
                     }
                     Mode::Batch => {
-                        for a in addrs.iter_mut() {
-                            *a = addr_gen.next_addr();
-                        }
+                        addr_gen.fill(&mut addrs);
                         let t0 = Tsc::start();
                         fib.lookup_batch(&addrs, &mut hops);
                         black_box(&hops);

@@ -135,9 +135,7 @@ fn batch_chunk<A: Address, G: AddrGen<A>>(
 ) -> (u64, G) {
     let mut sum = 0u64;
     for _ in 0..n {
-        for a in addrs.iter_mut() {
-            *a = g.next_addr();
-        }
+        g.fill(addrs);
         fib.lookup_batch(addrs, out);
         for &h in out.iter() {
             sum = sum.wrapping_add(raw(h));

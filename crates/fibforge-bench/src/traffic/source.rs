@@ -11,6 +11,14 @@ use std::sync::Arc;
 pub trait AddrGen<A>: Send {
     /// The next address.
     fn next_addr(&mut self) -> A;
+    /// The next `out.len()` addresses, in the order `next_addr` would give them (a batch's
+    /// addresses; a generator may produce several at once).
+    #[inline(always)]
+    fn fill(&mut self, out: &mut [A]) {
+        for a in out {
+            *a = self.next_addr();
+        }
+    }
 }
 
 /// Code that runs with a concrete generator type (a generic "closure").
@@ -97,6 +105,10 @@ impl<A: BenchAddress> AddrGen<A> for RandomGen {
     #[inline(always)]
     fn next_addr(&mut self) -> A {
         A::random(&mut self.rng)
+    }
+    #[inline(always)]
+    fn fill(&mut self, out: &mut [A]) {
+        A::fill_random(&mut self.rng, out)
     }
 }
 
@@ -187,6 +199,30 @@ mod tests {
         }
         let src = TrafficSource::<u32>::Random;
         assert_ne!(src.sample(100, 5), src.sample(100, 6));
+    }
+
+    #[test]
+    fn fill_gives_the_next_addr_order() {
+        fn check<A: BenchAddress + std::fmt::Debug>() {
+            /// 64 addresses, none, then 7 (a remainder shorter than the streams' chunk).
+            struct Fill;
+            impl<A: Copy + Default> GenUser<A> for Fill {
+                type Out = Vec<A>;
+                fn run<G: AddrGen<A>>(self, mut g: G) -> Vec<A> {
+                    let mut filled = vec![A::default(); 64];
+                    g.fill(&mut filled);
+                    g.fill(&mut []);
+                    let mut tail = vec![A::default(); 7];
+                    g.fill(&mut tail);
+                    filled.extend(tail);
+                    filled
+                }
+            }
+            let filled = TrafficSource::<A>::Random.with_gen(9, Fill);
+            assert_eq!(filled, TrafficSource::<A>::Random.sample(71, 9));
+        }
+        check::<u32>();
+        check::<u128>();
     }
 
     #[test]
