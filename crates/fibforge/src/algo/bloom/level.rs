@@ -7,8 +7,8 @@
 
 use super::counting::{CountingBloom, filter_shape};
 use super::hash::{HashFn, Scheme, seeded64};
-use super::simd;
 use super::table::HopTable;
+use super::{simd, simd64};
 use crate::addr::Address;
 use crate::nexthop::NextHop;
 
@@ -23,7 +23,7 @@ pub trait BloomKey: Address {
     fn and(self, mask: Self) -> Self;
     /// The double-hashing pair of this key under `f`.
     fn pair(self, f: HashFn) -> (u32, u32);
-    /// Pairs of many keys at once (SIMD for IPv4 keys where the CPU has it).
+    /// Pairs of many keys at once (SIMD where the CPU has it).
     fn pairs(f: HashFn, keys: &[Self], a: &mut [u32], b: &mut [u32]);
 }
 
@@ -59,9 +59,7 @@ impl BloomKey for u128 {
         f.pair64(self.fold64())
     }
     fn pairs(f: HashFn, keys: &[u128], a: &mut [u32], b: &mut [u32]) {
-        for ((k, a), b) in keys.iter().zip(a).zip(b) {
-            (*a, *b) = k.pair(f);
-        }
+        simd64::hash_pairs128(f, keys, a, b);
     }
 }
 
