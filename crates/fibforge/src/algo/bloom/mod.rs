@@ -61,7 +61,8 @@
 //!
 //! Per level: the filter's bit vector (`⌈m/64⌉` words, the only part lookups read before a hit)
 //! and its `m` 8-bit counters (updates only); the table, a power-of-two array of `(key, hop)`
-//! slots, load ≤ 1/2 (8-byte slots for IPv4, 32-byte for IPv6). IPv4 with expansion adds the
+//! slots, load ≤ 1/2 (8-byte slots for IPv4; for IPv6 16-byte slots holding the top 64 bits
+//! of the key at levels ≤ 64 and 32-byte slots above, [`key_table`]). IPv4 with expansion adds the
 //! direct array (2^20 × 4 bytes = 4 MiB of raw next-hop ids, 0 = no route).
 //!
 //! # Invariants
@@ -90,6 +91,7 @@ pub mod dpcpe;
 pub mod expand;
 pub mod hash;
 mod huge;
+pub mod key_table;
 mod level;
 mod lookup;
 pub mod simd;
