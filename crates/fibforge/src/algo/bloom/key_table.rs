@@ -39,6 +39,11 @@ impl<A: BloomKey> KeyTable<A> {
         }
     }
 
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Hints the cache that the home slot of hash `h` is read soon.
     #[inline(always)]
     pub fn prefetch(&self, h: u32) {
