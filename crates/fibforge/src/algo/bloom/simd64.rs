@@ -67,7 +67,7 @@ pub fn hash_pairs64_with(isa: Isa, f: HashFn, keys: &[u64], a: &mut [u32], b: &m
     let done = match isa {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 if available(isa) => {
-            // SAFETY: AVX-512F and DQ are available (checked above); lengths checked above.
+            // SAFETY: AVX-512F and DQ are available (checked above); lengths checked by the assert.
             unsafe { x86::murmur_avx512(keys, a, b) }
         }
         #[cfg(target_arch = "x86_64")]
