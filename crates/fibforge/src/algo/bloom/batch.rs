@@ -3,7 +3,7 @@
 //!
 //! Per step of at most [`STEP`] addresses: prefetch every direct-array entry; then per level,
 //! longest first, (1) hash the keys of all addresses at once ([`BloomKey::pairs`], SIMD for
-//! IPv4), (2) prefetch the filter words of the addresses still unanswered, (3) test their
+//! both families), (2) prefetch the filter words of the addresses still unanswered, (3) test their
 //! filter bits (no branch per bit), (4) prefetch the table home slots of the filter hits,
 //! (5) read those slots. A filter hit that the table confirms answers the address. Steps 1–2
 //! of the next level run between 4 and 5 of the current one, so its filter loads overlap

@@ -75,9 +75,15 @@ impl HashFn {
                 let (h1, h2) = murmur3_x64_128_key64(x, 0);
                 ((h1 >> 32) as u32, (h2 >> 32) as u32)
             }
-            _ => self.pair32((x ^ (x >> 32)) as u32),
+            _ => self.pair32(fold32(x)),
         }
     }
+}
+
+/// A 64-bit key folded to 32 bits for the 32-bit base functions (high half xor low half).
+#[inline(always)]
+pub fn fold32(x: u64) -> u32 {
+    (x ^ (x >> 32)) as u32
 }
 
 /// The constant that derives the second hash of a pair from the first.

@@ -7,8 +7,8 @@
 
 use super::counting::{CountingBloom, filter_shape};
 use super::hash::{HashFn, Scheme, seeded64};
-use super::simd;
-use super::table::HopTable;
+use super::key_table::KeyTable;
+use super::{simd, simd64};
 use crate::addr::Address;
 use crate::nexthop::NextHop;
 
@@ -21,9 +21,13 @@ pub trait BloomKey: Address {
     fn fold64(self) -> u64;
     /// `self & mask` in the native width.
     fn and(self, mask: Self) -> Self;
+    /// The top 64 bits (IPv6) or the whole key (IPv4): exact for keys of length ≤ 64.
+    fn high64(self) -> u64;
+    /// The inverse of [`BloomKey::high64`] on keys of length ≤ 64.
+    fn from_high64(x: u64) -> Self;
     /// The double-hashing pair of this key under `f`.
     fn pair(self, f: HashFn) -> (u32, u32);
-    /// Pairs of many keys at once (SIMD for IPv4 keys where the CPU has it).
+    /// Pairs of many keys at once (SIMD where the CPU has it).
     fn pairs(f: HashFn, keys: &[Self], a: &mut [u32], b: &mut [u32]);
 }
 
@@ -35,6 +39,14 @@ impl BloomKey for u32 {
     #[inline(always)]
     fn and(self, mask: Self) -> Self {
         self & mask
+    }
+    #[inline(always)]
+    fn high64(self) -> u64 {
+        self as u64
+    }
+    #[inline(always)]
+    fn from_high64(x: u64) -> Self {
+        x as u32
     }
     #[inline(always)]
     fn pair(self, f: HashFn) -> (u32, u32) {
@@ -55,13 +67,19 @@ impl BloomKey for u128 {
         self & mask
     }
     #[inline(always)]
+    fn high64(self) -> u64 {
+        (self >> 64) as u64
+    }
+    #[inline(always)]
+    fn from_high64(x: u64) -> Self {
+        (x as u128) << 64
+    }
+    #[inline(always)]
     fn pair(self, f: HashFn) -> (u32, u32) {
         f.pair64(self.fold64())
     }
     fn pairs(f: HashFn, keys: &[u128], a: &mut [u32], b: &mut [u32]) {
-        for ((k, a), b) in keys.iter().zip(a).zip(b) {
-            (*a, *b) = k.pair(f);
-        }
+        simd64::hash_pairs128(f, keys, a, b);
     }
 }
 
@@ -71,7 +89,7 @@ pub struct Level<A: BloomKey> {
     len: u32,
     mask: A,
     filter: CountingBloom,
-    table: HopTable<A>,
+    table: KeyTable<A>,
     scheme: Scheme,
     /// Keys the filter was sized for; it is re-sized when the level outgrows twice that.
     designed: usize,
@@ -87,7 +105,7 @@ impl<A: BloomKey> Level<A> {
             len,
             mask: A::netmask(len),
             filter: CountingBloom::new(m, k),
-            table: HopTable::with_capacity(keys),
+            table: KeyTable::for_length(len, keys),
             scheme,
             designed: expected.max(1),
             fpr,

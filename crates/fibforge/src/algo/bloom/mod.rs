@@ -24,8 +24,8 @@
 //!   base function (H2 = Algorithm 3, MurmurHash3 specialised to 32/64-bit keys, or Knuth's
 //!   multiplicative hash; option `hash=`), double hashing `g_i = a + i·b` from one pair, reuse
 //!   of `a` to address the level's table, the false-positive rate as a parameter (`fpr=`),
-//!   SIMD batch hashing of IPv4 keys ([`simd`], AVX2/AVX-512; IPv6 keys are hashed by the
-//!   scalar 64-bit Murmur), and for IPv6 the DPCPE expansion ([`dpcpe`],
+//!   SIMD batch hashing ([`simd`] for IPv4 keys, [`simd64`] for IPv6 keys; AVX2/AVX-512
+//!   chosen at run time), and for IPv6 the DPCPE expansion ([`dpcpe`],
 //!   option `levels=n`, default 5 as the paper found best; `levels=0`: one level per length).
 //!   Defaults: `fpr=0.3`, `hash=h2` for IPv4 and `hash=murmur` for IPv6 (the paper's choices,
 //!   §6.2). [`BloomConfig::default`].
@@ -61,7 +61,8 @@
 //!
 //! Per level: the filter's bit vector (`⌈m/64⌉` words, the only part lookups read before a hit)
 //! and its `m` 8-bit counters (updates only); the table, a power-of-two array of `(key, hop)`
-//! slots, load ≤ 1/2 (8-byte slots for IPv4, 32-byte for IPv6). IPv4 with expansion adds the
+//! slots, load ≤ 1/2 (8-byte slots for IPv4; for IPv6 16-byte slots holding the top 64 bits
+//! of the key at levels ≤ 64 and 32-byte slots above, [`key_table`]). IPv4 with expansion adds the
 //! direct array (2^20 × 4 bytes = 4 MiB of raw next-hop ids, 0 = no route).
 //!
 //! # Invariants
@@ -90,9 +91,11 @@ pub mod dpcpe;
 pub mod expand;
 pub mod hash;
 mod huge;
+pub mod key_table;
 mod level;
 mod lookup;
 pub mod simd;
+pub mod simd64;
 mod stats;
 pub mod table;
 mod update;

@@ -12,11 +12,16 @@
 //! key with a nearby `a` lands on that key's own probe run, so a miss reads a longer run
 //! (measured on ris2015 and tier1-v6: 1.8–2.8 slots per false positive at load ≤ 1/2).
 
-use crate::addr::Address;
 use crate::nexthop::NextHop;
+use std::fmt::Debug;
 
 /// Odd multiplier applied to a hash before its top bits pick the home slot.
 const HOME_MUL: u32 = 0x2c1b_3c6d;
+
+/// What a table can store as a key: a truncated address, or (for IPv6 levels of length ≤ 64)
+/// its top 64 bits.
+pub trait SlotKey: Copy + Eq + Default + Debug {}
+impl<K: Copy + Eq + Default + Debug> SlotKey for K {}
 
 #[derive(Copy, Clone, Debug, Default)]
 struct Slot<A> {
@@ -26,13 +31,13 @@ struct Slot<A> {
 
 /// An open-addressing map from keys (truncated addresses) to next hops.
 #[derive(Clone, Debug)]
-pub struct HopTable<A: Address> {
+pub struct HopTable<A: SlotKey> {
     slots: Vec<Slot<A>>,
     shift: u32,
     len: usize,
 }
 
-impl<A: Address> HopTable<A> {
+impl<A: SlotKey> HopTable<A> {
     /// A table with room for `n` keys at load factor ≤ 1/2.
     pub fn with_capacity(n: usize) -> Self {
         let cap = (n.max(4) * 2).next_power_of_two();
