@@ -179,6 +179,20 @@ impl<A: Copy + Send + Sync> AddrGen<A> for ArrayGen<A> {
         }
         a
     }
+    /// Copies runs of the array (wrapping around as often as needed).
+    #[inline(always)]
+    fn fill(&mut self, out: &mut [A]) {
+        let mut done = 0;
+        while done < out.len() {
+            let n = (out.len() - done).min(self.addrs.len() - self.pos);
+            out[done..done + n].copy_from_slice(&self.addrs[self.pos..self.pos + n]);
+            done += n;
+            self.pos += n;
+            if self.pos == self.addrs.len() {
+                self.pos = 0;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -218,8 +232,10 @@ mod tests {
                     filled
                 }
             }
-            let filled = TrafficSource::<A>::Random.with_gen(9, Fill);
-            assert_eq!(filled, TrafficSource::<A>::Random.sample(71, 9));
+            let arrays = TrafficSource::Array((1..=10).map(A::from_u128).collect());
+            for src in [TrafficSource::<A>::Random, arrays] {
+                assert_eq!(src.with_gen(9, Fill), src.sample(71, 9));
+            }
         }
         check::<u32>();
         check::<u128>();
