@@ -2,7 +2,8 @@
 //!
 //! `cargo run --release -p fibforge --example loop_bench -- [SHARED_DATA_DIR [SECTIONS]]`
 //!
-//! SECTIONS is a comma-separated subset of `memory,lookup,updates,tables` (default: all).
+//! SECTIONS is a comma-separated subset of `memory,lookup,updates,tables,tables_real`
+//! (default: all).
 //!
 //! Prints: memory and bytes per prefix versus the number of tables (real sets and perturbed
 //! copies of `data/ris2015-as3856`), lookup rates of LOOP against one structure per table,
@@ -191,12 +192,12 @@ fn timed<R>(f: impl FnOnce() -> R) -> (R, f64, f64) {
 fn tables_rows(
     name: &str,
     set: &dyn Fn(usize) -> Vec<Rib<u32>>,
-    added: &Rib<u32>,
+    (counts, added): (&[usize], &Rib<u32>),
     cfg: &LoopConfig,
     rebuild: bool,
 ) {
     println!("-- {name}");
-    for n in [1, 2, 4, 8, 16, 31] {
+    for &n in counts {
         let tables = set(n);
         let mut t = [(); 6].map(|_| Vec::new());
         let mut stats = fibforge::multi::loop_::LoopStats::default();
@@ -237,10 +238,35 @@ fn tables_rows(
 
 fn tables_section(base: &Rib<u32>, perturbed: &[Rib<u32>], cfg: &LoopConfig) {
     println!("\n== table insertion / deletion time vs number of tables (Fig. 14), median of 3");
+    let counts = [1, 2, 4, 8, 16, 31];
     let name = "perturbed set: add perturbed table n+1";
-    tables_rows(name, &|n| perturbed[..n].to_vec(), &perturbed[31], cfg, true);
+    tables_rows(name, &|n| perturbed[..n].to_vec(), (&counts, &perturbed[31]), cfg, true);
     let name = "n copies of the base table: add a perturbed one (structure size fixed)";
-    tables_rows(name, &|n| vec![base.clone(); n], &perturbed[0], cfg, false);
+    tables_rows(name, &|n| vec![base.clone(); n], (&counts, &perturbed[0]), cfg, false);
+}
+
+/// Fig. 14 on the real sets (add the last table to the first n) and on 1..256 perturbed
+/// copies of the first Internet2 table.
+fn tables_real_section(shared: &Path, cfg: &LoopConfig) {
+    println!("\n== table insertion / deletion time vs number of tables (Fig. 14), real and 256");
+    for dir in ["internet2", "ris2000-v4"] {
+        let p = shared.join("multi").join(dir);
+        if p.exists() {
+            let ribs = load_dir(&p);
+            let last = ribs.len() - 1;
+            let counts: Vec<usize> = (1..=last).collect();
+            let name = format!("{dir}: add table {} to the first n", last + 1);
+            tables_rows(&name, &|n| ribs[..n].to_vec(), (&counts, &ribs[last]), cfg, true);
+        }
+    }
+    let i2 = shared.join("multi/internet2");
+    if i2.exists() {
+        let small = load_dir(&i2).swap_remove(0);
+        let many = perturbed_tables(&small, 257, Perturbation::default(), 7);
+        let counts = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+        let name = "internet2 perturbed: add perturbed table n+1";
+        tables_rows(name, &|n| many[..n].to_vec(), (&counts, &many[256]), cfg, true);
+    }
 }
 
 fn main() {
@@ -298,6 +324,9 @@ fn main() {
     }
     if want("tables") {
         tables_section(&base, &perturbed, &cfg);
+    }
+    if want("tables_real") {
+        tables_real_section(&shared, &cfg);
     }
 }
 
