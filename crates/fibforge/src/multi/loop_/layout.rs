@@ -22,6 +22,7 @@
 
 use crate::addr::Address;
 use crate::nexthop::NextHop;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub(super) const TAG_PMT: u32 = 0;
@@ -81,13 +82,15 @@ impl Shape {
     }
 }
 
-/// The arrays readers see.
+/// The arrays readers see. `root`, `chunk_groups` and `arena` are shared with the next
+/// structure when a table insertion or deletion patches them in place (only the PortMapTable
+/// columns differ between the two).
 pub(super) struct Core {
     pub shape: Shape,
     pub vrfs: u32,
-    pub root: Box<[AtomicU32]>,
-    pub chunk_groups: Box<[AtomicU32]>,
-    pub arena: Box<[AtomicU32]>,
+    pub root: Arc<[AtomicU32]>,
+    pub chunk_groups: Arc<[AtomicU32]>,
+    pub arena: Arc<[AtomicU32]>,
     pub pmt: super::pmt::Pmt,
 }
 

@@ -25,11 +25,16 @@
 //! regenerates groups into fresh storage and swaps one pointer; retired storage is reclaimed
 //! with `crossbeam-epoch` after a grace period. Table insertion and deletion (§III-D, Table II)
 //! are incremental: see [`merge`](self::merge). One walk over the current structure next to
-//! the added table's own FPA produces the new structure, published with one pointer swap. With
-//! the column layout no other table's column is copied: the added table's column is filled,
-//! and only composites the new table divides get a new entry; a removed table's column is
-//! dropped and entries that become equal are merged. The work is proportional to the size of
-//! the structure, not to the number of tables (loop_bench's Fig. 14 rows measure both).
+//! the added table's own FPA yields every element's new entry. With the column layout the
+//! live arrays are patched copy-on-write ([`merge_patch`](self::merge_patch)): only groups
+//! holding a divided or merged entry or a changed next-layer pointer are written, into spare
+//! storage, and published by atomic pointer replacement as route updates are; then a new
+//! `Core` sharing the same arrays with the edited PortMapTable columns is swapped in. No
+//! other table's column is copied, and subtrees where the added table has no route of its
+//! own (on a deletion: all of them) are walked by their range heads only, so the work follows
+//! the added table's routes and the entries it divides, not the number of tables present
+//! (loop_bench's Fig. 14 rows measure it). When the reserved room runs out, or with packed
+//! rows, the walk builds fresh arrays instead (one pointer swap).
 //!
 //! **VRF ids** are table slots. `build` numbers the tables `0..n`; `remove_table(v)` frees
 //! slot `v` (lookups in it find no route, its memory is released after the readers' grace
@@ -45,13 +50,13 @@
 //! 32-bit ids in the PortMapTable (the paper uses 8 bits), so there is no next-hop cap.
 //! After updates the answers equal a fresh build's; the memory layout may differ (a chunk
 //! is not converted between sparse and grouped forms in place, and PortMapTable entries that
-//! fall out of use are kept until the next rebuild: when reserved room runs out, or when a
-//! table deletion leaves more than half of the entries unused).
+//! fall out of use are kept until the next rebuild: when reserved room runs out).
 
 mod build;
 mod encode;
 mod layout;
 mod merge;
+mod merge_patch;
 mod pmt;
 mod pmt_columns;
 mod pmt_index;
@@ -245,9 +250,9 @@ fn assemble(
     let core = Core {
         shape: shape.clone(),
         vrfs: pmt.width() as u32,
-        root: filled(root, root.len()),
-        chunk_groups: filled(&sink.chunk_groups, spare(sink.chunk_groups.len(), 64 * 4)),
-        arena: filled(&sink.arena, spare(sink.arena.len(), 1 << 14)),
+        root: filled(root, root.len()).into(),
+        chunk_groups: filled(&sink.chunk_groups, spare(sink.chunk_groups.len(), 64 * 4)).into(),
+        arena: filled(&sink.arena, spare(sink.arena.len(), 1 << 14)).into(),
         pmt,
     };
     let store = Store {
@@ -336,9 +341,11 @@ impl<A: Address> Loop<A> {
         self.store.collect();
         let slot = self.ribs.iter().position(Option::is_none).unwrap_or(self.ribs.len());
         let width = self.ribs.len().max(slot + 1);
-        let reshape = Reshape { width, clear: None, add: Some((slot, &rib)) };
-        let (core, store) = self.reshaped(reshape)?;
-        self.publish(core, store);
+        let reshape = || Reshape { width, clear: None, add: Some((slot, &rib)) };
+        if !self.patched(reshape())? {
+            let (core, store) = self.reshaped(reshape())?;
+            self.publish(core, store);
+        }
         if slot == self.ribs.len() {
             self.ribs.push(Some(rib));
         } else {
@@ -358,9 +365,13 @@ impl<A: Address> Loop<A> {
         self.rib_mut(vrf)?;
         let rib = self.ribs[vrf as usize].take().expect("checked above");
         let width = self.ribs.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
-        let reshape = Reshape { width, clear: Some(vrf as usize), add: None };
-        match self.reshaped(reshape) {
-            Ok((core, store)) => self.publish(core, store),
+        let reshape = || Reshape { width, clear: Some(vrf as usize), add: None };
+        let done = self.patched(reshape()).and_then(|done| match done {
+            true => Ok(()),
+            false => self.reshaped(reshape()).map(|(core, store)| self.publish(core, store)),
+        });
+        match done {
+            Ok(()) => {}
             Err(e) => {
                 self.ribs[vrf as usize] = Some(rib);
                 return Err(e);
@@ -368,6 +379,45 @@ impl<A: Address> Loop<A> {
         }
         self.ribs.truncate(width);
         Ok(rib)
+    }
+
+    /// Applies `reshape` to the live arrays copy-on-write and publishes the result (column
+    /// layout; see [`merge_patch`](self::merge_patch)). Returns `false`, with nothing
+    /// published, for packed rows or when the reserved room runs out: the caller then builds
+    /// fresh arrays with [`reshaped`](Self::reshaped).
+    fn patched(&mut self, reshape: Reshape<'_, A>) -> Result<bool, BuildError> {
+        self.store.collect();
+        let guard = epoch::pin();
+        let old = current(&self.shared, &guard);
+        let pmt::Pmt::Columns(cols) = &old.pmt else { return Ok(false) };
+        let edit = match (reshape.add, reshape.clear) {
+            (Some((slot, _)), _) => pmt_columns::ColumnEdit::add(cols, &self.store.pmt, slot),
+            (None, Some(slot)) => pmt_columns::ColumnEdit::remove(cols, &self.store.pmt, slot),
+            (None, None) => return Ok(false),
+        };
+        let shape = (&self.shape, self.cfg.sparse_limit);
+        let (edit, patch) =
+            match merge::merge_in_place(old, shape, reshape, (edit, &mut self.store)) {
+                Err(BuildError::LimitExceeded { what, .. }) if what.starts_with("reserved") => {
+                    return Ok(false);
+                }
+                other => other?,
+            };
+        let retired = patch.publish();
+        let (cols, book) = edit.finish();
+        let core = Core {
+            shape: old.shape.clone(),
+            vrfs: cols.width() as u32,
+            root: old.root.clone(),
+            chunk_groups: old.chunk_groups.clone(),
+            arena: old.arena.clone(),
+            pmt: pmt::Pmt::Columns(cols),
+        };
+        self.store.pmt = book;
+        self.store.retiring.extend(retired);
+        drop(guard);
+        self.swap_core(core);
+        Ok(true)
     }
 
     /// The structure after `reshape`, built by one walk over the current one.
@@ -444,6 +494,14 @@ impl<A: Address> Loop<A> {
         let modified = self.store.modified_pointers;
         self.store = store;
         self.store.modified_pointers = modified;
+        self.swap_core(core);
+    }
+
+    /// Swaps in `core` over the current store; the old core, the storage the store retires
+    /// and PortMapTable entries merged away are released after the readers' grace period.
+    fn swap_core(&mut self, core: Core) {
+        let retiring = std::mem::take(&mut self.store.retiring);
+        let reclaimed = self.store.reclaimed.clone();
         let merged_away = std::mem::take(&mut self.store.pmt.merged_away);
         let freed = self.store.pmt.freed.clone();
         let guard = epoch::pin();
@@ -451,6 +509,9 @@ impl<A: Address> Loop<A> {
         // SAFETY: `old` was just unlinked; readers that still see it are pinned, and deferred
         // destruction waits for them.
         unsafe { guard.defer_destroy(old) };
+        if !retiring.is_empty() {
+            guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
+        }
         if !merged_away.is_empty() {
             guard.defer(move || freed.lock().expect("freed lock").extend(merged_away));
         }

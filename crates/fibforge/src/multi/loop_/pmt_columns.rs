@@ -168,6 +168,8 @@ pub(super) struct ColumnEdit {
     /// Removing: the new index of entry `i` once known (`u32::MAX` before).
     merged: Vec<u32>,
     book: Book,
+    /// The structure is patched in place: the columns must not move (see [`Self::in_place`]).
+    in_place: bool,
 }
 
 impl ColumnEdit {
@@ -187,6 +189,7 @@ impl ColumnEdit {
             divided: FastMap::default(),
             merged: Vec::new(),
             book: fresh(book),
+            in_place: false,
         }
     }
 
@@ -200,7 +203,16 @@ impl ColumnEdit {
             divided: FastMap::default(),
             merged: vec![u32::MAX; book.top as usize],
             book: fresh(book),
+            in_place: false,
         }
+    }
+
+    /// For a structure patched in place: readers of the current structure may meet divided
+    /// entries in patched groups, so the shared columns must hold them; running out of their
+    /// capacity is a "reserved PortMapTable entries" error instead of moving every column.
+    pub(super) fn in_place(mut self) -> ColumnEdit {
+        self.in_place = true;
+        self
     }
 
     /// The new index of current entry `i`, with `value` in the added column.
@@ -242,6 +254,9 @@ impl ColumnEdit {
     fn divide(&mut self, i: u32) -> Result<u32, BuildError> {
         let j = self.book.next_index();
         if j as usize >= self.capacity {
+            if self.in_place {
+                return Err(limit_error("reserved PortMapTable entries"));
+            }
             self.grow();
         }
         for (v, col) in self.cols.iter().enumerate() {
