@@ -49,8 +49,10 @@
 //! offsets); exceeding them is a `BuildError::LimitExceeded`. Next hops are stored as full
 //! 32-bit ids in the PortMapTable (the paper uses 8 bits), so there is no next-hop cap.
 //! After updates the answers equal a fresh build's; the memory layout may differ (a chunk
-//! is not converted between sparse and grouped forms in place, and PortMapTable entries that
-//! fall out of use are kept until the next rebuild: when reserved room runs out).
+//! is not converted between sparse and grouped forms in place). PortMapTable entries that
+//! fall out of use through updates are found by a periodic sweep and reused after the grace
+//! period (see [`sweep`](self::sweep)); with packed rows they are kept until a rebuild (when
+//! reserved room runs out).
 
 mod build;
 mod encode;
@@ -62,6 +64,7 @@ mod pmt_columns;
 mod pmt_index;
 mod pmt_packed;
 mod single;
+mod sweep;
 mod update;
 
 pub use single::LoopFib;
@@ -471,6 +474,12 @@ impl<A: Address> Loop<A> {
         let retiring = std::mem::take(&mut self.store.retiring);
         let reclaimed = self.store.reclaimed.clone();
         guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
+        if result.is_ok() && sweep::due(core, &self.store) {
+            sweep::sweep(core, &mut self.store);
+            let unnamed = std::mem::take(&mut self.store.pmt.merged_away);
+            let freed = self.store.pmt.freed.clone();
+            guard.defer(move || freed.lock().expect("freed lock").extend(unnamed));
+        }
         guard.flush();
         match result {
             Err(BuildError::LimitExceeded { what, .. }) if what.starts_with("reserved") => {

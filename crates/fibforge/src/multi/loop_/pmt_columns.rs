@@ -25,7 +25,8 @@
 //! readers of the old structure never see them change. Entries merged away by a table
 //! deletion are retired: after the readers' grace period they are reused by later divisions
 //! and updates, so adding and removing tables repeatedly does not grow the table. Entries
-//! that fall out of use through route updates stay until a rebuild.
+//! that fall out of use through route updates are found by a sweep and reused the same way
+//! (see [`sweep`](super::sweep)).
 
 use super::build::limit_error;
 use super::pmt_index::{FastMap, PmtIndex, mix, term};
@@ -116,6 +117,10 @@ pub(super) struct Book {
     /// Entries past their grace period, to move into `free`. Shared by the bookkeeping of
     /// every structure over the same columns (a rebuild starts a new one).
     pub freed: Arc<Mutex<Vec<u32>>>,
+    /// `idle[i]`: entry `i` is free or waiting for its grace period (missing: false).
+    pub idle: Vec<bool>,
+    /// Entries made by route updates since the last sweep (see [`sweep`](super::sweep)).
+    pub created: u32,
 }
 
 impl Book {
@@ -131,10 +136,29 @@ impl Book {
 
     /// The index for a new entry: a free one, else the next one.
     pub(super) fn next_index(&mut self) -> u32 {
-        self.free.pop().unwrap_or_else(|| {
+        let i = self.free.pop().unwrap_or_else(|| {
             self.top += 1;
             self.top - 1
-        })
+        });
+        if let Some(idle) = self.idle.get_mut(i as usize) {
+            *idle = false;
+        }
+        i
+    }
+
+    /// Retires entry `i` (no lookup entry of the structure being published names it): it
+    /// becomes free after the readers' grace period.
+    pub(super) fn retire(&mut self, i: u32) {
+        if self.idle.len() <= i as usize {
+            self.idle.resize(self.top as usize, false);
+        }
+        self.idle[i as usize] = true;
+        self.merged_away.push(i);
+    }
+
+    /// True when entry `i` is free or waiting for its grace period.
+    pub(super) fn is_idle(&self, i: u32) -> bool {
+        self.idle.get(i as usize).copied().unwrap_or(false)
     }
 
     /// Records the hash of entry `i` (new or reused).
@@ -150,6 +174,10 @@ impl Book {
         if i + 1 == self.top && self.hashes.len() < self.top as usize {
             self.top -= 1;
         } else {
+            if self.idle.len() <= i as usize {
+                self.idle.resize(self.top as usize, false);
+            }
+            self.idle[i as usize] = true;
             self.free.push(i);
         }
     }
@@ -305,7 +333,7 @@ impl ColumnEdit {
         if j == i {
             self.book.index.note(h, i);
         } else {
-            self.book.merged_away.push(i);
+            self.book.retire(i);
         }
         self.merged[iu] = j;
         j
@@ -335,5 +363,7 @@ fn fresh(book: &Book) -> Book {
         free: book.free.clone(),
         merged_away: Vec::new(),
         freed: book.freed.clone(),
+        idle: book.idle.clone(),
+        created: book.created,
     }
 }

@@ -127,7 +127,10 @@ impl Sink for CoreSink<'_> {
             return Ok(i);
         }
         let i = match pmt {
-            Pmt::Columns(_) => book.next_index(),
+            Pmt::Columns(_) => {
+                book.created += 1;
+                book.next_index()
+            }
             Pmt::Packed(_) => {
                 book.top += 1; // packed rows are appended in order
                 book.top - 1
@@ -159,7 +162,7 @@ impl Core {
     }
 
     /// The entries stored in the chunk an entry points to (none for PortMapTable entries).
-    fn children(&self, e: u32) -> Vec<u32> {
+    pub(super) fn children(&self, e: u32) -> Vec<u32> {
         let word = |i: usize| self.arena[i].load(Ordering::Relaxed);
         match tag(e) {
             TAG_CHUNK => {
