@@ -123,7 +123,7 @@ pub(super) fn merge_in_place<'a, A: Address>(
 ) -> Result<(ColumnEdit, Patch<'a>), BuildError> {
     let memo = FastMap::default();
     let out = Out::Patch(Patch::new(old, store));
-    let edit = Some(edit.in_place());
+    let edit = Some(edit);
     let mut m = Merger { old, shape, limit: sparse_limit, reshape, memo, out, edit };
     let w = m.chunk(0, Prefix::DEFAULT_ROUTE, Current::Root, 0)?;
     let (Out::Patch(mut patch), Some(edit)) = (m.out, m.edit) else {

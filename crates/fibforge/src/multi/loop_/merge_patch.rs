@@ -14,18 +14,27 @@
 //! - a PortMapTable element under which the added table has longer routes gets a new chunk;
 //! - root elements whose entry changes are recorded.
 //!
-//! [`Patch::publish`] then stores the recorded pointers with `Release`, after which the caller
-//! swaps in the new `Core` (same arrays, edited PortMapTable columns). Between the first store
-//! and the swap, readers of the current structure may meet patched groups: every entry in them
+//! [`Pointers::publish`] then stores the recorded pointers with `Release`, after which the
+//! caller swaps in the new `Core` (same arrays, edited PortMapTable columns). Between the first
+//! store and the swap, readers of the current structure may meet patched groups: every entry in them
 //! holds, for every table of the current structure except a deleted one, the same value as
 //! the entry it replaces (divided entries are copies, merged ones are equal on the remaining
 //! columns, and their values are written before the pointers), so the current tables' answers
 //! do not change; a lookup in the table being deleted may meet the merged entry's value.
 //! Retired storage is reused only after the readers' grace period.
 //!
-//! Nothing reachable is written before [`Patch::publish`]: when the reserved room (arena words,
-//! chunk ids, PortMapTable capacity) runs out during the walk, the caller drops the patch and
-//! falls back to the fresh merge, which sizes new arrays.
+//! When divisions outgrow the PortMapTable columns, the edit moves them into larger storage
+//! (copying every column: rare, the capacity grows by half). Readers of the current structure
+//! read the old columns, which lack the entries divided past their end, so then the order is
+//! reversed: the new `Core` is swapped in first, the writer waits for the readers' grace
+//! period (every reader that could still see the old columns is done), and the pointers are
+//! published after. In between, lookups in every table but the one being added answer from
+//! unpatched groups, correctly; the table being added may answer partly until
+//! `add_table` returns.
+//!
+//! Nothing reachable is written before the pointers are published: when the reserved arena
+//! words or chunk ids run out during the walk, the caller drops the patch and falls back to
+//! the fresh merge, which sizes new arrays.
 
 use super::build::{Sink, encode_chunk};
 use super::encode::encode_group;
@@ -192,14 +201,28 @@ impl<'a> Patch<'a> {
         self.root.extend(changed.map(|(e, (_, &n))| (e, n)));
     }
 
-    /// Stores every recorded pointer (`Release`: the words they name were written before).
-    /// Returns the storage they retire.
-    pub(super) fn publish(self) -> Vec<Retired> {
+    /// The recorded pointers, to publish into any `Core` over the same arrays.
+    pub(super) fn finish(self) -> Pointers {
+        Pointers { groups: self.groups, root: self.root, retiring: self.retiring }
+    }
+}
+
+/// Pointer replacements of a finished patch.
+pub(super) struct Pointers {
+    groups: Vec<(usize, u32)>,
+    root: Vec<(usize, u32)>,
+    retiring: Vec<Retired>,
+}
+
+impl Pointers {
+    /// Stores every recorded pointer into `core`'s arrays (`Release`: the words they name
+    /// were written before). Returns the storage they retire.
+    pub(super) fn publish(self, core: &Core) -> Vec<Retired> {
         for &(slot, offset) in &self.groups {
-            self.core.chunk_groups[slot].store(offset, Ordering::Release);
+            core.chunk_groups[slot].store(offset, Ordering::Release);
         }
         for &(e, entry) in &self.root {
-            self.core.root[e].store(entry, Ordering::Release);
+            core.root[e].store(entry, Ordering::Release);
         }
         self.retiring
     }

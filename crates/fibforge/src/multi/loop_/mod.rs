@@ -272,6 +272,21 @@ fn assemble(
     (core, store)
 }
 
+/// Blocks until every reader pinned before the call has unpinned (one grace period): a
+/// function deferred now runs only then, and deferred functions of one thread run in order.
+fn wait_for_readers() {
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = done.clone();
+    let guard = epoch::pin();
+    guard.defer(move || flag.store(true, Ordering::Release));
+    guard.flush();
+    drop(guard);
+    while !done.load(Ordering::Acquire) {
+        epoch::pin().flush();
+        std::thread::yield_now();
+    }
+}
+
 fn filled(values: &[u32], capacity: usize) -> Box<[std::sync::atomic::AtomicU32]> {
     let v = atomic_vec(capacity.max(values.len()));
     for (slot, &x) in v.iter().zip(values) {
@@ -406,7 +421,7 @@ impl<A: Address> Loop<A> {
                 }
                 other => other?,
             };
-        let retired = patch.publish();
+        let (pointers, grew) = (patch.finish(), edit.grew());
         let (cols, book) = edit.finish();
         let core = Core {
             shape: old.shape.clone(),
@@ -417,9 +432,21 @@ impl<A: Address> Loop<A> {
             pmt: pmt::Pmt::Columns(cols),
         };
         self.store.pmt = book;
-        self.store.retiring.extend(retired);
-        drop(guard);
+        if !grew {
+            self.store.retiring.extend(pointers.publish(old));
+            drop(guard);
+            self.swap_core(core);
+            return Ok(true);
+        }
+        drop(guard); // the columns moved: readers of the old ones must be gone first
         self.swap_core(core);
+        wait_for_readers();
+        let guard = epoch::pin();
+        self.store.retiring.extend(pointers.publish(current(&self.shared, &guard)));
+        let retiring = std::mem::take(&mut self.store.retiring);
+        let reclaimed = self.store.reclaimed.clone();
+        guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
+        guard.flush();
         Ok(true)
     }
 

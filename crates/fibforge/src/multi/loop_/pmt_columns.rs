@@ -196,8 +196,8 @@ pub(super) struct ColumnEdit {
     /// Removing: the new index of entry `i` once known (`u32::MAX` before).
     merged: Vec<u32>,
     book: Book,
-    /// The structure is patched in place: the columns must not move (see [`Self::in_place`]).
-    in_place: bool,
+    /// The columns were moved into larger storage (see [`Self::grew`]).
+    grew: bool,
 }
 
 impl ColumnEdit {
@@ -217,7 +217,7 @@ impl ColumnEdit {
             divided: FastMap::default(),
             merged: Vec::new(),
             book: fresh(book),
-            in_place: false,
+            grew: false,
         }
     }
 
@@ -231,16 +231,16 @@ impl ColumnEdit {
             divided: FastMap::default(),
             merged: vec![u32::MAX; book.top as usize],
             book: fresh(book),
-            in_place: false,
+            grew: false,
         }
     }
 
-    /// For a structure patched in place: readers of the current structure may meet divided
-    /// entries in patched groups, so the shared columns must hold them; running out of their
-    /// capacity is a "reserved PortMapTable entries" error instead of moving every column.
-    pub(super) fn in_place(mut self) -> ColumnEdit {
-        self.in_place = true;
-        self
+    /// True when the edit moved every column into larger storage: readers of the current
+    /// structure read the old columns, which do not hold the entries divided past their end,
+    /// so a structure patched in place must not show them its patched groups (see
+    /// [`merge_patch`](super::merge_patch)).
+    pub(super) fn grew(&self) -> bool {
+        self.grew
     }
 
     /// The new index of current entry `i`, with `value` in the added column.
@@ -282,9 +282,6 @@ impl ColumnEdit {
     fn divide(&mut self, i: u32) -> Result<u32, BuildError> {
         let j = self.book.next_index();
         if j as usize >= self.capacity {
-            if self.in_place {
-                return Err(limit_error("reserved PortMapTable entries"));
-            }
             self.grow();
         }
         for (v, col) in self.cols.iter().enumerate() {
@@ -313,6 +310,7 @@ impl ColumnEdit {
             }
         }
         self.capacity = capacity;
+        self.grew = true;
     }
 
     fn map_remove(&mut self, i: u32) -> u32 {

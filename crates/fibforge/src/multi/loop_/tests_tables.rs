@@ -312,3 +312,42 @@ proptest! {
         assert_fresh(&l);
     }
 }
+
+/// An insertion that divides more entries than the PortMapTable columns hold moves them into
+/// larger storage and still patches the arrays in place (columns first, then the groups after
+/// the readers' grace period); readers of the other tables see no wrong answer meanwhile.
+#[test]
+fn insertion_outgrowing_the_columns_patches_in_place() {
+    let routes = |hops: &dyn Fn(u32) -> u32, len: u32| -> Rib<u32> {
+        (0..2000u32)
+            .flat_map(|i| {
+                let a = 0x1000_0000 + (i << 16);
+                (0..1u32 << (len - 16)).map(move |k| (a | k << (32 - len), k))
+            })
+            .map(|(a, k)| (Prefix::new_masked(a, len).unwrap(), hop(hops(a >> 16) + k)))
+            .collect()
+    };
+    let base = routes(&|x| x, 16); // 2000 distinct entries
+    let cfg = LoopConfig { headroom: 0.0, ..Default::default() };
+    let mut l = Loop::build(vec![base.clone()], &cfg).unwrap();
+    let arena = arena_of(&l);
+    let reader = l.reader();
+    let stop = Arc::new(AtomicBool::new(false));
+    let checker = {
+        let (stop, base) = (stop.clone(), base.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                for i in (0..2000u32).step_by(7) {
+                    let a = 0x1000_0000 + (i << 16) + 0x8001;
+                    assert_eq!(reader.lookup(0, a), base.lookup(a), "{a:#x}");
+                }
+            }
+        })
+    };
+    l.add_table(routes(&|x| 5000 + x, 17)).unwrap(); // every entry divided in two
+    stop.store(true, Ordering::Relaxed);
+    checker.join().expect("reader saw a wrong answer");
+    assert_eq!(arena_of(&l), arena, "patched in place");
+    assert!(l.stats().pmt_entries >= 4000);
+    assert_fresh(&l);
+}
