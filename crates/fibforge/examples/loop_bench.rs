@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p fibforge --example loop_bench -- [SHARED_DATA_DIR [SECTIONS]]`
 //!
-//! SECTIONS is a comma-separated subset of `memory,lookup,updates,tables,tables_real`
+//! SECTIONS is a comma-separated subset of `memory,lookup,updates,tables,tables_real,batch`
 //! (default: all).
 //!
 //! Prints: memory and bytes per prefix versus the number of tables (real sets and perturbed
@@ -328,6 +328,9 @@ fn main() {
     if want("tables_real") {
         tables_real_section(&shared, &cfg);
     }
+    if want("batch") {
+        batch_section(&shared, &perturbed, &cfg);
+    }
 }
 
 fn memory_rows(shared: &Path, cfg: &LoopConfig) {
@@ -376,5 +379,57 @@ fn lookup_rows(shared: &Path, perturbed: &[Rib<u32>], cfg: &LoopConfig) {
             }
         }
         println!("  loop {:.2} MiB", l.memory_bytes() as f64 / 1048576.0);
+    }
+}
+
+/// Million lookups per CPU second over batches of 64 random `(vrf, address)` keys, through
+/// one pinned view: `batch` with `lookup_batch`, else one `lookup` per key.
+fn batch_mlps(l: &Loop<u32>, vrfs: u32, batch: bool, seed: u64) -> f64 {
+    let rounds = 60_000u64;
+    let mut keys = [(0u32, 0u32); 64];
+    let mut out = [None; 64];
+    let mut s = 0x9E37_79B9 + seed;
+    l.reader().with(|v| {
+        let mut acc = 0u32;
+        let c0 = cpu_ms();
+        for _ in 0..rounds {
+            for k in keys.iter_mut() {
+                let x = xorshift(&mut s);
+                *k = ((x >> 32) as u32 % vrfs, x as u32);
+            }
+            if batch {
+                v.lookup_batch(&keys, &mut out);
+            } else {
+                for (o, &(vrf, a)) in out.iter_mut().zip(&keys) {
+                    *o = v.lookup(vrf, a);
+                }
+            }
+            acc = acc.wrapping_add(out.iter().map(|h| h.map_or(0, |h| h.raw())).sum::<u32>());
+        }
+        std::hint::black_box(acc);
+        (rounds * 64) as f64 / (cpu_ms() - c0) / 1e3
+    })
+}
+
+/// Batch versus single lookups, interleaved repeats, medians of 7 (thread CPU time).
+fn batch_section(shared: &Path, perturbed: &[Rib<u32>], cfg: &LoopConfig) {
+    println!(
+        "\n== LOOP lookup_batch (interleaved, 16 lanes) vs one lookup per key, Mlps per CPU s"
+    );
+    let mut sets = vec![("ris2015 perturbed x8", perturbed[..8].to_vec())];
+    let i2 = shared.join("multi/internet2");
+    if i2.exists() {
+        sets.push(("internet2 x9", load_dir(&i2)));
+    }
+    for (name, ribs) in sets {
+        let n = ribs.len() as u32;
+        let l = Loop::build(ribs, cfg).unwrap();
+        let (mut single, mut batch) = (Vec::new(), Vec::new());
+        for r in 0..7 {
+            single.push(batch_mlps(&l, n, false, r));
+            batch.push(batch_mlps(&l, n, true, r));
+        }
+        let (s, b) = (percentile(&mut single, 0.5), percentile(&mut batch, 0.5));
+        println!("{name:<22} single {s:>6.1}  batch {b:>6.1}  ratio {:.2}", b / s);
     }
 }

@@ -54,6 +54,7 @@
 //! period (see [`sweep`](self::sweep)); with packed rows they are kept until a rebuild (when
 //! reserved room runs out).
 
+mod batch;
 mod build;
 mod encode;
 mod layout;
@@ -620,6 +621,10 @@ impl<A: Address> MultiLookup<A> for LoopView<'_, A> {
     fn lookup(&self, vrf: VrfId, addr: A) -> Option<NextHop> {
         self.core.lookup(vrf, addr)
     }
+    /// Interleaved: keys walked in step, with prefetches (see [`batch`](self::batch)).
+    fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
+        self.core.lookup_batch(keys, out)
+    }
     /// Bytes allocated, including the capacity reserved for updates.
     fn memory_bytes(&self) -> usize {
         let c = self.core;
@@ -635,12 +640,7 @@ impl<A: Address> MultiLookup<A> for LoopReader<A> {
         self.with(|v| v.lookup(vrf, addr))
     }
     fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
-        assert!(out.len() >= keys.len(), "output shorter than input");
-        self.with(|v| {
-            for (o, &(vrf, a)) in out.iter_mut().zip(keys) {
-                *o = v.lookup(vrf, a);
-            }
-        })
+        self.with(|v| v.core.lookup_batch(keys, out))
     }
     /// Bytes allocated, including the capacity reserved for updates.
     fn memory_bytes(&self) -> usize {

@@ -76,6 +76,15 @@ impl Columns {
         self.cols[vrf as usize].get(i as usize).map_or(0, |x| x.load(Ordering::Relaxed))
     }
 
+    /// Hints that `cols[vrf][i]` (`vrf` < width) is read soon.
+    #[inline]
+    pub(super) fn prefetch(&self, i: u32, vrf: u32) {
+        let col = &self.cols[vrf as usize];
+        if (i as usize) < col.len() {
+            crate::algo::prefetch::read(col, i as usize);
+        }
+    }
+
     /// Stores `composite` as entry `i` (the next one).
     pub(super) fn append(&self, i: u32, composite: &[u32]) -> Result<(), BuildError> {
         if i as usize >= self.capacity {

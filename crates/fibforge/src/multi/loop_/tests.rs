@@ -242,3 +242,50 @@ fn long_update_run_reuses_unnamed_entries() {
     }
     assert_matches(&l, &[0x0A01_0203]);
 }
+
+/// Every key of a batch (any length, VRFs out of range included) gets what a single lookup
+/// and the RIB give, for every chunk form and PortMapTable layout, IPv4 and IPv6.
+fn assert_batch_matches<A: Address>(l: &Loop<A>, extra: &[A]) {
+    let vrfs = l.ribs.len() as u32 + 1;
+    let keys: Vec<(VrfId, A)> =
+        probes(&l.ribs, extra).into_iter().flat_map(|a| (0..vrfs).map(move |v| (v, a))).collect();
+    for len in [keys.len(), 1, 15, 16, 17, 100] {
+        let keys = &keys[..len.min(keys.len())];
+        let mut out = vec![Some(hop(99)); keys.len()];
+        l.reader().lookup_batch(keys, &mut out);
+        for (&(vrf, a), &got) in keys.iter().zip(&out) {
+            let rib = l.ribs.get(vrf as usize).and_then(|r| r.as_ref());
+            assert_eq!(got, l.lookup(vrf, a), "vrf {vrf} addr {}", a.to_std());
+            assert_eq!(got, rib.and_then(|r| r.lookup(a)), "vrf {vrf} addr {}", a.to_std());
+        }
+    }
+}
+
+#[test]
+fn batch_lookups_equal_single_lookups_and_the_ribs() {
+    let t1 = rib4(&[("0.0.0.0/0", 1), ("10.0.0.0/8", 2), ("10.1.2.0/24", 3), ("10.1.2.128/25", 4)]);
+    let t2 = rib4(&[("10.0.0.0/16", 5), ("10.1.2.3/32", 6), ("192.168.0.0/16", 7)]);
+    let t3: Rib<u32> = (0..60u32)
+        .map(|i| {
+            let a = 0x0A01_0000 | (i % 4) << 8 | (i * 4);
+            (Prefix4::new_masked(a, 26 + i % 7).unwrap(), hop(i % 9))
+        })
+        .collect();
+    for (group, sparse_limit, compress_pmt) in [(64, 3, false), (32, 0, true), (128, 1, false)] {
+        let cfg = LoopConfig { group, sparse_limit, compress_pmt, ..Default::default() };
+        let mut l = Loop::build(vec![t1.clone(), t2.clone(), t3.clone()], &cfg).unwrap();
+        assert_batch_matches(&l, &[0, u32::MAX, 0x0A01_0203]);
+        l.insert(1, "10.1.3.64/27".parse().unwrap(), hop(12)).unwrap();
+        l.remove_table(0).unwrap();
+        assert_batch_matches(&l, &[0, u32::MAX, 0x0A01_0203]);
+    }
+    let p = |s: &str| s.parse::<Prefix<u128>>().unwrap();
+    let t6: Rib<u128> =
+        [(p("::/0"), hop(0)), (p("2001:db8::/32"), hop(1)), (p("2001:db8::1/128"), hop(2))]
+            .into_iter()
+            .collect();
+    let l6 = Loop::build(vec![t6.clone(), t6], &LoopConfig::default()).unwrap();
+    assert_batch_matches(&l6, &[0, u128::MAX]);
+    let mut empty = [None; 0];
+    l6.reader().lookup_batch(&[], &mut empty);
+}
