@@ -288,6 +288,18 @@ fn wait_for_readers() {
     }
 }
 
+/// A copy of `from` with room for `capacity` words.
+fn copied(
+    from: &[std::sync::atomic::AtomicU32],
+    capacity: usize,
+) -> Arc<[std::sync::atomic::AtomicU32]> {
+    let v = atomic_vec(capacity.max(from.len()));
+    for (to, x) in v.iter().zip(from) {
+        to.store(x.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+    v.into()
+}
+
 fn filled(values: &[u32], capacity: usize) -> Box<[std::sync::atomic::AtomicU32]> {
     let v = atomic_vec(capacity.max(values.len()));
     for (slot, &x) in v.iter().zip(values) {
@@ -361,7 +373,7 @@ impl<A: Address> Loop<A> {
         let slot = self.ribs.iter().position(Option::is_none).unwrap_or(self.ribs.len());
         let width = self.ribs.len().max(slot + 1);
         let reshape = || Reshape { width, clear: None, add: Some((slot, &rib)) };
-        if !self.patched(reshape())? {
+        if !self.patched(reshape)? {
             let (core, store) = self.reshaped(reshape())?;
             self.publish(core, store);
         }
@@ -385,7 +397,7 @@ impl<A: Address> Loop<A> {
         let rib = self.ribs[vrf as usize].take().expect("checked above");
         let width = self.ribs.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
         let reshape = || Reshape { width, clear: Some(vrf as usize), add: None };
-        let done = self.patched(reshape()).and_then(|done| match done {
+        let done = self.patched(reshape).and_then(|done| match done {
             true => Ok(()),
             false => self.reshaped(reshape()).map(|(core, store)| self.publish(core, store)),
         });
@@ -404,21 +416,43 @@ impl<A: Address> Loop<A> {
     /// layout; see [`merge_patch`](self::merge_patch)). Returns `false`, with nothing
     /// published, for packed rows or when the reserved room runs out: the caller then builds
     /// fresh arrays with [`reshaped`](Self::reshaped).
-    fn patched(&mut self, reshape: Reshape<'_, A>) -> Result<bool, BuildError> {
+    ///
+    /// When the reserved arena words or chunk ids run out, the arrays are first copied into
+    /// larger ones (a copy, not a re-encoding: proportional to the structure's size, and
+    /// amortised as the room doubles) and the patch is tried once more.
+    fn patched<'r>(&mut self, reshape: impl Fn() -> Reshape<'r, A>) -> Result<bool, BuildError>
+    where
+        A: 'r,
+    {
+        for attempt in 0..2 {
+            match self.try_patch(reshape())? {
+                Some(done) => return Ok(done),
+                None if attempt == 0 => self.grow_arrays(),
+                None => {}
+            }
+        }
+        Ok(false)
+    }
+
+    /// One attempt of [`patched`](Self::patched): `None` (and the allocator as it was) when
+    /// the reserved room ran out.
+    fn try_patch(&mut self, reshape: Reshape<'_, A>) -> Result<Option<bool>, BuildError> {
         self.store.collect();
         let guard = epoch::pin();
         let old = current(&self.shared, &guard);
-        let pmt::Pmt::Columns(cols) = &old.pmt else { return Ok(false) };
+        let pmt::Pmt::Columns(cols) = &old.pmt else { return Ok(Some(false)) };
         let edit = match (reshape.add, reshape.clear) {
             (Some((slot, _)), _) => pmt_columns::ColumnEdit::add(cols, &self.store.pmt, slot),
             (None, Some(slot)) => pmt_columns::ColumnEdit::remove(cols, &self.store.pmt, slot),
-            (None, None) => return Ok(false),
+            (None, None) => return Ok(Some(false)),
         };
         let shape = (&self.shape, self.cfg.sparse_limit);
+        let saved = self.store.allocation();
         let (edit, patch) =
             match merge::merge_in_place(old, shape, reshape, (edit, &mut self.store)) {
                 Err(BuildError::LimitExceeded { what, .. }) if what.starts_with("reserved") => {
-                    return Ok(false);
+                    self.store.restore(saved);
+                    return Ok(None);
                 }
                 other => other?,
             };
@@ -437,7 +471,7 @@ impl<A: Address> Loop<A> {
             self.store.retiring.extend(pointers.publish(old));
             drop(guard);
             self.swap_core(core);
-            return Ok(true);
+            return Ok(Some(true));
         }
         drop(guard); // the columns moved: readers of the old ones must be gone first
         self.swap_core(core);
@@ -448,7 +482,29 @@ impl<A: Address> Loop<A> {
         let reclaimed = self.store.reclaimed.clone();
         guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
         guard.flush();
-        Ok(true)
+        Ok(Some(true))
+    }
+
+    /// Publishes a copy of the structure whose arena and chunk ids have twice the room in
+    /// use (at least as much again as reserved now). Readers of the current structure keep
+    /// reading its arrays, which are freed after their grace period.
+    fn grow_arrays(&mut self) {
+        let guard = epoch::pin();
+        let old = current(&self.shared, &guard);
+        let pmt::Pmt::Columns(cols) = &old.pmt else { return };
+        let stride = self.shape.chunk_stride() as usize;
+        let arena = old.arena.len() + self.store.arena_used().max(1 << 14);
+        let groups = old.chunk_groups.len() + (self.store.chunks_used() * stride).max(256);
+        let core = Core {
+            shape: old.shape.clone(),
+            vrfs: old.vrfs,
+            root: copied(&old.root, old.root.len()),
+            chunk_groups: copied(&old.chunk_groups, groups),
+            arena: copied(&old.arena, arena),
+            pmt: pmt::Pmt::Columns(cols.share()),
+        };
+        drop(guard);
+        self.swap_core(core);
     }
 
     /// The structure after `reshape`, built by one walk over the current one.

@@ -70,6 +70,11 @@ impl Columns {
         self.cols.len()
     }
 
+    /// The same columns, shared (for a structure that differs in its other arrays only).
+    pub(super) fn share(&self) -> Columns {
+        Columns { cols: self.cols.clone(), capacity: self.capacity }
+    }
+
     /// The value of column `vrf` (< width) of entry `i`; 0 in a removed table's slot.
     #[inline]
     pub(super) fn get(&self, i: u32, vrf: u32) -> u32 {

@@ -209,8 +209,8 @@ fn arena_of(l: &Loop<u32>) -> usize {
 }
 
 /// Within the reserved room, insertion and deletion patch the live arrays (copy-on-write of
-/// the changed groups only); past it they fall back to fresh arrays. Both answer like a
-/// fresh build, and retired groups are reused.
+/// the changed groups only); past it the arrays are copied into larger ones first. Both
+/// answer like a fresh build, and retired groups are reused.
 #[test]
 fn insertion_patches_in_place_until_the_room_runs_out() {
     let mut l = Loop::build(sample_tables(), &LoopConfig::default()).unwrap();
@@ -230,7 +230,7 @@ fn insertion_patches_in_place_until_the_room_runs_out() {
         (0..400u32).map(|i| (format!("11.{}.{}.0/24", i / 4, i % 4), 1 + i % 5)).collect();
     let many: Vec<(&str, u32)> = many.iter().map(|(p, h)| (p.as_str(), *h)).collect();
     let id = l.add_table(rib4(&many)).unwrap();
-    assert_ne!(arena_of(&l), arena, "fell back to fresh arrays");
+    assert_ne!(arena_of(&l), arena, "moved to larger arrays");
     assert_fresh(&l);
     let arena = arena_of(&l);
     l.remove_table(id).unwrap();

@@ -65,6 +65,25 @@ impl Store {
         }
     }
 
+    /// The allocator's state (to undo an abandoned patch's allocations).
+    pub(super) fn allocation(&self) -> Allocation {
+        Allocation {
+            arena_top: self.arena_top,
+            chunk_top: self.chunk_top,
+            free_words: self.free_words.clone(),
+            free_chunks: self.free_chunks.clone(),
+        }
+    }
+
+    /// Returns to a state from [`allocation`](Self::allocation): storage allocated since is
+    /// free again (nothing published names it).
+    pub(super) fn restore(&mut self, a: Allocation) {
+        self.arena_top = a.arena_top;
+        self.chunk_top = a.chunk_top;
+        self.free_words = a.free_words;
+        self.free_chunks = a.free_chunks;
+    }
+
     pub(super) fn arena_used(&self) -> usize {
         let free: usize = self.free_words.iter().map(|(len, v)| *len as usize * v.len()).sum();
         self.arena_top as usize - free
@@ -73,6 +92,14 @@ impl Store {
     pub(super) fn chunks_used(&self) -> usize {
         self.chunk_top as usize - self.free_chunks.len()
     }
+}
+
+/// The allocator's bump pointers and free lists.
+pub(super) struct Allocation {
+    arena_top: u32,
+    chunk_top: u32,
+    free_words: HashMap<u32, Vec<u32>>,
+    free_chunks: Vec<u32>,
 }
 
 /// A sink writing into the live arrays.
