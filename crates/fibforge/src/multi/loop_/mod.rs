@@ -424,6 +424,11 @@ impl<A: Address> Loop<A> {
     where
         A: 'r,
     {
+        if reshape().add.is_some() && self.arena_spare() < self.store.arena_used() {
+            // An added table may rewrite most groups (a new next hop in every range): an
+            // attempt that runs out of room half-way would be a wasted walk.
+            self.grow_arrays();
+        }
         for attempt in 0..2 {
             match self.try_patch(reshape())? {
                 Some(done) => return Ok(done),
@@ -483,6 +488,13 @@ impl<A: Address> Loop<A> {
         guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
         guard.flush();
         Ok(Some(true))
+    }
+
+    /// Arena words free for new storage: past the bump pointer, and reclaimed.
+    fn arena_spare(&self) -> usize {
+        let guard = epoch::pin();
+        let reserved = current(&self.shared, &guard).arena.len();
+        reserved - self.store.arena_top as usize + self.store.arena_free()
     }
 
     /// Publishes a copy of the structure whose arena and chunk ids have twice the room in

@@ -85,8 +85,12 @@ impl Store {
     }
 
     pub(super) fn arena_used(&self) -> usize {
-        let free: usize = self.free_words.iter().map(|(len, v)| *len as usize * v.len()).sum();
-        self.arena_top as usize - free
+        self.arena_top as usize - self.arena_free()
+    }
+
+    /// Words in the free lists.
+    pub(super) fn arena_free(&self) -> usize {
+        self.free_words.iter().map(|(len, v)| *len as usize * v.len()).sum()
     }
 
     pub(super) fn chunks_used(&self) -> usize {
