@@ -2,7 +2,8 @@
 //!
 //! `cargo run --release -p fibforge --example loop_bench -- [SHARED_DATA_DIR [SECTIONS]]`
 //!
-//! SECTIONS is a comma-separated subset of `memory,lookup,updates,tables` (default: all).
+//! SECTIONS is a comma-separated subset of `memory,lookup,updates,tables,tables_real,batch`
+//! (default: all).
 //!
 //! Prints: memory and bytes per prefix versus the number of tables (real sets and perturbed
 //! copies of `data/ris2015-as3856`), lookup rates of LOOP against one structure per table,
@@ -191,12 +192,12 @@ fn timed<R>(f: impl FnOnce() -> R) -> (R, f64, f64) {
 fn tables_rows(
     name: &str,
     set: &dyn Fn(usize) -> Vec<Rib<u32>>,
-    added: &Rib<u32>,
+    (counts, added): (&[usize], &Rib<u32>),
     cfg: &LoopConfig,
     rebuild: bool,
 ) {
     println!("-- {name}");
-    for n in [1, 2, 4, 8, 16, 31] {
+    for &n in counts {
         let tables = set(n);
         let mut t = [(); 6].map(|_| Vec::new());
         let mut stats = fibforge::multi::loop_::LoopStats::default();
@@ -237,10 +238,35 @@ fn tables_rows(
 
 fn tables_section(base: &Rib<u32>, perturbed: &[Rib<u32>], cfg: &LoopConfig) {
     println!("\n== table insertion / deletion time vs number of tables (Fig. 14), median of 3");
+    let counts = [1, 2, 4, 8, 16, 31];
     let name = "perturbed set: add perturbed table n+1";
-    tables_rows(name, &|n| perturbed[..n].to_vec(), &perturbed[31], cfg, true);
+    tables_rows(name, &|n| perturbed[..n].to_vec(), (&counts, &perturbed[31]), cfg, true);
     let name = "n copies of the base table: add a perturbed one (structure size fixed)";
-    tables_rows(name, &|n| vec![base.clone(); n], &perturbed[0], cfg, false);
+    tables_rows(name, &|n| vec![base.clone(); n], (&counts, &perturbed[0]), cfg, false);
+}
+
+/// Fig. 14 on the real sets (add the last table to the first n) and on 1..256 perturbed
+/// copies of the first Internet2 table.
+fn tables_real_section(shared: &Path, cfg: &LoopConfig) {
+    println!("\n== table insertion / deletion time vs number of tables (Fig. 14), real and 256");
+    for dir in ["internet2", "ris2000-v4"] {
+        let p = shared.join("multi").join(dir);
+        if p.exists() {
+            let ribs = load_dir(&p);
+            let last = ribs.len() - 1;
+            let counts: Vec<usize> = (1..=last).collect();
+            let name = format!("{dir}: add table {} to the first n", last + 1);
+            tables_rows(&name, &|n| ribs[..n].to_vec(), (&counts, &ribs[last]), cfg, true);
+        }
+    }
+    let i2 = shared.join("multi/internet2");
+    if i2.exists() {
+        let small = load_dir(&i2).swap_remove(0);
+        let many = perturbed_tables(&small, 257, Perturbation::default(), 7);
+        let counts = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+        let name = "internet2 perturbed: add perturbed table n+1";
+        tables_rows(name, &|n| many[..n].to_vec(), (&counts, &many[256]), cfg, true);
+    }
 }
 
 fn main() {
@@ -299,6 +325,12 @@ fn main() {
     if want("tables") {
         tables_section(&base, &perturbed, &cfg);
     }
+    if want("tables_real") {
+        tables_real_section(&shared, &cfg);
+    }
+    if want("batch") {
+        batch_section(&shared, &perturbed, &cfg);
+    }
 }
 
 fn memory_rows(shared: &Path, cfg: &LoopConfig) {
@@ -347,5 +379,57 @@ fn lookup_rows(shared: &Path, perturbed: &[Rib<u32>], cfg: &LoopConfig) {
             }
         }
         println!("  loop {:.2} MiB", l.memory_bytes() as f64 / 1048576.0);
+    }
+}
+
+/// Million lookups per CPU second over batches of 64 random `(vrf, address)` keys, through
+/// one pinned view: `batch` with `lookup_batch`, else one `lookup` per key.
+fn batch_mlps(l: &Loop<u32>, vrfs: u32, batch: bool, seed: u64) -> f64 {
+    let rounds = 60_000u64;
+    let mut keys = [(0u32, 0u32); 64];
+    let mut out = [None; 64];
+    let mut s = 0x9E37_79B9 + seed;
+    l.reader().with(|v| {
+        let mut acc = 0u32;
+        let c0 = cpu_ms();
+        for _ in 0..rounds {
+            for k in keys.iter_mut() {
+                let x = xorshift(&mut s);
+                *k = ((x >> 32) as u32 % vrfs, x as u32);
+            }
+            if batch {
+                v.lookup_batch(&keys, &mut out);
+            } else {
+                for (o, &(vrf, a)) in out.iter_mut().zip(&keys) {
+                    *o = v.lookup(vrf, a);
+                }
+            }
+            acc = acc.wrapping_add(out.iter().map(|h| h.map_or(0, |h| h.raw())).sum::<u32>());
+        }
+        std::hint::black_box(acc);
+        (rounds * 64) as f64 / (cpu_ms() - c0) / 1e3
+    })
+}
+
+/// Batch versus single lookups, interleaved repeats, medians of 7 (thread CPU time).
+fn batch_section(shared: &Path, perturbed: &[Rib<u32>], cfg: &LoopConfig) {
+    println!(
+        "\n== LOOP lookup_batch (interleaved, 16 lanes) vs one lookup per key, Mlps per CPU s"
+    );
+    let mut sets = vec![("ris2015 perturbed x8", perturbed[..8].to_vec())];
+    let i2 = shared.join("multi/internet2");
+    if i2.exists() {
+        sets.push(("internet2 x9", load_dir(&i2)));
+    }
+    for (name, ribs) in sets {
+        let n = ribs.len() as u32;
+        let l = Loop::build(ribs, cfg).unwrap();
+        let (mut single, mut batch) = (Vec::new(), Vec::new());
+        for r in 0..7 {
+            single.push(batch_mlps(&l, n, false, r));
+            batch.push(batch_mlps(&l, n, true, r));
+        }
+        let (s, b) = (percentile(&mut single, 0.5), percentile(&mut batch, 0.5));
+        println!("{name:<22} single {s:>6.1}  batch {b:>6.1}  ratio {:.2}", b / s);
     }
 }

@@ -33,8 +33,10 @@ fn flate2_reader(file: std::fs::File) -> impl std::io::Read {
     flate2::read::MultiGzDecoder::new(file)
 }
 
+/// Route ends and random addresses inside routes, single lookups and one batch of them all.
 fn check_all<A: Address>(l: &Loop<A>, ribs: &[Rib<A>], samples: usize) {
     let mut seed = 0x1234_5678_9abc_def1u64;
+    let (mut keys, mut want) = (Vec::new(), Vec::new());
     for (vrf, rib) in ribs.iter().enumerate() {
         let routes: Vec<_> = rib.iter().collect();
         for (i, (p, _)) in routes.iter().enumerate().step_by((routes.len() / samples).max(1)) {
@@ -46,8 +48,15 @@ fn check_all<A: Address>(l: &Loop<A>, ribs: &[Rib<A>], samples: usize) {
             for a in [p.addr(), p.last(), inside, A::from_u128(p.last().to_u128().wrapping_add(1))]
             {
                 assert_eq!(l.lookup(vrf as u32, a), rib.lookup(a), "vrf {vrf} route #{i} {p}");
+                keys.push((vrf as u32, a));
+                want.push(rib.lookup(a));
             }
         }
+    }
+    let mut out = vec![None; keys.len()];
+    l.lookup_batch(&keys, &mut out);
+    for ((&(vrf, a), got), want) in keys.iter().zip(&out).zip(&want) {
+        assert_eq!(got, want, "batch: vrf {vrf} addr {}", a.to_std());
     }
 }
 

@@ -22,6 +22,7 @@
 
 use crate::addr::Address;
 use crate::nexthop::NextHop;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub(super) const TAG_PMT: u32 = 0;
@@ -81,13 +82,15 @@ impl Shape {
     }
 }
 
-/// The arrays readers see.
+/// The arrays readers see. `root`, `chunk_groups` and `arena` are shared with the next
+/// structure when a table insertion or deletion patches them in place (only the PortMapTable
+/// columns differ between the two).
 pub(super) struct Core {
     pub shape: Shape,
     pub vrfs: u32,
-    pub root: Box<[AtomicU32]>,
-    pub chunk_groups: Box<[AtomicU32]>,
-    pub arena: Box<[AtomicU32]>,
+    pub root: Arc<[AtomicU32]>,
+    pub chunk_groups: Arc<[AtomicU32]>,
+    pub arena: Arc<[AtomicU32]>,
     pub pmt: super::pmt::Pmt,
 }
 
@@ -132,19 +135,34 @@ impl Core {
     /// The lookup entry for element `elem` of grouped chunk `chunk`.
     #[inline]
     pub(super) fn group_entry(&self, chunk: u32, elem: u32) -> u32 {
-        let sh = &self.shape;
-        let g = elem / sh.group;
-        let i = elem % sh.group;
-        let slot = chunk as usize * sh.chunk_stride() as usize + g as usize;
-        let base = self.chunk_groups[slot].load(Ordering::Acquire) as usize;
+        let base = self.chunk_groups[self.group_slot(chunk, elem)].load(Ordering::Acquire);
+        self.entry_in_group(base as usize, elem % self.shape.group)
+    }
+
+    /// The `chunk_groups` slot of the group holding element `elem` of chunk `chunk`.
+    #[inline]
+    pub(super) fn group_slot(&self, chunk: u32, elem: u32) -> usize {
+        chunk as usize * self.shape.chunk_stride() as usize + (elem / self.shape.group) as usize
+    }
+
+    /// The arena index of the codeword word for element `i` of the group at `base`.
+    #[inline]
+    pub(super) fn codeword_at(base: usize, i: u32) -> usize {
+        base + (i >> 3) as usize / 2
+    }
+
+    /// The lookup entry of element `i` (< group size) of the group structure at `base`.
+    #[inline]
+    pub(super) fn entry_in_group(&self, base: usize, i: u32) -> u32 {
         let cluster = (i >> 3) as usize;
-        let word = self.arena[base + cluster / 2].load(Ordering::Relaxed);
+        let word = self.arena[Self::codeword_at(base, i)].load(Ordering::Relaxed);
         let cw = codeword(word, cluster);
         let before = cw & 0xff;
         let bitset = cw >> 8;
         let ones = (bitset >> (7 - (i & 7))).count_ones();
         let idx = before + ones - 1;
-        self.arena[base + sh.codeword_words() as usize + idx as usize].load(Ordering::Relaxed)
+        self.arena[base + self.shape.codeword_words() as usize + idx as usize]
+            .load(Ordering::Relaxed)
     }
 
     /// The lookup entry for element `elem` from the sparse chunk at `offset`.

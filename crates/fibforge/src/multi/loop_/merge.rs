@@ -24,8 +24,13 @@
 //! composites are interned once per distinct `(old index, value)` pair and every row in use is
 //! rewritten, wider or with column `v` cleared (or dropped when no later table remains).
 //!
-//! The result is written into fresh arrays and published with one atomic pointer swap; the
-//! old structure stays readable until every reader pinned before the swap is done.
+//! With the column layout the result is patched into the live arrays copy-on-write
+//! ([`merge_in_place`], see [`merge_patch`](super::merge_patch)); there, a chunk under which
+//! the added table has no route of its own is not expanded element by element: its range
+//! heads are mapped (every element's entry maps the same way). Otherwise (packed rows, or
+//! when the reserved room runs out) the result is written into fresh arrays ([`merge`]) and
+//! published with one atomic pointer swap; the old structure stays readable until every
+//! reader pinned before the swap is done.
 //!
 //! Layout differences from a fresh build (same answers): chunk forms are chosen from what the
 //! walk knows — a current sparse chunk's keys plus the new table's relative prefixes; a
@@ -34,8 +39,10 @@
 use super::build::{ChunkValues, Sink, VecSink, encode_chunk, note_special};
 use super::encode::Special;
 use super::layout::{Core, Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
+use super::merge_patch::Patch;
 use super::pmt_columns::ColumnEdit;
 use super::pmt_index::FastMap;
+use super::update::Store;
 
 use crate::addr::Address;
 use crate::fib::BuildError;
@@ -60,6 +67,14 @@ enum Current {
     Entry(u32),
 }
 
+/// Where the walk's chunks go.
+enum Out<'a> {
+    /// Fresh vectors: a new structure.
+    Fresh(VecSink),
+    /// The live arrays, patched copy-on-write (see [`merge_patch`](super::merge_patch)).
+    Patch(Patch<'a>),
+}
+
 struct Merger<'a, A: Address> {
     old: &'a Core,
     shape: &'a Shape,
@@ -67,9 +82,16 @@ struct Merger<'a, A: Address> {
     reshape: Reshape<'a, A>,
     /// `(current PortMapTable index, new column value)` → new lookup entry.
     memo: FastMap<u64, u32>,
-    sink: VecSink,
+    out: Out<'a>,
     /// The column layout's edit; `None` for the packed rows, which are rewritten.
     edit: Option<ColumnEdit>,
+}
+
+/// A chunk's current and new entries, and its new relative prefixes when known.
+pub(super) struct Walked {
+    pub old: Vec<u32>,
+    pub new: Vec<u32>,
+    pub specials: Option<Vec<Special>>,
 }
 
 /// Builds the new root entries and arrays from `old` and `reshape`; with the column layout,
@@ -82,9 +104,33 @@ pub(super) fn merge<A: Address>(
 ) -> Result<(Vec<u32>, VecSink, Option<ColumnEdit>), BuildError> {
     let sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
     let memo = FastMap::default();
-    let mut m = Merger { old, shape, limit: sparse_limit, reshape, memo, sink, edit };
-    let (root, _) = m.chunk(0, Prefix::DEFAULT_ROUTE, Current::Root, 0)?;
-    Ok((root, m.sink, m.edit))
+    let out = Out::Fresh(sink);
+    let mut m = Merger { old, shape, limit: sparse_limit, reshape, memo, out, edit };
+    let root = m.chunk(0, Prefix::DEFAULT_ROUTE, Current::Root, 0)?.new;
+    match m.out {
+        Out::Fresh(sink) => Ok((root, sink, m.edit)),
+        Out::Patch(_) => unreachable!("built fresh"),
+    }
+}
+
+/// Patches the live structure `old` for `reshape` (column layout only): returns the edited
+/// columns' edit and the patch, whose pointer replacements are not yet published.
+pub(super) fn merge_in_place<'a, A: Address>(
+    old: &'a Core,
+    (shape, sparse_limit): (&'a Shape, usize),
+    reshape: Reshape<'a, A>,
+    (edit, store): (ColumnEdit, &'a mut Store),
+) -> Result<(ColumnEdit, Patch<'a>), BuildError> {
+    let memo = FastMap::default();
+    let out = Out::Patch(Patch::new(old, store));
+    let edit = Some(edit);
+    let mut m = Merger { old, shape, limit: sparse_limit, reshape, memo, out, edit };
+    let w = m.chunk(0, Prefix::DEFAULT_ROUTE, Current::Root, 0)?;
+    let (Out::Patch(mut patch), Some(edit)) = (m.out, m.edit) else {
+        unreachable!("patching with columns")
+    };
+    patch.root(&w);
+    Ok((edit, patch))
 }
 
 impl<A: Address> Merger<'_, A> {
@@ -124,14 +170,15 @@ impl<A: Address> Merger<'_, A> {
         cv
     }
 
-    /// The new entries of the chunk at (`l`, `base`) and its relative prefixes when known.
+    /// The current and new entries of the chunk at (`l`, `base`) and its relative prefixes
+    /// when known.
     fn chunk(
         &mut self,
         l: usize,
         base: Prefix<A>,
         cur: Current,
         default: u32,
-    ) -> Result<(Vec<u32>, Option<Vec<Special>>), BuildError> {
+    ) -> Result<Walked, BuildError> {
         let (old, old_specials) = self.current(l, cur);
         let new = self.added(l, base, default);
         let mut out: Vec<u32> = Vec::with_capacity(old.len());
@@ -152,7 +199,7 @@ impl<A: Address> Merger<'_, A> {
             }
             (sp.len() <= self.limit).then_some(sp)
         });
-        Ok((out, specials))
+        Ok(Walked { old, new: out, specials })
     }
 
     /// The entry for a next-layer chunk: collapsed, sparse or grouped.
@@ -163,11 +210,22 @@ impl<A: Address> Merger<'_, A> {
         cur: u32,
         default: u32,
     ) -> Result<u32, BuildError> {
-        let (elems, specials) = self.chunk(l, base, Current::Entry(cur), default)?;
-        if tag(elems[0]) == TAG_PMT && elems.iter().all(|&x| x == elems[0]) {
-            return Ok(elems[0]);
+        if let (Out::Patch(patch), Some(edit)) = (&mut self.out, &mut self.edit) {
+            let deeper = |r: &Rib<A>| r.covered(&base).any(|(p, _)| p.len() > base.len());
+            if tag(cur) != TAG_PMT && !self.reshape.add.is_some_and(|(_, r)| deeper(r)) {
+                return patch.uniform(edit, l, cur, default); // reads range heads only
+            }
         }
-        encode_chunk(self.shape, self.limit, l, &elems, specials.as_deref(), &mut self.sink)
+        let w = self.chunk(l, base, Current::Entry(cur), default)?;
+        let elems = &w.new;
+        let collapsed = tag(elems[0]) == TAG_PMT && elems.iter().all(|&x| x == elems[0]);
+        match &mut self.out {
+            Out::Fresh(_) if collapsed => Ok(elems[0]),
+            Out::Fresh(sink) => {
+                encode_chunk(self.shape, self.limit, l, elems, w.specials.as_deref(), sink)
+            }
+            Out::Patch(patch) => patch.chunk((l, self.limit), cur, &w, collapsed),
+        }
     }
 
     /// The entry of composite `PMT[index]` reshaped, with `value` in the added column.
@@ -189,7 +247,8 @@ impl<A: Address> Merger<'_, A> {
         if let Some((c, _)) = r.add {
             composite[c] = value;
         }
-        let e = entry(TAG_PMT, self.sink.intern(&composite)?);
+        let Out::Fresh(sink) = &mut self.out else { unreachable!("packed rows are rebuilt") };
+        let e = entry(TAG_PMT, sink.intern(&composite)?);
         self.memo.insert(key_hash, e);
         Ok(e)
     }

@@ -25,11 +25,16 @@
 //! regenerates groups into fresh storage and swaps one pointer; retired storage is reclaimed
 //! with `crossbeam-epoch` after a grace period. Table insertion and deletion (§III-D, Table II)
 //! are incremental: see [`merge`](self::merge). One walk over the current structure next to
-//! the added table's own FPA produces the new structure, published with one pointer swap. With
-//! the column layout no other table's column is copied: the added table's column is filled,
-//! and only composites the new table divides get a new entry; a removed table's column is
-//! dropped and entries that become equal are merged. The work is proportional to the size of
-//! the structure, not to the number of tables (loop_bench's Fig. 14 rows measure both).
+//! the added table's own FPA yields every element's new entry. With the column layout the
+//! live arrays are patched copy-on-write ([`merge_patch`](self::merge_patch)): only groups
+//! holding a divided or merged entry or a changed next-layer pointer are written, into spare
+//! storage, and published by atomic pointer replacement as route updates are; then a new
+//! `Core` sharing the same arrays with the edited PortMapTable columns is swapped in. No
+//! other table's column is copied, and subtrees where the added table has no route of its
+//! own (on a deletion: all of them) are walked by their range heads only, so the work follows
+//! the added table's routes and the entries it divides, not the number of tables present
+//! (loop_bench's Fig. 14 rows measure it). When the reserved room runs out, or with packed
+//! rows, the walk builds fresh arrays instead (one pointer swap).
 //!
 //! **VRF ids** are table slots. `build` numbers the tables `0..n`; `remove_table(v)` frees
 //! slot `v` (lookups in it find no route, its memory is released after the readers' grace
@@ -44,19 +49,23 @@
 //! offsets); exceeding them is a `BuildError::LimitExceeded`. Next hops are stored as full
 //! 32-bit ids in the PortMapTable (the paper uses 8 bits), so there is no next-hop cap.
 //! After updates the answers equal a fresh build's; the memory layout may differ (a chunk
-//! is not converted between sparse and grouped forms in place, and PortMapTable entries that
-//! fall out of use are kept until the next rebuild: when reserved room runs out, or when a
-//! table deletion leaves more than half of the entries unused).
+//! is not converted between sparse and grouped forms in place). PortMapTable entries that
+//! fall out of use through updates are found by a periodic sweep and reused after the grace
+//! period (see [`sweep`](self::sweep)); with packed rows they are kept until a rebuild (when
+//! reserved room runs out).
 
+mod batch;
 mod build;
 mod encode;
 mod layout;
 mod merge;
+mod merge_patch;
 mod pmt;
 mod pmt_columns;
 mod pmt_index;
 mod pmt_packed;
 mod single;
+mod sweep;
 mod update;
 
 pub use single::LoopFib;
@@ -245,9 +254,9 @@ fn assemble(
     let core = Core {
         shape: shape.clone(),
         vrfs: pmt.width() as u32,
-        root: filled(root, root.len()),
-        chunk_groups: filled(&sink.chunk_groups, spare(sink.chunk_groups.len(), 64 * 4)),
-        arena: filled(&sink.arena, spare(sink.arena.len(), 1 << 14)),
+        root: filled(root, root.len()).into(),
+        chunk_groups: filled(&sink.chunk_groups, spare(sink.chunk_groups.len(), 64 * 4)).into(),
+        arena: filled(&sink.arena, spare(sink.arena.len(), 1 << 14)).into(),
         pmt,
     };
     let store = Store {
@@ -262,6 +271,33 @@ fn assemble(
         modified_pointers: 0,
     };
     (core, store)
+}
+
+/// Blocks until every reader pinned before the call has unpinned (one grace period): a
+/// function deferred now runs only then, and deferred functions of one thread run in order.
+fn wait_for_readers() {
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = done.clone();
+    let guard = epoch::pin();
+    guard.defer(move || flag.store(true, Ordering::Release));
+    guard.flush();
+    drop(guard);
+    while !done.load(Ordering::Acquire) {
+        epoch::pin().flush();
+        std::thread::yield_now();
+    }
+}
+
+/// A copy of `from` with room for `capacity` words.
+fn copied(
+    from: &[std::sync::atomic::AtomicU32],
+    capacity: usize,
+) -> Arc<[std::sync::atomic::AtomicU32]> {
+    let v = atomic_vec(capacity.max(from.len()));
+    for (to, x) in v.iter().zip(from) {
+        to.store(x.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+    v.into()
 }
 
 fn filled(values: &[u32], capacity: usize) -> Box<[std::sync::atomic::AtomicU32]> {
@@ -336,9 +372,11 @@ impl<A: Address> Loop<A> {
         self.store.collect();
         let slot = self.ribs.iter().position(Option::is_none).unwrap_or(self.ribs.len());
         let width = self.ribs.len().max(slot + 1);
-        let reshape = Reshape { width, clear: None, add: Some((slot, &rib)) };
-        let (core, store) = self.reshaped(reshape)?;
-        self.publish(core, store);
+        let reshape = || Reshape { width, clear: None, add: Some((slot, &rib)) };
+        if !self.patched(reshape)? {
+            let (core, store) = self.reshaped(reshape())?;
+            self.publish(core, store);
+        }
         if slot == self.ribs.len() {
             self.ribs.push(Some(rib));
         } else {
@@ -358,9 +396,13 @@ impl<A: Address> Loop<A> {
         self.rib_mut(vrf)?;
         let rib = self.ribs[vrf as usize].take().expect("checked above");
         let width = self.ribs.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
-        let reshape = Reshape { width, clear: Some(vrf as usize), add: None };
-        match self.reshaped(reshape) {
-            Ok((core, store)) => self.publish(core, store),
+        let reshape = || Reshape { width, clear: Some(vrf as usize), add: None };
+        let done = self.patched(reshape).and_then(|done| match done {
+            true => Ok(()),
+            false => self.reshaped(reshape()).map(|(core, store)| self.publish(core, store)),
+        });
+        match done {
+            Ok(()) => {}
             Err(e) => {
                 self.ribs[vrf as usize] = Some(rib);
                 return Err(e);
@@ -368,6 +410,113 @@ impl<A: Address> Loop<A> {
         }
         self.ribs.truncate(width);
         Ok(rib)
+    }
+
+    /// Applies `reshape` to the live arrays copy-on-write and publishes the result (column
+    /// layout; see [`merge_patch`](self::merge_patch)). Returns `false`, with nothing
+    /// published, for packed rows or when the reserved room runs out: the caller then builds
+    /// fresh arrays with [`reshaped`](Self::reshaped).
+    ///
+    /// When the reserved arena words or chunk ids run out, the arrays are first copied into
+    /// larger ones (a copy, not a re-encoding: proportional to the structure's size, and
+    /// amortised as the room doubles) and the patch is tried once more.
+    fn patched<'r>(&mut self, reshape: impl Fn() -> Reshape<'r, A>) -> Result<bool, BuildError>
+    where
+        A: 'r,
+    {
+        if reshape().add.is_some() && self.arena_spare() < self.store.arena_used() {
+            // An added table may rewrite most groups (a new next hop in every range): an
+            // attempt that runs out of room half-way would be a wasted walk.
+            self.grow_arrays();
+        }
+        for attempt in 0..2 {
+            match self.try_patch(reshape())? {
+                Some(done) => return Ok(done),
+                None if attempt == 0 => self.grow_arrays(),
+                None => {}
+            }
+        }
+        Ok(false)
+    }
+
+    /// One attempt of [`patched`](Self::patched): `None` (and the allocator as it was) when
+    /// the reserved room ran out.
+    fn try_patch(&mut self, reshape: Reshape<'_, A>) -> Result<Option<bool>, BuildError> {
+        self.store.collect();
+        let guard = epoch::pin();
+        let old = current(&self.shared, &guard);
+        let pmt::Pmt::Columns(cols) = &old.pmt else { return Ok(Some(false)) };
+        let edit = match (reshape.add, reshape.clear) {
+            (Some((slot, _)), _) => pmt_columns::ColumnEdit::add(cols, &self.store.pmt, slot),
+            (None, Some(slot)) => pmt_columns::ColumnEdit::remove(cols, &self.store.pmt, slot),
+            (None, None) => return Ok(Some(false)),
+        };
+        let shape = (&self.shape, self.cfg.sparse_limit);
+        let saved = self.store.allocation();
+        let (edit, patch) =
+            match merge::merge_in_place(old, shape, reshape, (edit, &mut self.store)) {
+                Err(BuildError::LimitExceeded { what, .. }) if what.starts_with("reserved") => {
+                    self.store.restore(saved);
+                    return Ok(None);
+                }
+                other => other?,
+            };
+        let (pointers, grew) = (patch.finish(), edit.grew());
+        let (cols, book) = edit.finish();
+        let core = Core {
+            shape: old.shape.clone(),
+            vrfs: cols.width() as u32,
+            root: old.root.clone(),
+            chunk_groups: old.chunk_groups.clone(),
+            arena: old.arena.clone(),
+            pmt: pmt::Pmt::Columns(cols),
+        };
+        self.store.pmt = book;
+        if !grew {
+            self.store.retiring.extend(pointers.publish(old));
+            drop(guard);
+            self.swap_core(core);
+            return Ok(Some(true));
+        }
+        drop(guard); // the columns moved: readers of the old ones must be gone first
+        self.swap_core(core);
+        wait_for_readers();
+        let guard = epoch::pin();
+        self.store.retiring.extend(pointers.publish(current(&self.shared, &guard)));
+        let retiring = std::mem::take(&mut self.store.retiring);
+        let reclaimed = self.store.reclaimed.clone();
+        guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
+        guard.flush();
+        Ok(Some(true))
+    }
+
+    /// Arena words free for new storage: past the bump pointer, and reclaimed.
+    fn arena_spare(&self) -> usize {
+        let guard = epoch::pin();
+        let reserved = current(&self.shared, &guard).arena.len();
+        reserved - self.store.arena_top as usize + self.store.arena_free()
+    }
+
+    /// Publishes a copy of the structure whose arena and chunk ids have twice the room in
+    /// use (at least as much again as reserved now). Readers of the current structure keep
+    /// reading its arrays, which are freed after their grace period.
+    fn grow_arrays(&mut self) {
+        let guard = epoch::pin();
+        let old = current(&self.shared, &guard);
+        let pmt::Pmt::Columns(cols) = &old.pmt else { return };
+        let stride = self.shape.chunk_stride() as usize;
+        let arena = old.arena.len() + self.store.arena_used().max(1 << 14);
+        let groups = old.chunk_groups.len() + (self.store.chunks_used() * stride).max(256);
+        let core = Core {
+            shape: old.shape.clone(),
+            vrfs: old.vrfs,
+            root: copied(&old.root, old.root.len()),
+            chunk_groups: copied(&old.chunk_groups, groups),
+            arena: copied(&old.arena, arena),
+            pmt: pmt::Pmt::Columns(cols.share()),
+        };
+        drop(guard);
+        self.swap_core(core);
     }
 
     /// The structure after `reshape`, built by one walk over the current one.
@@ -421,6 +570,12 @@ impl<A: Address> Loop<A> {
         let retiring = std::mem::take(&mut self.store.retiring);
         let reclaimed = self.store.reclaimed.clone();
         guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
+        if result.is_ok() && sweep::due(core, &self.store) {
+            sweep::sweep(core, &mut self.store);
+            let unnamed = std::mem::take(&mut self.store.pmt.merged_away);
+            let freed = self.store.pmt.freed.clone();
+            guard.defer(move || freed.lock().expect("freed lock").extend(unnamed));
+        }
         guard.flush();
         match result {
             Err(BuildError::LimitExceeded { what, .. }) if what.starts_with("reserved") => {
@@ -444,6 +599,14 @@ impl<A: Address> Loop<A> {
         let modified = self.store.modified_pointers;
         self.store = store;
         self.store.modified_pointers = modified;
+        self.swap_core(core);
+    }
+
+    /// Swaps in `core` over the current store; the old core, the storage the store retires
+    /// and PortMapTable entries merged away are released after the readers' grace period.
+    fn swap_core(&mut self, core: Core) {
+        let retiring = std::mem::take(&mut self.store.retiring);
+        let reclaimed = self.store.reclaimed.clone();
         let merged_away = std::mem::take(&mut self.store.pmt.merged_away);
         let freed = self.store.pmt.freed.clone();
         let guard = epoch::pin();
@@ -451,6 +614,9 @@ impl<A: Address> Loop<A> {
         // SAFETY: `old` was just unlinked; readers that still see it are pinned, and deferred
         // destruction waits for them.
         unsafe { guard.defer_destroy(old) };
+        if !retiring.is_empty() {
+            guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
+        }
         if !merged_away.is_empty() {
             guard.defer(move || freed.lock().expect("freed lock").extend(merged_away));
         }
@@ -523,6 +689,10 @@ impl<A: Address> MultiLookup<A> for LoopView<'_, A> {
     fn lookup(&self, vrf: VrfId, addr: A) -> Option<NextHop> {
         self.core.lookup(vrf, addr)
     }
+    /// Interleaved: keys walked in step, with prefetches (see [`batch`](self::batch)).
+    fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
+        self.core.lookup_batch(keys, out)
+    }
     /// Bytes allocated, including the capacity reserved for updates.
     fn memory_bytes(&self) -> usize {
         let c = self.core;
@@ -538,12 +708,7 @@ impl<A: Address> MultiLookup<A> for LoopReader<A> {
         self.with(|v| v.lookup(vrf, addr))
     }
     fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
-        assert!(out.len() >= keys.len(), "output shorter than input");
-        self.with(|v| {
-            for (o, &(vrf, a)) in out.iter_mut().zip(keys) {
-                *o = v.lookup(vrf, a);
-            }
-        })
+        self.with(|v| v.core.lookup_batch(keys, out))
     }
     /// Bytes allocated, including the capacity reserved for updates.
     fn memory_bytes(&self) -> usize {

@@ -60,6 +60,15 @@ impl Pmt {
         }
     }
 
+    /// Hints that the value of column `vrf` (< width) of entry `i` is read soon.
+    #[inline]
+    pub(super) fn prefetch(&self, i: u32, vrf: u32) {
+        match self {
+            Pmt::Columns(c) => c.prefetch(i, vrf),
+            Pmt::Packed(p) => p.prefetch(i),
+        }
+    }
+
     /// Entry `i` as a composite.
     pub(super) fn composite(&self, i: u32) -> Vec<u32> {
         (0..self.width() as u32).map(|v| self.get(i, v)).collect()

@@ -25,7 +25,8 @@
 //! readers of the old structure never see them change. Entries merged away by a table
 //! deletion are retired: after the readers' grace period they are reused by later divisions
 //! and updates, so adding and removing tables repeatedly does not grow the table. Entries
-//! that fall out of use through route updates stay until a rebuild.
+//! that fall out of use through route updates are found by a sweep and reused the same way
+//! (see [`sweep`](super::sweep)).
 
 use super::build::limit_error;
 use super::pmt_index::{FastMap, PmtIndex, mix, term};
@@ -69,10 +70,24 @@ impl Columns {
         self.cols.len()
     }
 
+    /// The same columns, shared (for a structure that differs in its other arrays only).
+    pub(super) fn share(&self) -> Columns {
+        Columns { cols: self.cols.clone(), capacity: self.capacity }
+    }
+
     /// The value of column `vrf` (< width) of entry `i`; 0 in a removed table's slot.
     #[inline]
     pub(super) fn get(&self, i: u32, vrf: u32) -> u32 {
         self.cols[vrf as usize].get(i as usize).map_or(0, |x| x.load(Ordering::Relaxed))
+    }
+
+    /// Hints that `cols[vrf][i]` (`vrf` < width) is read soon.
+    #[inline]
+    pub(super) fn prefetch(&self, i: u32, vrf: u32) {
+        let col = &self.cols[vrf as usize];
+        if (i as usize) < col.len() {
+            crate::algo::prefetch::read(col, i as usize);
+        }
     }
 
     /// Stores `composite` as entry `i` (the next one).
@@ -116,6 +131,10 @@ pub(super) struct Book {
     /// Entries past their grace period, to move into `free`. Shared by the bookkeeping of
     /// every structure over the same columns (a rebuild starts a new one).
     pub freed: Arc<Mutex<Vec<u32>>>,
+    /// `idle[i]`: entry `i` is free or waiting for its grace period (missing: false).
+    pub idle: Vec<bool>,
+    /// Entries made by route updates since the last sweep (see [`sweep`](super::sweep)).
+    pub created: u32,
 }
 
 impl Book {
@@ -131,10 +150,29 @@ impl Book {
 
     /// The index for a new entry: a free one, else the next one.
     pub(super) fn next_index(&mut self) -> u32 {
-        self.free.pop().unwrap_or_else(|| {
+        let i = self.free.pop().unwrap_or_else(|| {
             self.top += 1;
             self.top - 1
-        })
+        });
+        if let Some(idle) = self.idle.get_mut(i as usize) {
+            *idle = false;
+        }
+        i
+    }
+
+    /// Retires entry `i` (no lookup entry of the structure being published names it): it
+    /// becomes free after the readers' grace period.
+    pub(super) fn retire(&mut self, i: u32) {
+        if self.idle.len() <= i as usize {
+            self.idle.resize(self.top as usize, false);
+        }
+        self.idle[i as usize] = true;
+        self.merged_away.push(i);
+    }
+
+    /// True when entry `i` is free or waiting for its grace period.
+    pub(super) fn is_idle(&self, i: u32) -> bool {
+        self.idle.get(i as usize).copied().unwrap_or(false)
     }
 
     /// Records the hash of entry `i` (new or reused).
@@ -150,6 +188,10 @@ impl Book {
         if i + 1 == self.top && self.hashes.len() < self.top as usize {
             self.top -= 1;
         } else {
+            if self.idle.len() <= i as usize {
+                self.idle.resize(self.top as usize, false);
+            }
+            self.idle[i as usize] = true;
             self.free.push(i);
         }
     }
@@ -168,6 +210,8 @@ pub(super) struct ColumnEdit {
     /// Removing: the new index of entry `i` once known (`u32::MAX` before).
     merged: Vec<u32>,
     book: Book,
+    /// The columns were moved into larger storage (see [`Self::grew`]).
+    grew: bool,
 }
 
 impl ColumnEdit {
@@ -187,6 +231,7 @@ impl ColumnEdit {
             divided: FastMap::default(),
             merged: Vec::new(),
             book: fresh(book),
+            grew: false,
         }
     }
 
@@ -200,7 +245,16 @@ impl ColumnEdit {
             divided: FastMap::default(),
             merged: vec![u32::MAX; book.top as usize],
             book: fresh(book),
+            grew: false,
         }
+    }
+
+    /// True when the edit moved every column into larger storage: readers of the current
+    /// structure read the old columns, which do not hold the entries divided past their end,
+    /// so a structure patched in place must not show them its patched groups (see
+    /// [`merge_patch`](super::merge_patch)).
+    pub(super) fn grew(&self) -> bool {
+        self.grew
     }
 
     /// The new index of current entry `i`, with `value` in the added column.
@@ -270,6 +324,7 @@ impl ColumnEdit {
             }
         }
         self.capacity = capacity;
+        self.grew = true;
     }
 
     fn map_remove(&mut self, i: u32) -> u32 {
@@ -290,7 +345,7 @@ impl ColumnEdit {
         if j == i {
             self.book.index.note(h, i);
         } else {
-            self.book.merged_away.push(i);
+            self.book.retire(i);
         }
         self.merged[iu] = j;
         j
@@ -320,5 +375,7 @@ fn fresh(book: &Book) -> Book {
         free: book.free.clone(),
         merged_away: Vec::new(),
         freed: book.freed.clone(),
+        idle: book.idle.clone(),
+        created: book.created,
     }
 }

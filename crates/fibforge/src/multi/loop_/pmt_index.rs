@@ -80,6 +80,13 @@ impl PmtIndex {
         self.map.entry(h).or_insert(i);
     }
 
+    /// Removes hash `h` if it names entry `i`.
+    pub(super) fn forget(&mut self, h: u64, i: u32) {
+        if self.map.get(&h) == Some(&i) {
+            self.map.remove(&h);
+        }
+    }
+
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.map.len()

@@ -79,6 +79,14 @@ impl Packed {
         self.words[off + heads + ones as usize - 1].load(Ordering::Relaxed)
     }
 
+    /// Hints that entry `i`'s offset is read soon.
+    #[inline]
+    pub(super) fn prefetch(&self, i: u32) {
+        if (i as usize) < self.offsets.len() {
+            crate::algo::prefetch::read(&self.offsets, i as usize);
+        }
+    }
+
     /// Stores `composite` as entry `i` (the next one), advancing `words_top`.
     pub(super) fn append(
         &self,

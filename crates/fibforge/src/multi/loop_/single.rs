@@ -16,11 +16,16 @@ impl<A: Address> Lookup<A> for LoopFib<A> {
     fn lookup(&self, addr: A) -> Option<NextHop> {
         self.0.lookup(0, addr)
     }
+    /// Interleaved (see [`batch`](super::batch)), 64 keys at a time.
     fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
         assert!(out.len() >= addrs.len(), "output shorter than input");
+        let mut keys = [(0, A::from_u128(0)); 64];
         self.0.reader().with(|v| {
-            for (o, &a) in out.iter_mut().zip(addrs) {
-                *o = v.lookup(0, a);
+            for (a, o) in addrs.chunks(64).zip(out.chunks_mut(64)) {
+                for (k, &x) in keys.iter_mut().zip(a) {
+                    k.1 = x;
+                }
+                v.lookup_batch(&keys[..a.len()], o);
             }
         })
     }

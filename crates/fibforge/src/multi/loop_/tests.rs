@@ -175,3 +175,117 @@ fn optimization1_announcements_equal_the_slow_path() {
         assert_eq!(a.stats().modified_pointers, b.stats().modified_pointers);
     }
 }
+
+/// A long run of route updates (announcements, path changes, withdrawals) does not grow the
+/// PortMapTable without bound: entries the updates leave unnamed are swept and reused. The
+/// structure keeps answering like the RIBs and a fresh build, with a reader running.
+///
+/// The reserved room is large enough for every entry the run creates, so without the sweep
+/// entries would be reclaimed only by a rebuild (which happens here only when other threads
+/// hold the grace period up for long enough to exhaust the reserved chunk ids or words), and
+/// the entries in use would grow with the run (about 2,300 instead of at most 2 × 74 + 512).
+#[test]
+fn long_update_run_reuses_unnamed_entries() {
+    let tables = vec![
+        rib4(&[("0.0.0.0/0", 1), ("10.0.0.0/8", 2)]),
+        rib4(&[("10.0.0.0/9", 3), ("10.128.0.0/9", 4)]),
+        rib4(&[("10.1.0.0/16", 5), ("10.1.2.0/24", 6)]),
+    ];
+    let cfg = LoopConfig { headroom: 100.0, ..Default::default() };
+    let mut l = Loop::build(tables.clone(), &cfg).unwrap();
+    let reader = l.reader();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let checker = {
+        let (stop, probes) = (stop.clone(), probes(&l.ribs, &[0x0A01_0203, 0x0A80_0001]));
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                for &a in &probes {
+                    assert_eq!(reader.lookup(2, a), tables[2].lookup(a), "untouched table, {a:#x}");
+                }
+            }
+        })
+    };
+    let mut s = 0x2545_F491_4F6C_DD1Du64;
+    for step in 0..6_000u32 {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        // Mostly /14 to /16 routes in 10.64.0.0/10 (root elements, replaced in place: the arena
+        // is not used up), some /24 to /26 routes in 10.1.2.0/23 (a chunk's groups): few
+        // entries are named at any time, while every announcement names a new next hop.
+        let prefix = if s >> 58 == 0 {
+            Prefix4::new_masked(0x0A01_0200 | (s as u32 & 0x1FF), 24 + (s >> 50) as u32 % 3)
+        } else {
+            Prefix4::new_masked(0x0A40_0000 | (s as u32 & 0x3F) << 16, 14 + (s >> 50) as u32 % 3)
+        }
+        .unwrap();
+        let vrf = (s >> 40) as u32 % 2;
+        if (s >> 32).is_multiple_of(3) {
+            l.remove(vrf, &prefix).unwrap();
+        } else {
+            l.insert(vrf, prefix, hop(100 + step)).unwrap(); // a new composite, mostly
+        }
+        if step % 2_000 == 1_999 {
+            assert_matches(&l, &[0x0A01_0203]);
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    checker.join().expect("reader saw a wrong answer");
+    super::tests_tables::settle(&mut l);
+    let fresh = Loop::build(l.ribs.iter().map(|r| r.clone().unwrap()).collect(), &l.cfg).unwrap();
+    let (now, want) = (l.stats().pmt_entries, fresh.stats().pmt_entries);
+    assert!(now <= 2 * want + 2 * sweep::MIN_CREATED as usize, "{now} in use, fresh {want}");
+    for a in probes(&l.ribs, &[0, u32::MAX]) {
+        for vrf in 0..3 {
+            assert_eq!(l.lookup(vrf, a), fresh.lookup(vrf, a), "vrf {vrf} addr {a:#x}");
+        }
+    }
+    assert_matches(&l, &[0x0A01_0203]);
+}
+
+/// Every key of a batch (any length, VRFs out of range included) gets what a single lookup
+/// and the RIB give, for every chunk form and PortMapTable layout, IPv4 and IPv6.
+fn assert_batch_matches<A: Address>(l: &Loop<A>, extra: &[A]) {
+    let vrfs = l.ribs.len() as u32 + 1;
+    let keys: Vec<(VrfId, A)> =
+        probes(&l.ribs, extra).into_iter().flat_map(|a| (0..vrfs).map(move |v| (v, a))).collect();
+    for len in [keys.len(), 1, 15, 16, 17, 100] {
+        let keys = &keys[..len.min(keys.len())];
+        let mut out = vec![Some(hop(99)); keys.len()];
+        l.reader().lookup_batch(keys, &mut out);
+        for (&(vrf, a), &got) in keys.iter().zip(&out) {
+            let rib = l.ribs.get(vrf as usize).and_then(|r| r.as_ref());
+            assert_eq!(got, l.lookup(vrf, a), "vrf {vrf} addr {}", a.to_std());
+            assert_eq!(got, rib.and_then(|r| r.lookup(a)), "vrf {vrf} addr {}", a.to_std());
+        }
+    }
+}
+
+#[test]
+fn batch_lookups_equal_single_lookups_and_the_ribs() {
+    let t1 = rib4(&[("0.0.0.0/0", 1), ("10.0.0.0/8", 2), ("10.1.2.0/24", 3), ("10.1.2.128/25", 4)]);
+    let t2 = rib4(&[("10.0.0.0/16", 5), ("10.1.2.3/32", 6), ("192.168.0.0/16", 7)]);
+    let t3: Rib<u32> = (0..60u32)
+        .map(|i| {
+            let a = 0x0A01_0000 | (i % 4) << 8 | (i * 4);
+            (Prefix4::new_masked(a, 26 + i % 7).unwrap(), hop(i % 9))
+        })
+        .collect();
+    for (group, sparse_limit, compress_pmt) in [(64, 3, false), (32, 0, true), (128, 1, false)] {
+        let cfg = LoopConfig { group, sparse_limit, compress_pmt, ..Default::default() };
+        let mut l = Loop::build(vec![t1.clone(), t2.clone(), t3.clone()], &cfg).unwrap();
+        assert_batch_matches(&l, &[0, u32::MAX, 0x0A01_0203]);
+        l.insert(1, "10.1.3.64/27".parse().unwrap(), hop(12)).unwrap();
+        l.remove_table(0).unwrap();
+        assert_batch_matches(&l, &[0, u32::MAX, 0x0A01_0203]);
+    }
+    let p = |s: &str| s.parse::<Prefix<u128>>().unwrap();
+    let t6: Rib<u128> =
+        [(p("::/0"), hop(0)), (p("2001:db8::/32"), hop(1)), (p("2001:db8::1/128"), hop(2))]
+            .into_iter()
+            .collect();
+    let l6 = Loop::build(vec![t6.clone(), t6], &LoopConfig::default()).unwrap();
+    assert_batch_matches(&l6, &[0, u128::MAX]);
+    let mut empty = [None; 0];
+    l6.reader().lookup_batch(&[], &mut empty);
+}

@@ -65,14 +65,45 @@ impl Store {
         }
     }
 
+    /// The allocator's state (to undo an abandoned patch's allocations).
+    pub(super) fn allocation(&self) -> Allocation {
+        Allocation {
+            arena_top: self.arena_top,
+            chunk_top: self.chunk_top,
+            free_words: self.free_words.clone(),
+            free_chunks: self.free_chunks.clone(),
+        }
+    }
+
+    /// Returns to a state from [`allocation`](Self::allocation): storage allocated since is
+    /// free again (nothing published names it).
+    pub(super) fn restore(&mut self, a: Allocation) {
+        self.arena_top = a.arena_top;
+        self.chunk_top = a.chunk_top;
+        self.free_words = a.free_words;
+        self.free_chunks = a.free_chunks;
+    }
+
     pub(super) fn arena_used(&self) -> usize {
-        let free: usize = self.free_words.iter().map(|(len, v)| *len as usize * v.len()).sum();
-        self.arena_top as usize - free
+        self.arena_top as usize - self.arena_free()
+    }
+
+    /// Words in the free lists.
+    pub(super) fn arena_free(&self) -> usize {
+        self.free_words.iter().map(|(len, v)| *len as usize * v.len()).sum()
     }
 
     pub(super) fn chunks_used(&self) -> usize {
         self.chunk_top as usize - self.free_chunks.len()
     }
+}
+
+/// The allocator's bump pointers and free lists.
+pub(super) struct Allocation {
+    arena_top: u32,
+    chunk_top: u32,
+    free_words: HashMap<u32, Vec<u32>>,
+    free_chunks: Vec<u32>,
 }
 
 /// A sink writing into the live arrays.
@@ -127,7 +158,10 @@ impl Sink for CoreSink<'_> {
             return Ok(i);
         }
         let i = match pmt {
-            Pmt::Columns(_) => book.next_index(),
+            Pmt::Columns(_) => {
+                book.created += 1;
+                book.next_index()
+            }
             Pmt::Packed(_) => {
                 book.top += 1; // packed rows are appended in order
                 book.top - 1
@@ -145,40 +179,62 @@ impl Sink for CoreSink<'_> {
 
 impl Core {
     /// Words of the group structure at `offset`.
-    fn group_words(&self, offset: u32) -> usize {
+    pub(super) fn group_words(&self, offset: u32) -> usize {
         let base = offset as usize;
         group_len(|w| self.arena[base + w].load(Ordering::Relaxed), self.shape.group)
     }
 
     /// Retires the subtree an entry points to (nothing for PortMapTable entries).
     pub(super) fn retire_subtree(&self, e: u32, out: &mut Vec<Retired>) {
+        for child in self.children(e) {
+            self.retire_subtree(child, out);
+        }
+        self.retire_own(e, out);
+    }
+
+    /// The entries stored in the chunk an entry points to (none for PortMapTable entries).
+    pub(super) fn children(&self, e: u32) -> Vec<u32> {
+        let word = |i: usize| self.arena[i].load(Ordering::Relaxed);
         match tag(e) {
             TAG_CHUNK => {
-                let chunk = payload(e);
                 let stride = self.shape.chunk_stride() as usize;
-                for g in 0..stride {
-                    let offset =
-                        self.chunk_groups[chunk as usize * stride + g].load(Ordering::Relaxed);
-                    let len = self.group_words(offset);
-                    let cw = self.shape.codeword_words() as usize;
-                    for k in cw..len {
-                        self.retire_subtree(
-                            self.arena[offset as usize + k].load(Ordering::Relaxed),
-                            out,
-                        );
-                    }
-                    out.push(Retired::Words { offset, len: len as u32 });
-                }
-                out.push(Retired::Chunk(chunk));
+                let cw = self.shape.codeword_words() as usize;
+                let groups = &self.chunk_groups[payload(e) as usize * stride..][..stride];
+                groups
+                    .iter()
+                    .flat_map(|g| {
+                        let offset = g.load(Ordering::Relaxed);
+                        (cw..self.group_words(offset)).map(move |k| word(offset as usize + k))
+                    })
+                    .collect()
             }
             TAG_SPARSE => {
                 let base = payload(e) as usize;
-                let count = self.arena[base].load(Ordering::Relaxed) as usize;
-                self.retire_subtree(self.arena[base + 1].load(Ordering::Relaxed), out);
-                for k in 0..count {
-                    self.retire_subtree(self.arena[base + 3 + 2 * k].load(Ordering::Relaxed), out);
+                let count = word(base);
+                let keys = (0..count as usize).map(|k| word(base + 3 + 2 * k));
+                std::iter::once(word(base + 1)).chain(keys).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Retires the storage an entry points to itself — a grouped chunk's group words and id,
+    /// a sparse chunk's words — but not the chunks its elements point to.
+    pub(super) fn retire_own(&self, e: u32, out: &mut Vec<Retired>) {
+        match tag(e) {
+            TAG_CHUNK => {
+                let stride = self.shape.chunk_stride() as usize;
+                for g in 0..stride {
+                    let slot = payload(e) as usize * stride + g;
+                    let offset = self.chunk_groups[slot].load(Ordering::Relaxed);
+                    out.push(Retired::Words { offset, len: self.group_words(offset) as u32 });
                 }
-                out.push(Retired::Words { offset: base as u32, len: 2 + 2 * count as u32 });
+                out.push(Retired::Chunk(payload(e)));
+            }
+            TAG_SPARSE => {
+                let base = payload(e) as usize;
+                let count = self.arena[base].load(Ordering::Relaxed);
+                out.push(Retired::Words { offset: base as u32, len: 2 + 2 * count });
             }
             _ => {}
         }
