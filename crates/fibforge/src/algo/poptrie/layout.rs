@@ -43,10 +43,6 @@ pub trait Key: Address {
     /// Batches walk below `dir` in lock step (one level per round for all lanes) rather than
     /// lane after lane: worth it for deep walks only (see `lookup.rs`).
     const LOCKSTEP_WALK: bool;
-    /// The cursor's top 64 bits (the current chunk in bits 58..64), for the SIMD walk.
-    fn window(k: Self::Cursor) -> u64;
-    /// Levels a [`Key::window`] serves before its bits run out (`u32::MAX`: never).
-    const WINDOW_LEVELS: u32;
     /// With AVX-512F: the direct-pointing entries of 16 addresses into `d` and the mask of
     /// lanes that continue in a node; `None` for a family without a SIMD path.
     ///
@@ -87,12 +83,6 @@ impl Key for u32 {
         k << STRIDE
     }
     const LOCKSTEP_WALK: bool = false;
-    #[inline(always)]
-    fn window(k: u64) -> u64 {
-        k
-    }
-    /// The cursor is the window, zero-padded past the address's last bit.
-    const WINDOW_LEVELS: u32 = u32::MAX;
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     unsafe fn gather_direct16(
@@ -129,12 +119,6 @@ impl Key for u128 {
         k << STRIDE
     }
     const LOCKSTEP_WALK: bool = true;
-    #[inline(always)]
-    fn window(k: u128) -> u64 {
-        (k >> 64) as u64
-    }
-    /// Ten 6-bit chunks fit in 64 bits.
-    const WINDOW_LEVELS: u32 = 64 / STRIDE;
 }
 
 /// A leaf: a raw next hop (`NextHop::raw`, 0 = no route) in 8, 16 or 32 bits.

@@ -33,9 +33,7 @@ impl Isa {
             && std::is_x86_feature_detected!("bmi1")
             && std::is_x86_feature_detected!("bmi2")
         {
-            if std::is_x86_feature_detected!("avx512f")
-                && std::is_x86_feature_detected!("avx512vpopcntdq")
-            {
+            if std::is_x86_feature_detected!("avx512f") {
                 return Isa::X86Avx512;
             }
             return Isa::X86Popcnt;
@@ -169,16 +167,6 @@ impl<A: Key, L: Leaf> Core<A, L> {
                 }
             }
         }
-        // The SIMD lock step measured 1.1–1.2× faster than the scalar one on IPv6 in-prefix
-        // batches, and 15–20 % slower than the lane-after-lane walk on IPv4 (see `simd.rs`).
-        #[cfg(target_arch = "x86_64")]
-        if GATHER && G == 64 && A::LOCKSTEP_WALK {
-            let live: &[u8; 64] = live[..].try_into().expect("64 lanes");
-            // SAFETY: `GATHER` is only instantiated under `Isa::X86Avx512` (AVX-512F and
-            // VPOPCNTDQ detected); every `node[i]` of a live lane is a node index from `dir`.
-            unsafe { self.walk_simd(a, out, &node, &k, live, n_live) };
-            return;
-        }
         if !A::LOCKSTEP_WALK {
             self.first_level_then_lanes(out, &mut node, &mut k, &live[..n_live]);
             return;
@@ -273,60 +261,6 @@ impl<A: Key, L: Leaf> Core<A, L> {
         }
     }
 
-    /// The walks of the `n_live` lanes listed in `live` (lane `i` at node `node[i]`, cursor
-    /// `k[i]`) by `simd::walk_lanes`; lanes deeper than a cursor window finish scalar.
-    ///
-    /// # Safety
-    /// The CPU supports AVX-512F and VPOPCNTDQ; each listed `node[i]` is a node index from
-    /// `dir`.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    unsafe fn walk_simd<const G: usize>(
-        &self,
-        a: &[A; G],
-        out: &mut [u32; G],
-        node: &[u32; G],
-        k: &[A::Cursor; G],
-        live: &[u8; 64],
-        n_live: usize,
-    ) {
-        let mut wnode = [0u32; 64];
-        let mut win = [0u64; 64];
-        let mut leaf = [0u32; 64];
-        for (j, &i) in live[..n_live].iter().enumerate() {
-            (wnode[j], win[j]) = (node[i as usize], A::window(k[i as usize]));
-        }
-        let levels = A::WINDOW_LEVELS;
-        // SAFETY: the caller's contract (features, published node indices).
-        let mut deep = unsafe {
-            super::simd::walk_lanes(
-                self.nodes.as_ptr(),
-                &mut wnode,
-                &win,
-                &mut leaf,
-                n_live,
-                levels,
-            )
-        };
-        for (j, &i) in live[..n_live].iter().enumerate() {
-            if deep & (1 << j) == 0 {
-                // SAFETY: `leaf[j]` is in the leaf block of the lane's last node (`walk`).
-                out[i as usize] = unsafe { self.leaves.get_unchecked(leaf[j]) }.raw();
-            }
-        }
-        while deep != 0 {
-            let j = deep.trailing_zeros() as usize;
-            deep &= deep - 1;
-            let i = live[j] as usize;
-            let mut cursor = a[i].cursor(self.s);
-            for _ in 0..levels {
-                cursor = A::advance(cursor);
-            }
-            // SAFETY: `wnode[j]` is the published node the lane had reached.
-            out[i] = unsafe { self.walk_from(wnode[j], cursor) };
-        }
-    }
-
     /// The `dir` step of a group by AVX-512 gathers, 16 lanes at a time: writes the next hop
     /// of lanes that `dir` answers into `out` and calls `enter(lane, node)` for the others.
     /// Returns false (having done nothing) when the family has no SIMD path.
@@ -396,9 +330,9 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// [`Core::lookup_batch_inline`] with AVX-512 gathers for `dir`, `popcnt` and BMI.
     ///
     /// # Safety
-    /// The CPU supports `avx512f`, `avx512vpopcntdq`, `popcnt`, `bmi1` and `bmi2`.
+    /// The CPU supports `avx512f`, `popcnt`, `bmi1` and `bmi2`.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt,bmi1,bmi2")]
+    #[target_feature(enable = "avx512f,popcnt,bmi1,bmi2")]
     pub(crate) unsafe fn lookup_batch_avx512(&self, addrs: &[A], out: &mut [u32]) {
         self.lookup_batch_inline::<true>(addrs, out)
     }
