@@ -43,7 +43,7 @@ pub trait Key: Address {
     /// Batches walk below `dir` in lock step (one level per round for all lanes) rather than
     /// lane after lane: worth it for deep walks only (see `lookup.rs`).
     const LOCKSTEP_WALK: bool;
-    /// With AVX-512F: the direct-pointing entries of 16 addresses into `d` and the mask of
+    /// With AVX-512F: the direct-pointing entries of 16 addresses into `d` (flag cleared) and the mask of
     /// lanes that continue in a node; `None` for a family without a SIMD path.
     ///
     /// # Safety

@@ -278,7 +278,8 @@ impl<A: Key, L: Leaf> Core<A, L> {
         {
             // All gathers first, with no branch on their results in between, so that their
             // loads are in flight together; then the lanes that continue in a node.
-            let mut masks = [0u16; G];
+            // At most 16 chunks: `G <= 256` (lane indices are `u8`).
+            let mut masks = [0u16; 16];
             for (c, (a16, o16)) in a.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
                 let (a16, o16): (&[A; 16], &mut [u32; 16]) =
                     (a16.try_into().expect("16 lanes"), o16.try_into().expect("16 lanes"));
@@ -296,9 +297,6 @@ impl<A: Key, L: Leaf> Core<A, L> {
                     let i = nodes.trailing_zeros() as usize;
                     enter(c * 16 + i, o16[i]);
                     nodes &= nodes - 1;
-                }
-                for o in o16.iter_mut() {
-                    *o &= !DIRECT_LEAF;
                 }
             }
         }

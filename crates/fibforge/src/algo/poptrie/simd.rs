@@ -20,8 +20,9 @@ use super::layout::DIRECT_LEAF;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-/// Gathers `dir[addr >> (32 - s)]` for 16 addresses into `d`, and returns the mask of lanes
-/// whose entry is a node index (bit `i` set: lane `i` continues below `dir`).
+/// Gathers `dir[addr >> (32 - s)]` for 16 addresses into `d` (next hops without the
+/// direct-leaf flag, or node indices), and returns the mask of lanes whose entry is a node
+/// index (bit `i` set: lane `i` continues below `dir`).
 ///
 /// # Safety
 /// The CPU supports AVX-512F; `dir` points to `2^s` entries (`s <= 24`) that the writer
@@ -45,7 +46,10 @@ pub(crate) unsafe fn gather_direct16(
         let top = _mm512_srlv_epi32(a, _mm512_set1_epi32((32 - s) as i32));
         let entries = _mm512_i32gather_epi32::<4>(top, dir as *const _);
         std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
-        _mm512_storeu_si512(d.as_mut_ptr() as *mut _, entries);
-        _mm512_testn_epi32_mask(entries, _mm512_set1_epi32(DIRECT_LEAF as i32))
+        let flag = _mm512_set1_epi32(DIRECT_LEAF as i32);
+        // Node indices have the flag clear, so clearing it everywhere leaves them intact and
+        // turns leaf entries into raw next hops.
+        _mm512_storeu_si512(d.as_mut_ptr() as *mut _, _mm512_andnot_si512(flag, entries));
+        _mm512_testn_epi32_mask(entries, flag)
     }
 }
