@@ -20,9 +20,8 @@
 
 use fibforge::algo::multibit::{TrieConfig, UpdatableTrie};
 use fibforge::registry::AlgoSpec;
-use fibforge::{Compile, Incremental, Lookup, NextHop, Prefix, Rib};
-use fibforge_io::ReadConfig;
-use std::io::BufRead;
+use fibforge::{AnyPrefix, Compile, Incremental, Lookup, NextHop, Prefix, Rib};
+use fibforge_io::{ReadConfig, UpdateKind};
 use std::time::Instant;
 
 const DEFAULT_SPECS: &[&str] = &[
@@ -71,18 +70,22 @@ fn config(spec: &AlgoSpec) -> Result<TrieConfig, String> {
     })
 }
 
-/// Reads the IPv4 updates of a text stream, interning next hops into `table`.
+/// Reads the IPv4 updates of a stream (text or MRT, through `fibforge_io::read_updates`),
+/// interning next hops into `table`; IPv6 updates are skipped.
 fn read_updates(path: &str, table: &mut fibforge_io::Table) -> Vec<Update> {
-    let input = fibforge_io::open(path.as_ref()).expect("update stream opens");
+    let reader = fibforge_io::read_updates(path.as_ref(), &ReadConfig::default())
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut out = Vec::new();
-    for line in input.lines() {
-        let line = line.expect("update stream reads");
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() != 4 || f[0].starts_with('#') {
-            continue;
-        }
-        let p: Prefix<u32> = f[2].parse().expect("IPv4 prefix");
-        let hop = (f[1] != "w").then(|| table.hops.intern(f[3].to_string()).expect("hop ids"));
+    for u in reader {
+        let u = u.unwrap_or_else(|e| panic!("{path}: {e}"));
+        let AnyPrefix::V4(p) = u.prefix else { continue };
+        let hop = match (u.kind, u.next_hop) {
+            (UpdateKind::Withdraw, _) => None,
+            (UpdateKind::Announce, hop) => {
+                let value = hop.unwrap_or_default();
+                Some(table.hops.intern(value).expect("hop ids"))
+            }
+        };
         out.push((p, hop));
     }
     out
