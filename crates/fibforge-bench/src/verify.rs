@@ -57,10 +57,7 @@ impl<A: BenchAddress> Probes<A> {
         addrs.extend((0..random).map(|_| A::from_u128(rng.next_u128())));
         addrs.extend(TrafficSource::<A>::Random.sample(random, seed ^ 1));
         if !rib.is_empty() {
-            let in_prefix = TrafficSource::resolve(&crate::traffic::Traffic::InPrefix, rib, seed);
-            if let Ok(src) = in_prefix {
-                addrs.extend(src.sample(random, seed ^ 2));
-            }
+            addrs.extend(crate::traffic::draw_in_prefix(rib, random, seed ^ 2));
         }
         for src in sources {
             addrs.extend(src.sample(per_traffic, seed));

@@ -21,7 +21,7 @@ mod source;
 mod trace;
 
 pub use generated::{GeneratedSpec, generate_trace};
-pub use source::{AddrGen, GenUser, TrafficSource};
+pub use source::{AddrGen, GenUser, TrafficSource, draw_in_prefix};
 pub use trace::read_trace;
 
 use std::fmt;

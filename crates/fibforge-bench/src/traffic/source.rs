@@ -54,7 +54,9 @@ impl<A: BenchAddress> TrafficSource<A> {
                 if rib.is_empty() {
                     return Err("in-prefix traffic needs a table with routes".into());
                 }
-                TrafficSource::Array(draw_in_prefix(rib, seed).into())
+                TrafficSource::Array(
+                    draw_in_prefix(rib, IN_PREFIX_BYTES / size_of::<A>(), seed).into(),
+                )
             }
             Traffic::Trace(path) => {
                 let addrs: Vec<A> = read_trace(path)?;
@@ -148,14 +150,18 @@ impl<A: BenchAddress> AddrGen<A> for RepeatedGen<A> {
 /// Bytes of addresses drawn for `in-prefix` traffic (2^20 IPv4, 2^18 IPv6 addresses).
 const IN_PREFIX_BYTES: usize = 4 << 20;
 
-/// `in-prefix` addresses, drawn before timing: each a random address inside a route chosen
-/// uniformly at random. Drawing one in the timed loop reads a random entry of the route
-/// array (several MiB), a cache miss per address that would be charged to the lookup.
-fn draw_in_prefix<A: BenchAddress>(rib: &Rib<A>, seed: u64) -> Vec<A> {
+/// `n` `in-prefix` addresses (drawn before timing for the timed traffic): each a random
+/// address inside a route chosen uniformly at random. Drawing one in the timed loop reads a
+/// random entry of the route array (several MiB), a cache miss per address that would be
+/// charged to the lookup. An empty table gives no addresses.
+pub fn draw_in_prefix<A: BenchAddress>(rib: &Rib<A>, n: usize, seed: u64) -> Vec<A> {
     let routes: Vec<(u128, u128)> =
         rib.iter().map(|(p, _)| (p.addr().to_u128(), !A::netmask(p.len()).to_u128())).collect();
+    if routes.is_empty() {
+        return Vec::new();
+    }
     let mut rng = XorShift64::new(seed);
-    (0..IN_PREFIX_BYTES / std::mem::size_of::<A>())
+    (0..n)
         .map(|_| {
             let (net, host) = routes[rng.below(routes.len() as u64) as usize];
             A::from_u128(net | (rng.next_u128() & host))
@@ -275,6 +281,8 @@ mod tests {
         assert!(s.iter().all(|&a| rib.lookup(a).is_some()));
         assert!(s.contains(&0x0102_0304));
         assert!(TrafficSource::resolve(&Traffic::InPrefix, &Rib::<u32>::new(), 1).is_err());
+        assert!(draw_in_prefix(&Rib::<u32>::new(), 10, 1).is_empty());
+        assert_eq!(draw_in_prefix(&rib, 10, 1).len(), 10);
     }
 
     #[test]
