@@ -98,6 +98,47 @@ impl<A: Address> Rib<A> {
         Iter::from_root(self, cur)
     }
 
+    /// One descent towards `region`: the next hop of the longest route strictly covering it,
+    /// and the root of the subtree of routes inside it (`NIL` when there are none). With
+    /// [`Rib::visit_subtree`] this is `longest_covering` and `covered` in one walk.
+    pub(crate) fn region_root(&self, region: &Prefix<A>) -> (Option<NextHop>, NodeId) {
+        let mut outer = None;
+        let mut cur = self.root;
+        while cur != NIL {
+            let n = self.node(cur);
+            if region.covers(&n.prefix) {
+                break;
+            }
+            if !n.prefix.covers(region) {
+                return (outer, NIL);
+            }
+            outer = n.value.or(outer);
+            cur = n.child[region.bit(n.prefix.len()) as usize];
+        }
+        (outer, cur)
+    }
+
+    /// Calls `visit` on every route of the subtree at `root` in (address, length) order.
+    /// `stack` is scratch space that callers keep between calls (no allocation once grown).
+    pub(crate) fn visit_subtree(
+        &self,
+        root: NodeId,
+        stack: &mut Vec<NodeId>,
+        mut visit: impl FnMut(Prefix<A>, NextHop),
+    ) {
+        stack.clear();
+        if root != NIL {
+            stack.push(root);
+        }
+        while let Some(id) = stack.pop() {
+            let n = self.node(id);
+            stack.extend(n.child.iter().rev().filter(|&&c| c != NIL));
+            if let Some(v) = n.value {
+                visit(n.prefix, v);
+            }
+        }
+    }
+
     /// All routes in (address, length) order.
     pub fn iter(&self) -> Iter<'_, A> {
         Iter::from_root(self, self.root)

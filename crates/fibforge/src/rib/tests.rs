@@ -158,7 +158,14 @@ proptest! {
             prop_assert_eq!(cov, want);
             let sub: Vec<_> = rib.covered(p).collect();
             let want: Vec<_> = model.0.iter().filter(|(q, _)| p.covers(q)).map(|(q, h)| (*q, *h)).collect();
-            prop_assert_eq!(sub, want);
+            prop_assert_eq!(&sub, &want);
+            // One descent: the longest strictly covering route, then the routes inside.
+            let (outer, root) = rib.region_root(p);
+            let strict = model.0.iter().filter(|(q, _)| q.covers(p) && q.len() < p.len());
+            prop_assert_eq!(outer, strict.max_by_key(|(q, _)| q.len()).map(|(_, h)| *h));
+            let (mut visited, mut stack) = (Vec::new(), vec![NIL]);
+            rib.visit_subtree(root, &mut stack, |q, h| visited.push((q, h)));
+            prop_assert_eq!(visited, want);
         }
         let ranges = rib.ranges();
         prop_assert_eq!(ranges[0].start, 0);

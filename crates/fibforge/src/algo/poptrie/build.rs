@@ -18,7 +18,7 @@ use super::layout::{DIRECT_LEAF, Key, Leaf, Node, STRIDE};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
-use crate::rib::Rib;
+use crate::rib::{NodeId, Rib};
 
 /// A run of addresses from `start` to the next segment's start with one answer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -50,28 +50,38 @@ pub(crate) fn low_ones(w: u32) -> u128 {
     if w >= 128 { u128::MAX } else { (1u128 << w) - 1 }
 }
 
+/// Buffers of [`segments`] kept between calls, so that an update allocates nothing.
+#[derive(Default)]
+pub(crate) struct SegScratch {
+    /// The RIB walk's stack.
+    walk: Vec<NodeId>,
+    /// Enclosing routes inside the region: (last address, raw), innermost on top.
+    open: Vec<(u128, u32)>,
+}
+
 /// Appends the segments of `region` to `out`: the first starts at `region.addr()`.
 pub(crate) fn segments<A: Address>(
     rib: &Rib<A>,
     region: &Prefix<A>,
     merge: bool,
+    scratch: &mut SegScratch,
     out: &mut Vec<Seg<A>>,
 ) {
-    let outer = rib.covering(region).filter(|(p, _)| p.len() < region.len()).last();
-    let outer_raw = outer.map_or(0, |(_, h)| h.raw());
-    let mut sweep = Sweep { out, base: 0, merge, region_last: region.last().to_u128(), outer_raw };
-    sweep.base = sweep.out.len();
+    let (outer, root) = rib.region_root(region);
+    let outer_raw = outer.map_or(0, |h| h.raw());
+    let base = out.len();
+    let mut sweep = Sweep { out, base, merge, region_last: region.last().to_u128(), outer_raw };
     sweep.push(region.addr().to_u128(), outer_raw);
-    // Enclosing routes inside the region: (last address, raw), innermost on top.
-    let mut stack: Vec<(u128, u32)> = Vec::with_capacity(A::BITS as usize + 1);
-    for (p, h) in rib.covered(region) {
+    let open = &mut scratch.open;
+    open.clear();
+    rib.visit_subtree(root, &mut scratch.walk, |p, h| {
         let start = p.addr().to_u128();
-        sweep.close_before(&mut stack, start);
+        sweep.close_before(open, start);
         sweep.push(start, h.raw());
-        stack.push((p.last().to_u128(), h.raw()));
-    }
+        open.push((p.last().to_u128(), h.raw()));
+    });
     // Routes ending at the very last address (u128::MAX) need no closing: nothing follows.
-    sweep.close_before(&mut stack, u128::MAX);
+    sweep.close_before(open, u128::MAX);
 }
 
 /// State of the segment sweep over one region.
@@ -115,6 +125,27 @@ impl<A: Address> Sweep<'_, A> {
     }
 }
 
+/// The segments of the slot `first..=last` within `segs` (sorted, covering it), starting the
+/// search at `*from` and leaving it at the slot's last segment for the next slot.
+#[inline]
+pub(crate) fn slot_segs<'s, A: Address>(
+    segs: &'s [Seg<A>],
+    from: &mut usize,
+    first: u128,
+    last: u128,
+) -> &'s [Seg<A>] {
+    let mut j = *from;
+    while j + 1 < segs.len() && segs[j + 1].start.to_u128() <= first {
+        j += 1;
+    }
+    let mut k = j;
+    while k + 1 < segs.len() && segs[k + 1].start.to_u128() <= last {
+        k += 1;
+    }
+    *from = k;
+    &segs[j..=k]
+}
+
 /// Builds the node for the region starting at `start` at bit offset `off`, whose segments are
 /// `segs` (the first may begin before `start`), or a leaf when they are a single segment.
 pub(crate) fn build_region<A: Key, L: Leaf, S: Sink<L>>(
@@ -145,20 +176,8 @@ fn fill_slots<A: Key, L: Leaf, S: Sink<L>>(
     let mut j = 0;
     for r in 0..1u32 << real {
         let first = start + ((r as u128) << width);
-        let last = first + low_ones(width);
-        while j + 1 < segs.len() && segs[j + 1].start.to_u128() <= first {
-            j += 1;
-        }
-        let mut k = j;
-        while k + 1 < segs.len() && segs[k + 1].start.to_u128() <= last {
-            k += 1;
-        }
-        let slot = if k == j {
-            Slot::Leaf(segs[j].raw)
-        } else {
-            build_region(off + STRIDE, first, &segs[j..=k], sink)?
-        };
-        j = k;
+        let mine = slot_segs(segs, &mut j, first, first + low_ones(width));
+        let slot = build_region(off + STRIDE, first, mine, sink)?;
         for p in 0..1usize << pad {
             slots[((r as usize) << pad) | p] = slot;
         }
@@ -235,16 +254,8 @@ pub(crate) fn build_direct<A: Key, L: Leaf, S: Sink<L>>(
     let mut j = 0;
     for i in 0..1u128 << s {
         let first = if width >= 128 { 0 } else { i << width };
-        let last = first + low_ones(width);
-        while j + 1 < segs.len() && segs[j + 1].start.to_u128() <= first {
-            j += 1;
-        }
-        let mut k = j;
-        while k + 1 < segs.len() && segs[k + 1].start.to_u128() <= last {
-            k += 1;
-        }
-        dir.push(direct_entry(build_region(s, first, &segs[j..=k], sink)?, sink)?);
-        j = k;
+        let mine = slot_segs(segs, &mut j, first, first + low_ones(width));
+        dir.push(direct_entry(build_region(s, first, mine, sink)?, sink)?);
     }
     Ok(dir)
 }

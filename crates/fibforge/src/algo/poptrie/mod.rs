@@ -259,7 +259,8 @@ impl<A: Key> Compile<A> for Poptrie<A> {
     fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
         check_config(cfg)?;
         let mut segs = Vec::with_capacity(rib.len() * 2 + 1);
-        build::segments(rib, &Prefix::DEFAULT_ROUTE, cfg.aggregate, &mut segs);
+        let mut scratch = build::SegScratch::default();
+        build::segments(rib, &Prefix::DEFAULT_ROUTE, cfg.aggregate, &mut scratch, &mut segs);
         let max_raw = segs.iter().map(|s| s.raw).max().unwrap_or(0);
         if max_raw > MAX_DIRECT_RAW {
             return Err(build::limit("next-hop ids", MAX_DIRECT_RAW as u64, max_raw as usize));

@@ -29,7 +29,10 @@
 //!   is recompiled (compacted).
 
 use super::alloc::BlockAlloc;
-use super::build::{Seg, Sink, Slot, build_region, direct_entry, emit, limit, low_ones, segments};
+use super::build::{
+    Seg, SegScratch, Sink, Slot, build_region, direct_entry, emit, limit, low_ones, segments,
+    slot_segs,
+};
 use super::layout::{Core, DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, MAX_NODES, Node, STRIDE, upto};
 use super::reclaim::Block;
 use super::{Cores, Fib, Poptrie, with_core};
@@ -207,13 +210,15 @@ pub(crate) struct Scratch<A> {
     /// Blocks unlinked by entries already published.
     committed: Vec<Block>,
     segs: Vec<Seg<A>>,
+    walk: SegScratch,
     path: Vec<Step>,
 }
 
 impl<A> Default for Scratch<A> {
     fn default() -> Self {
         let (fresh, unlinked, committed) = (Vec::new(), Vec::new(), Vec::new());
-        Scratch { fresh, unlinked, committed, segs: Vec::new(), path: Vec::new() }
+        let (segs, walk, path) = (Vec::new(), SegScratch::default(), Vec::new());
+        Scratch { fresh, unlinked, committed, segs, walk, path }
     }
 }
 
@@ -281,7 +286,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     fn patch_entries(&mut self, p: &Prefix<A>) -> Result<(), BuildError> {
         let mut segs = std::mem::take(&mut self.sc.segs);
         segs.clear();
-        segments(self.rib, p, self.aggregate, &mut segs);
+        segments(self.rib, p, self.aggregate, &mut self.sc.walk, &mut segs);
         if let Err(e) = self.check_hops(&segs) {
             self.sc.segs = segs;
             return Err(e);
@@ -291,19 +296,11 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         let mut result = Ok(());
         for i in first..first + (1usize << (self.core.s - p.len())) {
             let start = self.entry_start(i);
-            let last = start + low_ones(A::BITS - self.core.s);
-            while j + 1 < segs.len() && segs[j + 1].start.to_u128() <= start {
-                j += 1;
-            }
-            let mut k = j;
-            while k + 1 < segs.len() && segs[k + 1].start.to_u128() <= last {
-                k += 1;
-            }
-            result = self.replace_entry(i, |me| build_region(me.core.s, start, &segs[j..=k], me));
+            let mine = slot_segs(&segs, &mut j, start, start + low_ones(A::BITS - self.core.s));
+            result = self.replace_entry(i, |me| build_region(me.core.s, start, mine, me));
             if result.is_err() {
                 break;
             }
-            j = k;
         }
         self.sc.segs = segs;
         result
@@ -380,22 +377,35 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         }
     }
 
-    /// Rebuilds the slots of `at` that intersect `p` from the RIB, keeping the others.
+    /// Rebuilds the slots of `at` that intersect `p` from the RIB (one pass over the
+    /// segments of the region they tile), keeping the others.
     fn rebuild_touched(&mut self, at: &Step, p: &Prefix<A>) -> Result<Slot, BuildError> {
         let real = STRIDE.min(A::BITS - at.off);
         let (pad, width) = (STRIDE - real, A::BITS - at.off - real);
         let first_r = ((p.addr().to_u128() - at.start) >> width) as usize;
         let count = 1usize << (at.off + real).saturating_sub(p.len());
+        let touched = p.truncated(p.len().min(at.off + real));
         let mut slots = self.old_slots(&at.node);
-        for r in first_r..first_r + count {
-            let first = at.start + ((r as u128) << width);
-            if let Slot::Child(old) = slots[r << pad] {
-                self.retire_subtree(&old);
+        let mut segs = std::mem::take(&mut self.sc.segs);
+        segs.clear();
+        segments(self.rib, &touched, self.aggregate, &mut self.sc.walk, &mut segs);
+        let mut rebuild = |me: &mut Self| -> Result<(), BuildError> {
+            me.check_hops(&segs)?;
+            let mut j = 0;
+            for r in first_r..first_r + count {
+                let first = at.start + ((r as u128) << width);
+                if let Slot::Child(old) = slots[r << pad] {
+                    me.retire_subtree(&old);
+                }
+                let mine = slot_segs(&segs, &mut j, first, first + low_ones(width));
+                let slot = build_region(at.off + STRIDE, first, mine, me)?;
+                slots[r << pad..(r + 1) << pad].fill(slot);
             }
-            let region = Prefix::new(A::from_u128(first), at.off + real).expect("aligned slot");
-            let slot = self.build_from_rib(at.off + STRIDE, &region)?;
-            slots[r << pad..(r + 1) << pad].fill(slot);
-        }
+            Ok(())
+        };
+        let result = rebuild(self);
+        self.sc.segs = segs;
+        result?;
         self.retire_own_blocks(&at.node);
         self.remake(&slots, at.off, at.start)
     }
@@ -404,7 +414,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     fn build_from_rib(&mut self, off: u32, region: &Prefix<A>) -> Result<Slot, BuildError> {
         let mut segs = std::mem::take(&mut self.sc.segs);
         segs.clear();
-        segments(self.rib, region, self.aggregate, &mut segs);
+        segments(self.rib, region, self.aggregate, &mut self.sc.walk, &mut segs);
         let slot = match self.check_hops(&segs) {
             Ok(()) => build_region(off, region.addr().to_u128(), &segs, self),
             Err(e) => Err(e),
