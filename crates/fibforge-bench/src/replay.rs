@@ -20,7 +20,7 @@
 
 use crate::BenchAddress;
 use crate::rng::XorShift64;
-use crate::timing::Percentiles;
+use crate::timing::{Percentiles, Spread};
 use fibforge::algo::poptrie::{Config, Key, Poptrie};
 use fibforge::{AnyPrefix, BuildError, Compile, Lookup, NextHop, Prefix, Rib, Table};
 use fibforge_io::{ReadConfig, ReadError, UpdateKind, read_updates};
@@ -78,6 +78,11 @@ pub struct ReplaySettings {
     pub final_random: usize,
     /// Apply updates at their recorded times sped up this many times (`None`: back to back).
     pub pace: Option<f64>,
+    /// Times the stream is applied, one round after the other (a long update run).
+    pub rounds: usize,
+    /// Seconds of each single-thread lookup measurement comparing the updated structure with
+    /// a fresh compile of the final RIB (3 alternating repeats, medians; 0: none).
+    pub compare: Duration,
 }
 
 impl Default for ReplaySettings {
@@ -87,6 +92,8 @@ impl Default for ReplaySettings {
             idle: Duration::from_millis(500),
             final_random: 1_000_000,
             pace: None,
+            rounds: 1,
+            compare: Duration::from_millis(300),
         }
     }
 }
@@ -113,6 +120,11 @@ pub struct ReplayReport {
     /// Reader lookups per second of reader CPU time, idle and during the updates.
     pub lookup_mlps_idle_cpu: Option<f64>,
     pub lookup_mlps_during_cpu: Option<f64>,
+    /// Single-thread lookups per second after the replay, on the updated structure and on a
+    /// fresh compile of the final RIB (same addresses; `None` when not measured): updates
+    /// must not leave a slower structure behind.
+    pub lookup_mlps_after: Option<f64>,
+    pub lookup_mlps_fresh: Option<f64>,
     /// Checked addresses where the final table differs from a fresh compile of the final RIB.
     pub final_mismatches: u64,
     /// Checked addresses where the final table differs from the RIB.
@@ -120,6 +132,10 @@ pub struct ReplayReport {
     pub final_checked: u64,
     pub memory_bytes_before: usize,
     pub memory_bytes_after: usize,
+    /// Memory of a fresh compile of the final RIB.
+    pub memory_bytes_fresh: usize,
+    /// Times the stream was applied.
+    pub rounds: usize,
 }
 
 /// Reader threads and their shared counters.
@@ -249,32 +265,38 @@ pub fn replay<A: Key + BenchAddress>(
     let memory_bytes_before = table.fib().memory_bytes();
     let readers = Readers::start(&table, settings.readers);
     let (lookup_mlps_idle, lookup_mlps_idle_cpu) = idle_rate(&table, &readers, settings.idle);
-    let mut ns = Vec::with_capacity(updates.len());
+    let rounds = settings.rounds.max(1);
+    let mut ns = Vec::with_capacity(updates.len() * rounds);
     let (start, before) = (Instant::now(), readers.progress());
-    for (i, &(p, hop)) in updates.iter().enumerate() {
-        wait_for(settings.pace, start, times_us, i);
-        let t = Instant::now();
-        match hop {
-            Some(h) => table.insert(p, h)?,
-            None => table.remove(&p)?,
-        };
-        ns.push(t.elapsed().as_nanos() as f64);
+    for _ in 0..rounds {
+        let round_start = Instant::now();
+        for (i, &(p, hop)) in updates.iter().enumerate() {
+            wait_for(settings.pace, round_start, times_us, i);
+            let t = Instant::now();
+            match hop {
+                Some(h) => table.insert(p, h)?,
+                None => table.remove(&p)?,
+            };
+            ns.push(t.elapsed().as_nanos() as f64);
+        }
     }
     let elapsed = start.elapsed();
     let seconds = elapsed.as_secs_f64();
     let (during, during_cpu) = readers.progress().rates(before, elapsed);
     readers.stop();
     let pct = Percentiles::of(&ns);
-    let (checked, vs_fresh, vs_rib) = final_check(&table, cfg, settings.final_random)?;
+    let fresh = Poptrie::compile(table.rib(), cfg)?;
+    let (after, fresh_rate) = compare_rates(&table, &fresh, settings.compare);
+    let (checked, vs_fresh, vs_rib) = final_check(&table, &fresh, settings.final_random);
     Ok(ReplayReport {
         family: A::FAMILY.name(),
         algo: format!("poptrie:s={},aggregate={}", cfg.s, if cfg.aggregate { "on" } else { "off" }),
         routes_before,
         routes_after: table.rib().len(),
         readers: settings.readers,
-        updates: updates.len(),
+        updates: ns.len(),
         seconds,
-        updates_per_sec: updates.len() as f64 / seconds,
+        updates_per_sec: ns.len() as f64 / seconds,
         update_ns_mean: pct.as_ref().map_or(0.0, |p| p.mean),
         update_ns_p50: pct.as_ref().map_or(0.0, |p| p.p50),
         update_ns_p99: pct.as_ref().map_or(0.0, |p| p.p99),
@@ -284,21 +306,59 @@ pub fn replay<A: Key + BenchAddress>(
         lookup_mlps_during: (settings.readers > 0).then_some(during),
         lookup_mlps_idle_cpu,
         lookup_mlps_during_cpu: during_cpu,
+        lookup_mlps_after: after,
+        lookup_mlps_fresh: fresh_rate,
         final_mismatches: vs_fresh,
         final_mismatches_rib: vs_rib,
         final_checked: checked,
         memory_bytes_before,
         memory_bytes_after: table.fib().memory_bytes(),
+        memory_bytes_fresh: fresh.memory_bytes(),
+        rounds,
     })
+}
+
+/// Single-thread lookup rates (millions per second) of the updated table and of `fresh` on
+/// the same random addresses, alternating, 3 repeats of `window` each; medians. `(None,
+/// None)` when `window` is zero.
+fn compare_rates<A: Key + BenchAddress>(
+    table: &Table<A>,
+    fresh: &Poptrie<A>,
+    window: Duration,
+) -> (Option<f64>, Option<f64>) {
+    if window.is_zero() {
+        return (None, None);
+    }
+    // The same call on both (the table's own structure, not through a reader handle).
+    let updated = table.fib();
+    let (mut after, mut anew) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        after.push(rate_for(window, |a| updated.lookup(a)));
+        anew.push(rate_for(window, |a| fresh.lookup(a)));
+    }
+    let median = |v: &[f64]| Spread::of(v).map(|s| s.median);
+    (median(&after), median(&anew))
+}
+
+/// Millions of single lookups per second by `lookup` on random addresses during `window`.
+fn rate_for<A: BenchAddress>(window: Duration, lookup: impl Fn(A) -> Option<NextHop>) -> f64 {
+    let (start, mut rng, mut n, mut sum) = (Instant::now(), XorShift64::new(0xAF7E), 0u64, 0u64);
+    while start.elapsed() < window {
+        for _ in 0..4096 {
+            sum += lookup(A::random(&mut rng)).map_or(0, |h| h.raw() as u64);
+        }
+        n += 4096;
+    }
+    std::hint::black_box(sum);
+    n as f64 / start.elapsed().as_secs_f64() / 1e6
 }
 
 /// Compares the table with a fresh compile and with the RIB: (checked, vs fresh, vs RIB).
 fn final_check<A: Key + BenchAddress>(
     table: &Table<A>,
-    cfg: &Config,
+    fresh: &Poptrie<A>,
     random: usize,
-) -> Result<(u64, u64, u64), BuildError> {
-    let fresh = Poptrie::compile(table.rib(), cfg)?;
+) -> (u64, u64, u64) {
     let mut addrs = Vec::with_capacity(table.rib().len() * 4 + random);
     for (p, _) in table.rib().iter() {
         let (first, last) = (p.addr().to_u128(), p.last().to_u128());
@@ -312,5 +372,5 @@ fn final_check<A: Key + BenchAddress>(
     fresh.lookup_batch(&addrs, &mut want);
     let vs_fresh = got.iter().zip(&want).filter(|(g, w)| g != w).count() as u64;
     let vs_rib = addrs.iter().zip(&got).filter(|&(&a, g)| table.rib().lookup(a) != *g).count();
-    Ok((addrs.len() as u64, vs_fresh, vs_rib as u64))
+    (addrs.len() as u64, vs_fresh, vs_rib as u64)
 }

@@ -25,7 +25,8 @@ fn replay_reports_the_contract_fields_and_no_mismatch() {
         Command::cargo_bin("fibforge")
             .unwrap()
             .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap()])
-            .args(["--readers", readers, "--idle", "0.05", "--json", json.to_str().unwrap()])
+            .args(["--readers", readers, "--idle", "0.05", "--compare", "0"])
+            .args(["--json", json.to_str().unwrap()])
             .assert()
             .success();
         let v: serde_json::Value =
@@ -38,12 +39,37 @@ fn replay_reports_the_contract_fields_and_no_mismatch() {
             assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {}", v[key]);
         }
         assert_eq!(v["lookup_mlps_during"].is_null(), readers == "0");
+        assert!(v["lookup_mlps_after"].is_null() && v["lookup_mlps_fresh"].is_null());
     }
+    // Three rounds of the stream: every update applied three times, the same final routes
+    // (later rounds repeat announcements and withdraw absent routes), and the updated
+    // structure's lookup rate measured beside a fresh compile's.
+    Command::cargo_bin("fibforge")
+        .unwrap()
+        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap()])
+        .args(["--rounds", "3", "--compare", "0.01", "--idle", "0.05"])
+        .args(["--json", json.to_str().unwrap()])
+        .assert()
+        .success();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!((v["rounds"].as_u64(), v["updates"].as_u64()), (Some(3), Some(21)));
+    assert_eq!(v["routes_after"], 6);
+    assert_eq!(v["final_mismatches"], 0);
+    for key in ["lookup_mlps_after", "lookup_mlps_fresh", "memory_bytes_fresh"] {
+        assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {}", v[key]);
+    }
+    Command::cargo_bin("fibforge")
+        .unwrap()
+        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap(), "--rounds", "0"])
+        .assert()
+        .failure();
     // Paced: the stream spans 3 recorded seconds, so 10x takes at least 0.3 s.
     Command::cargo_bin("fibforge")
         .unwrap()
         .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap()])
-        .args(["--pace", "10", "--idle", "0.05", "--json", json.to_str().unwrap()])
+        .args(["--pace", "10", "--idle", "0.05", "--compare", "0"])
+        .args(["--json", json.to_str().unwrap()])
         .assert()
         .success();
     let v: serde_json::Value =

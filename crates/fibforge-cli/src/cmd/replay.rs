@@ -1,7 +1,9 @@
-//! `fibforge replay TABLE UPDATES [--algo NAME] [--readers N] [--json FILE]`: applies a real
-//! update stream (MRT BGP4MP or the text stream) to a concurrent table while N reader threads
-//! look up random addresses; prints (and writes as JSON) the update cost, the lookup rate idle
-//! and during updates, and the final comparison with a fresh compile and with the RIB.
+//! `fibforge replay TABLE UPDATES [--algo NAME] [--readers N] [--rounds R] [--json FILE]`:
+//! applies a real update stream (MRT BGP4MP or the text stream; R times in a row) to a
+//! concurrent table while N reader threads look up random addresses; prints (and writes as
+//! JSON) the update cost, the lookup rate idle and during updates, the lookup rate and memory
+//! of the updated structure against a fresh compile of the final RIB, and the final
+//! comparison with a fresh compile and with the RIB.
 //!
 //! The family with more updates in the stream is replayed (the other family's updates are
 //! counted in `skipped_updates`). Exit status 1 when the final structure differs.
@@ -35,6 +37,13 @@ pub struct Args {
     /// back, the writer never rests).
     #[arg(long, value_name = "SPEEDUP", value_parser = parse_pace)]
     pace: Option<f64>,
+    /// Apply the stream this many times, one round after the other (a long update run).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    rounds: u32,
+    /// Seconds of each lookup measurement comparing the updated structure with a fresh
+    /// compile of the final RIB after the replay (3 alternating repeats; 0: skip).
+    #[arg(long, default_value_t = 0.3)]
+    compare: f64,
     /// Write the figures as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -58,6 +67,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         readers: args.readers,
         idle: Duration::from_secs_f64(args.idle.max(0.0)),
         pace: args.pace,
+        rounds: args.rounds as usize,
+        compare: Duration::from_secs_f64(args.compare.max(0.0)),
         ..Default::default()
     };
     let (report, skipped) = if ups.v4.len() >= ups.v6.len() {
@@ -115,7 +126,8 @@ fn print(r: &ReplayReport) {
     );
     let mlps = |m: Option<f64>| m.map_or("-".to_string(), |m| format!("{m:.1}"));
     let pace = r.pace.map_or("back to back".to_string(), |x| format!("recorded pace x{x}"));
-    println!("updates applied {pace}, in {:.3} s", r.seconds);
+    let rounds = if r.rounds > 1 { format!(", {} rounds", r.rounds) } else { String::new() };
+    println!("updates applied {pace}{rounds}, in {:.3} s", r.seconds);
     println!(
         "lookups ({} readers): idle {:.1} Mlps, during updates {} Mlps (wall clock)",
         r.readers,
@@ -127,6 +139,16 @@ fn print(r: &ReplayReport) {
         mlps(r.lookup_mlps_idle_cpu),
         mlps(r.lookup_mlps_during_cpu)
     );
+    if let (Some(after), Some(fresh)) = (r.lookup_mlps_after, r.lookup_mlps_fresh) {
+        let mib = |b: usize| b as f64 / (1u64 << 20) as f64;
+        println!(
+            "after the replay: {after:.1} Mlps, fresh compile {fresh:.1} Mlps (one thread); \
+             memory {:.2} MiB before, {:.2} after, {:.2} fresh",
+            mib(r.memory_bytes_before),
+            mib(r.memory_bytes_after),
+            mib(r.memory_bytes_fresh)
+        );
+    }
     println!(
         "final check on {} addresses: {} vs fresh compile, {} vs RIB",
         r.final_checked, r.final_mismatches, r.final_mismatches_rib
