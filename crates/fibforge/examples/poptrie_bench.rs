@@ -225,7 +225,7 @@ fn measure<A: Key, G: Gen<A>>(rib: &Rib<A>, o: &Opts, source: G) {
         "batch med/max"
     );
     for &s in &o.s {
-        let cfg = Config { s, aggregate: o.aggregate };
+        let cfg = Config { s, aggregate: o.aggregate, ..Config::default() };
         let mut compile = Vec::new();
         let mut fib = None;
         for _ in 0..o.repeat.min(5) {

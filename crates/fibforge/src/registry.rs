@@ -71,7 +71,7 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         name: "poptrie",
         ipv4: true,
         ipv6: true,
-        summary: "Poptrie (Asai & Ohara 2015): 64-ary popcount trie; options s=N, aggregate=on|off",
+        summary: "Poptrie (Asai & Ohara 2015): 64-ary popcount trie; options s=N, aggregate=on|off, dir16=on|off",
     },
     AlgoInfo {
         name: "poptrie0",
@@ -428,10 +428,11 @@ pub fn poptrie_config<A: algo::poptrie::Key>(
         _ => return None,
     };
     Some((|| {
-        spec.check_options("poptrie", &["s", "aggregate"])?;
+        spec.check_options("poptrie", &["s", "aggregate", "dir16"])?;
         Ok(algo::poptrie::Config {
             s: spec.get_u32("poptrie", "s", s)?,
             aggregate: spec.get_bool("poptrie", "aggregate", default.aggregate)?,
+            narrow_dir: spec.get_bool("poptrie", "dir16", default.narrow_dir)?,
         })
     })())
 }

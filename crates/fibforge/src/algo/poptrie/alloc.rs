@@ -85,6 +85,97 @@ impl BlockAlloc {
     }
 }
 
+impl BlockAlloc {
+    /// Every slot not handed out (free lists and the untouched top), as blocks.
+    fn into_free_blocks(self) -> impl Iterator<Item = (u32, u32)> {
+        let lists = self.free.into_iter().enumerate();
+        let listed = lists.flat_map(|(n, starts)| starts.into_iter().map(move |s| (s, n as u32)));
+        let top = (self.top..self.cap)
+            .step_by(MAX_BLOCK as usize)
+            .map(move |s| (s, MAX_BLOCK.min(self.cap - s)));
+        listed.chain(top)
+    }
+}
+
+/// The node arena's allocators. With a narrow direct-pointing table (`dir.rs`) the nodes that
+/// `dir` entries name (*roots*) must lie below its root limit `r`: single-slot roots come from
+/// `[0, r)`, every other block from above. With a wide table everything comes from `main`.
+#[derive(Clone, Debug)]
+pub(crate) struct NodeAlloc {
+    main: BlockAlloc,
+    /// Roots in `[0, r)` (`r` = its capacity) while the table is narrow.
+    roots: Option<BlockAlloc>,
+}
+
+impl NodeAlloc {
+    /// `main` over the whole arena (its first slots taken, including `[0, r)` if `roots`).
+    pub(crate) fn new(main: BlockAlloc, roots: Option<BlockAlloc>) -> Self {
+        NodeAlloc { main, roots }
+    }
+
+    /// A block of `len` slots for children.
+    pub(crate) fn alloc(&mut self, len: u32) -> Option<u32> {
+        self.main.alloc(len)
+    }
+
+    /// A slot for a root: below the root limit while there is one (`None`: none left there,
+    /// or the arena is full).
+    pub(crate) fn alloc_root(&mut self) -> Option<u32> {
+        match &mut self.roots {
+            Some(r) => r.alloc(1),
+            None => self.main.alloc(1),
+        }
+    }
+
+    /// True while roots must lie below a root limit.
+    pub(crate) fn has_root_limit(&self) -> bool {
+        self.roots.is_some()
+    }
+
+    /// Returns a block to the allocator it came from.
+    pub(crate) fn free(&mut self, start: u32, len: u32) {
+        match &mut self.roots {
+            Some(r) if start < r.capacity() => r.free(start, len),
+            _ => self.main.free(start, len),
+        }
+    }
+
+    /// Drops the root limit (the table became wide): the unused slots of `[0, r)` join the
+    /// main free lists.
+    pub(crate) fn release_root_region(&mut self) {
+        if let Some(r) = self.roots.take() {
+            r.into_free_blocks().for_each(|(start, len)| self.main.free(start, len));
+        }
+    }
+
+    /// Slots handed out and not freed.
+    pub(crate) fn live(&self) -> u64 {
+        match &self.roots {
+            Some(r) => self.main.live() - r.capacity() as u64 + r.live(),
+            None => self.main.live(),
+        }
+    }
+
+    /// Slots in free lists.
+    pub(crate) fn free_slots(&self) -> u64 {
+        self.main.free_slots() + self.roots.as_ref().map_or(0, BlockAlloc::free_slots)
+    }
+
+    pub(crate) fn capacity(&self) -> u32 {
+        self.main.capacity()
+    }
+
+    /// The arena now has `cap` slots.
+    pub(crate) fn set_capacity(&mut self, cap: u32) {
+        self.main.set_capacity(cap);
+    }
+
+    /// Heap bytes of the free lists.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.main.memory_bytes() + self.roots.as_ref().map_or(0, BlockAlloc::memory_bytes)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +197,23 @@ mod tests {
         assert_eq!(a.alloc(22), None);
         a.set_capacity(200);
         assert_eq!(a.alloc(22), Some(79));
+    }
+
+    #[test]
+    fn roots_stay_below_the_limit_until_released() {
+        // Roots 0..3 of a limit of 4; other blocks 4..10.
+        let mut a = NodeAlloc::new(BlockAlloc::new(10, 20), Some(BlockAlloc::new(3, 4)));
+        assert_eq!(a.live(), 9);
+        assert_eq!(a.alloc_root(), Some(3));
+        assert_eq!(a.alloc_root(), None, "the root region is full");
+        assert_eq!(a.alloc(2), Some(10));
+        a.free(1, 1);
+        assert_eq!(a.alloc_root(), Some(1), "a freed root slot is a root slot again");
+        a.free(2, 1);
+        assert_eq!((a.live(), a.free_slots()), (11, 1));
+        a.release_root_region();
+        assert!(!a.has_root_limit());
+        assert_eq!((a.live(), a.free_slots()), (11, 1));
+        assert_eq!(a.alloc_root(), Some(2), "from the main free lists now");
     }
 }

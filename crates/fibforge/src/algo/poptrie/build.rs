@@ -42,6 +42,8 @@ pub(crate) trait Sink<L: Leaf> {
     fn put_nodes(&mut self, nodes: &[Node]) -> Result<u32, BuildError>;
     /// Stores a block of leaves; returns the index of the first.
     fn put_leaves(&mut self, leaves: &[L]) -> Result<u32, BuildError>;
+    /// Stores the node a direct-pointing entry names (a *root*); returns its index.
+    fn put_root(&mut self, node: Node) -> Result<u32, BuildError>;
 }
 
 /// All ones in the low `w` bits (`w <= 128`).
@@ -267,14 +269,38 @@ pub(crate) fn direct_entry<L: Leaf, S: Sink<L>>(
 ) -> Result<u32, BuildError> {
     match slot {
         Slot::Leaf(raw) => Ok(DIRECT_LEAF | raw),
-        Slot::Child(node) => sink.put_nodes(&[node]),
+        Slot::Child(node) => sink.put_root(node),
     }
 }
 
-/// A sink that appends to vectors (a fresh compile: blocks packed without gaps).
+/// A sink that appends to vectors (a fresh compile: blocks packed without gaps). Roots go to
+/// their own vector and are numbered from 0 there; [`VecSink::into_nodes`] places them first.
 pub(crate) struct VecSink<L> {
     pub nodes: Vec<Node>,
     pub leaves: Vec<L>,
+    pub roots: Vec<Node>,
+}
+
+impl<L> VecSink<L> {
+    pub(crate) fn new() -> Self {
+        VecSink { nodes: Vec::new(), leaves: Vec::new(), roots: Vec::new() }
+    }
+
+    /// The node arena: the roots at `0..`, then the other nodes from `first_other`
+    /// (`>= roots.len()`; the gap is unused slots), every `base1` relocated accordingly
+    /// (children blocks are never roots). Root indices handed out stay valid.
+    pub(crate) fn into_nodes(self, first_other: u32) -> Vec<Node> {
+        debug_assert!(first_other as usize >= self.roots.len());
+        let mut out = self.roots;
+        out.resize(first_other as usize, Node::default());
+        out.extend(self.nodes);
+        for n in &mut out {
+            if n.vector != 0 {
+                n.base1 += first_other;
+            }
+        }
+        out
+    }
 }
 
 impl<L: Leaf> Sink<L> for VecSink<L> {
@@ -289,6 +315,10 @@ impl<L: Leaf> Sink<L> for VecSink<L> {
         }
         self.nodes.extend_from_slice(nodes);
         Ok(base as u32)
+    }
+    fn put_root(&mut self, node: Node) -> Result<u32, BuildError> {
+        self.roots.push(node);
+        Ok(self.roots.len() as u32 - 1)
     }
     fn put_leaves(&mut self, leaves: &[L]) -> Result<u32, BuildError> {
         let base = self.leaves.len();

@@ -7,10 +7,10 @@
 //! `update.rs`). Growing an array means copying the whole [`Core`] (same indices) and
 //! publishing the copy.
 
+use super::dir::DirTable;
 use crate::addr::Address;
 use std::cell::UnsafeCell;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Bits per trie level (the paper's `k`): 64-ary nodes, one `u64` bit vector each.
 pub(crate) const STRIDE: u32 = 6;
@@ -43,15 +43,16 @@ pub trait Key: Address {
     /// Batches walk below `dir` in lock step (one level per round for all lanes) rather than
     /// lane after lane: worth it for deep walks only (see `lookup.rs`).
     const LOCKSTEP_WALK: bool;
-    /// With AVX-512F: the direct-pointing entries of 16 addresses into `d` (flag cleared) and the mask of
-    /// lanes that continue in a node; `None` for a family without a SIMD path.
+    /// With AVX-512F: the direct-pointing entries of 16 addresses into `d` (next hops or node
+    /// indices) and the mask of lanes that continue in a node; `None` for a family without a
+    /// SIMD path.
     ///
     /// # Safety
     /// The CPU supports AVX-512F; `dir` holds `2^s` entries.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     unsafe fn gather_direct16(
-        _dir: *const u32,
+        _dir: &DirTable,
         _s: u32,
         _addrs: &[Self; 16],
         _d: &mut [u32; 16],
@@ -86,13 +87,21 @@ impl Key for u32 {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     unsafe fn gather_direct16(
-        dir: *const u32,
+        dir: &DirTable,
         s: u32,
         addrs: &[u32; 16],
         d: &mut [u32; 16],
     ) -> Option<u16> {
-        // SAFETY: the caller's contract is `simd::gather_direct16`'s.
-        Some(unsafe { super::simd::gather_direct16(dir, s, addrs, d) })
+        // SAFETY: the caller's contract is that of the `simd` gathers: AVX-512F, and `dir`
+        // has `2^s` entries (a narrow one has its padding entry too: `dir.rs`).
+        Some(unsafe {
+            match dir {
+                DirTable::Wide(e) => super::simd::gather_direct16(e.as_ptr().cast(), s, addrs, d),
+                DirTable::Narrow { e, roots } => {
+                    super::simd::gather_narrow16(e.as_ptr().cast(), s, *roots, addrs, d)
+                }
+            }
+        })
     }
 }
 
@@ -288,8 +297,8 @@ impl<T: Copy + Default> Arena<T> {
 
 /// The arrays a lookup reads: direct-pointing entries, nodes, leaves.
 pub(crate) struct Core<A: Key, L: Leaf> {
-    /// `2^s` entries: `DIRECT_LEAF | raw hop`, or the index of the node for that `/s`.
-    pub(crate) dir: Box<[AtomicU32]>,
+    /// `2^s` entries: a raw next hop or the index of the node for that `/s` (`dir.rs`).
+    pub(crate) dir: DirTable,
     pub(crate) nodes: Arena<Node>,
     pub(crate) leaves: Arena<L>,
     /// Direct-pointing bits.
@@ -298,18 +307,28 @@ pub(crate) struct Core<A: Key, L: Leaf> {
 }
 
 impl<A: Key, L: Leaf> Core<A, L> {
-    pub(crate) fn new(s: u32, dir: Vec<u32>, nodes: Arena<Node>, leaves: Arena<L>) -> Self {
+    pub(crate) fn new(s: u32, dir: DirTable, nodes: Arena<Node>, leaves: Arena<L>) -> Self {
         debug_assert_eq!(dir.len(), 1 << s);
-        let dir = dir.into_iter().map(AtomicU32::new).collect();
         Core { dir, nodes, leaves, s, _addr: PhantomData }
     }
 
     /// A copy with larger arenas and the same contents (writer only).
     pub(crate) fn grown(&self, node_cap: usize, leaf_cap: usize) -> Self {
         Core {
-            dir: self.dir.iter().map(|d| AtomicU32::new(d.load(Ordering::Relaxed))).collect(),
+            dir: self.dir.copy(),
             nodes: self.nodes.grown(node_cap),
             leaves: self.leaves.grown(leaf_cap),
+            s: self.s,
+            _addr: PhantomData,
+        }
+    }
+
+    /// A copy whose direct-pointing entries are 32 bits wide (writer only).
+    pub(crate) fn with_wide_dir(&self) -> Self {
+        Core {
+            dir: self.dir.widened(),
+            nodes: self.nodes.grown(self.nodes.capacity()),
+            leaves: self.leaves.grown(self.leaves.capacity()),
             s: self.s,
             _addr: PhantomData,
         }
@@ -323,7 +342,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
             unsafe { leaves.set(i, M::from_raw(self.leaves.get(i).raw().min(M::MAX_RAW))) };
         }
         Core {
-            dir: self.dir.iter().map(|d| AtomicU32::new(d.load(Ordering::Relaxed))).collect(),
+            dir: self.dir.copy(),
             nodes: self.nodes.grown(self.nodes.capacity()),
             leaves,
             s: self.s,
@@ -333,7 +352,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
 
     /// Bytes of every array.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.dir.len() * 4
+        self.dir.memory_bytes()
             + self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.leaves.capacity() * std::mem::size_of::<L>()
             + std::mem::size_of::<Self>()
@@ -342,7 +361,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// The direct-pointing entry `i`, as readers see it.
     #[inline(always)]
     pub(crate) fn direct(&self, i: usize) -> u32 {
-        self.dir[i].load(Ordering::Acquire)
+        self.dir.entry(i)
     }
 }
 

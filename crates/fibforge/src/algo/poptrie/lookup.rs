@@ -92,11 +92,8 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// The raw next hop of `a` (0 = no route), in whatever instruction set the caller has.
     #[inline(always)]
     pub(crate) fn lookup_inline(&self, a: A) -> u32 {
-        // `top(s)` has `s` bits, and `dir` has `2^s` entries.
-        debug_assert!(a.top(self.s) < self.dir.len());
-        // SAFETY: in bounds (above).
-        let d = unsafe { self.dir.get_unchecked(a.top(self.s)) }
-            .load(std::sync::atomic::Ordering::Acquire);
+        // SAFETY: `top(s)` has `s` bits, and `dir` has `2^s` entries.
+        let d = unsafe { self.dir.entry_unchecked(a.top(self.s)) };
         if d & DIRECT_LEAF != 0 {
             return d & !DIRECT_LEAF;
         }
@@ -159,12 +156,11 @@ impl<A: Key, L: Leaf> Core<A, L> {
         };
         if !(GATHER && self.gather_direct(a, out, &mut enter)) {
             for x in a {
-                prefetch(self.dir.as_ptr().wrapping_add(x.top(self.s)) as *const u8);
+                prefetch(self.dir.entry_ptr(x.top(self.s)));
             }
             for i in 0..G {
                 // SAFETY: `top(s) < 2^s = dir.len()`.
-                let d = unsafe { self.dir.get_unchecked(a[i].top(self.s)) }
-                    .load(std::sync::atomic::Ordering::Acquire);
+                let d = unsafe { self.dir.entry_unchecked(a[i].top(self.s)) };
                 out[i] = d & !DIRECT_LEAF;
                 if d & DIRECT_LEAF == 0 {
                     enter(i, d);
@@ -287,10 +283,10 @@ impl<A: Key, L: Leaf> Core<A, L> {
             for (c, (a16, o16)) in a.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
                 let (a16, o16): (&[A; 16], &mut [u32; 16]) =
                     (a16.try_into().expect("16 lanes"), o16.try_into().expect("16 lanes"));
-                let dir = self.dir.as_ptr() as *const u32;
                 // SAFETY: only instantiated with `GATHER` under `Isa::X86Avx512` (AVX-512F
                 // detected); `dir` has `2^s` entries and is written only by atomic stores.
-                let Some(nodes) = (unsafe { A::gather_direct16(dir, self.s, a16, o16) }) else {
+                let Some(nodes) = (unsafe { A::gather_direct16(&self.dir, self.s, a16, o16) })
+                else {
                     return false;
                 };
                 masks[c] = nodes;

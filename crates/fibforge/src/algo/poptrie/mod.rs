@@ -21,7 +21,10 @@
 //!
 //! # Memory layout
 //!
-//! - `dir`: `2^s` × `u32`: `0x8000_0000 | raw next hop`, or a node index.
+//! - `dir`: `2^s` entries: a raw next hop or the index of a node (a *root*). 16 bits wide
+//!   when the table allows (`dir.rs`: half the array that random lookups touch most; the
+//!   roots then lie in their own region at the start of `nodes`), else 32 bits
+//!   (`0x8000_0000 | raw next hop`, or a node index). `dir16=off` always takes 32 bits.
 //! - `nodes`: 24-byte records `{vector: u64, leafvec: u64, base0: u32, base1: u32}`; a node's
 //!   children are one contiguous block, in slot order.
 //! - `leaves`: `u8` when every raw next hop (index + 1) is at most 255 (a router's
@@ -49,6 +52,7 @@
 
 mod alloc;
 mod build;
+mod dir;
 mod layout;
 mod lookup;
 mod reclaim;
@@ -64,8 +68,9 @@ use crate::fib::{BuildError, Compile, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::rib::Rib;
-use alloc::BlockAlloc;
+use alloc::{BlockAlloc, NodeAlloc};
 use build::{Seg, VecSink};
+use dir::DirTable;
 use layout::{Arena, Core, MAX_DIRECT_RAW};
 pub use layout::{Key, Leaf};
 use lookup::Isa;
@@ -79,11 +84,14 @@ pub struct Config {
     pub s: u32,
     /// Route aggregation (§3): store only what changes the answer.
     pub aggregate: bool,
+    /// 16-bit direct-pointing entries when the table allows (half the array; see `dir.rs`),
+    /// else 32-bit ones.
+    pub narrow_dir: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { s: 18, aggregate: true }
+        Config { s: 18, aggregate: true, narrow_dir: true }
     }
 }
 
@@ -105,8 +113,10 @@ pub struct Stats {
     pub s: u32,
     /// Route aggregation on.
     pub aggregate: bool,
-    /// Leaf width in bits (16 or 32).
+    /// Leaf width in bits (8, 16 or 32).
     pub leaf_bits: u32,
+    /// Direct-pointing entry width in bits (16 or 32).
+    pub dir_bits: u32,
     /// Internal nodes in use.
     pub inodes: u64,
     /// Leaves in use.
@@ -186,7 +196,7 @@ impl<A: Key> Lookup<A> for Fib<A> {
 pub struct Poptrie<A: Key> {
     fib: Arc<Fib<A>>,
     cfg: Config,
-    node_alloc: BlockAlloc,
+    node_alloc: NodeAlloc,
     leaf_alloc: BlockAlloc,
     reclaim: Reclaim,
     scratch: update::Scratch<A>,
@@ -201,6 +211,7 @@ impl<A: Key> Poptrie<A> {
             s: self.cfg.s,
             aggregate: self.cfg.aggregate,
             leaf_bits,
+            dir_bits: with_core!(&self.fib.cores, c => c.dir.bits()),
             inodes: self.node_alloc.live() - self.reclaim.pending_slots().0,
             leaves: self.leaf_alloc.live() - self.reclaim.pending_slots().1,
             direct_leaves,
@@ -266,17 +277,17 @@ impl<A: Key> Compile<A> for Poptrie<A> {
             return Err(build::limit("next-hop ids", MAX_DIRECT_RAW as u64, max_raw as usize));
         }
         let fib = if max_raw <= u8::MAX_RAW {
-            compile_core::<A, u8>(cfg, &segs).map(|(c, n, l)| (Cores::Tiny(c), n, l))?
+            compile_core::<A, u8>(cfg, &segs, max_raw).map(|(c, n, l)| (Cores::Tiny(c), n, l))?
         } else if max_raw <= u16::MAX_RAW {
-            compile_core::<A, u16>(cfg, &segs).map(|(c, n, l)| (Cores::Narrow(c), n, l))?
+            compile_core::<A, u16>(cfg, &segs, max_raw).map(|(c, n, l)| (Cores::Narrow(c), n, l))?
         } else {
-            compile_core::<A, u32>(cfg, &segs).map(|(c, n, l)| (Cores::Wide(c), n, l))?
+            compile_core::<A, u32>(cfg, &segs, max_raw).map(|(c, n, l)| (Cores::Wide(c), n, l))?
         };
-        let (fib, nodes, leaves) = fib;
+        let (fib, node_alloc, leaves) = fib;
         Ok(Poptrie {
             fib: Arc::new(Fib::new(fib)),
             cfg: cfg.clone(),
-            node_alloc: BlockAlloc::new(nodes, nodes),
+            node_alloc,
             leaf_alloc: BlockAlloc::new(leaves, leaves),
             reclaim: Reclaim::new(Mode::Immediate),
             scratch: Default::default(),
@@ -284,16 +295,48 @@ impl<A: Key> Compile<A> for Poptrie<A> {
     }
 }
 
-/// Builds the arrays of one leaf width; returns them with the node and leaf counts.
+/// Builds the arrays of one leaf width; returns them with the node allocator and the leaf
+/// count. The roots (nodes that `dir` entries name) come first in the node arena; with a
+/// narrow `dir` they get a region of their own below its root limit, with room for the
+/// roots that updates add (when it runs out, an update makes `dir` wide: `update.rs`).
 fn compile_core<A: Key, L: Leaf>(
     cfg: &Config,
     segs: &[Seg<A>],
-) -> Result<(Core<A, L>, u32, u32), BuildError> {
-    let mut sink = VecSink::<L> { nodes: Vec::new(), leaves: Vec::new() };
-    let dir = build::build_direct(cfg.s, segs, &mut sink)?;
-    let (n, l) = (sink.nodes.len() as u32, sink.leaves.len() as u32);
-    let core = Core::new(cfg.s, dir, Arena::from_vec(sink.nodes), Arena::from_vec(sink.leaves));
-    Ok((core, n, l))
+    max_raw: u32,
+) -> Result<(Core<A, L>, NodeAlloc, u32), BuildError> {
+    let mut sink = VecSink::<L>::new();
+    let entries = build::build_direct(cfg.s, segs, &mut sink)?;
+    let roots = sink.roots.len() as u32;
+    let limit = if cfg.narrow_dir { narrow_root_limit(roots, max_raw) } else { None };
+    // Room for the roots updates add (retired roots wait a grace period before reuse).
+    let region = limit.map_or(roots, |r| (roots + roots / 8 + 1024).min(r));
+    let first_other = region;
+    let n = first_other as usize + sink.nodes.len();
+    if n > layout::MAX_NODES as usize {
+        return Err(build::limit("internal nodes", layout::MAX_NODES as u64, n));
+    }
+    let leaves = std::mem::take(&mut sink.leaves);
+    let nodes = sink.into_nodes(first_other);
+    let dir = match limit {
+        Some(r) => DirTable::narrow(&entries, r).expect("roots and next hops below the limit"),
+        None => DirTable::wide(&entries),
+    };
+    let l = leaves.len() as u32;
+    let core = Core::new(cfg.s, dir, Arena::from_vec(nodes), Arena::from_vec(leaves));
+    let node_alloc = NodeAlloc::new(
+        BlockAlloc::new(n as u32, n as u32),
+        limit.map(|_| BlockAlloc::new(roots, region)),
+    );
+    Ok((core, node_alloc, l))
+}
+
+/// The root limit of a narrow `dir` for `roots` roots and next hops up to `max_raw`, when
+/// both fit with room for updates: next hops up to twice the largest (at least 4095), and
+/// an eighth more roots plus 1024.
+fn narrow_root_limit(roots: u32, max_raw: u32) -> Option<u32> {
+    let hop_room = (2 * (max_raw as u64 + 1)).max(4096).next_power_of_two();
+    let limit = u32::try_from((u16::MAX as u64 + 1).checked_sub(hop_room)?).ok()?;
+    (roots + roots / 8 + 1024 <= limit).then_some(limit)
 }
 
 fn check_config(cfg: &Config) -> Result<(), BuildError> {

@@ -13,7 +13,7 @@
 //!   waits for a flag that a closure deferred on the epoch collector sets; crossbeam runs that
 //!   closure only after every thread pinned at retirement time has unpinned.
 
-use super::alloc::BlockAlloc;
+use super::alloc::{BlockAlloc, NodeAlloc};
 use crossbeam_epoch as epoch;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -28,7 +28,7 @@ pub(crate) enum Block {
 
 impl Block {
     /// Returns the block to its allocator.
-    pub(crate) fn free(self, nodes: &mut BlockAlloc, leaves: &mut BlockAlloc) {
+    pub(crate) fn free(self, nodes: &mut NodeAlloc, leaves: &mut BlockAlloc) {
         match self {
             Block::Nodes(start, len) => nodes.free(start, len),
             Block::Leaves(start, len) => leaves.free(start, len),
@@ -62,7 +62,7 @@ impl Reclaim {
     }
 
     /// Hands `blocks` (already unlinked from the published structure) to reclamation.
-    pub(crate) fn retire(&mut self, blocks: Vec<Block>, na: &mut BlockAlloc, la: &mut BlockAlloc) {
+    pub(crate) fn retire(&mut self, blocks: Vec<Block>, na: &mut NodeAlloc, la: &mut BlockAlloc) {
         if blocks.is_empty() {
             return;
         }
@@ -87,7 +87,7 @@ impl Reclaim {
     }
 
     /// Frees every batch whose grace period has ended (oldest first).
-    pub(crate) fn collect(&mut self, na: &mut BlockAlloc, la: &mut BlockAlloc) {
+    pub(crate) fn collect(&mut self, na: &mut NodeAlloc, la: &mut BlockAlloc) {
         while let Some((flag, _)) = self.pending.front() {
             if !flag.load(Ordering::Acquire) {
                 return;

@@ -53,3 +53,38 @@ pub(crate) unsafe fn gather_direct16(
         _mm512_testn_epi32_mask(entries, flag)
     }
 }
+
+/// [`gather_direct16`] on a narrow table (`dir.rs`): 16-bit entries, node indices below
+/// `roots`, next hops `e - roots` above. Each lane gathers the 32 bits at `dir + 2 × index`
+/// and keeps the low half (the table has a padding entry, so the last lane stays inside).
+///
+/// # Safety
+/// The CPU supports AVX-512F; `dir` points to `2^s + 1` entries (`s <= 24`) that the writer
+/// updates only with aligned 16-bit atomic stores.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+pub(crate) unsafe fn gather_narrow16(
+    dir: *const u16,
+    s: u32,
+    roots: u32,
+    addrs: &[u32; 16],
+    d: &mut [u32; 16],
+) -> u16 {
+    // SAFETY: `addrs` and `d` are 16 u32 each; every index is `addr >> (32 - s) < 2^s`, so
+    // each lane reads bytes `2i .. 2i + 4` of a `2^s + 1`-entry array. The entry a lane uses
+    // is 2-byte aligned inside those bytes, so it never straddles a cache line and is read
+    // whole (x86 single-copy atomicity), before or after a concurrent 16-bit store; the other
+    // half (the next entry) is discarded. Ordering as in `gather_direct16`.
+    unsafe {
+        let a = _mm512_loadu_si512(addrs.as_ptr() as *const _);
+        let top = _mm512_srlv_epi32(a, _mm512_set1_epi32((32 - s) as i32));
+        let pairs = _mm512_i32gather_epi32::<2>(top, dir as *const _);
+        std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+        let e = _mm512_and_si512(pairs, _mm512_set1_epi32(0xFFFF));
+        let r = _mm512_set1_epi32(roots as i32);
+        let nodes = _mm512_cmplt_epu32_mask(e, r);
+        let hops = _mm512_sub_epi32(e, r);
+        _mm512_storeu_si512(d.as_mut_ptr() as *mut _, _mm512_mask_blend_epi32(nodes, hops, e));
+        nodes
+    }
+}

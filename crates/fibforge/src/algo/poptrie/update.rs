@@ -28,7 +28,7 @@
 //!   [`crate::sync::Table`] publishes); when free-listed slots exceed the live ones, the table
 //!   is recompiled (compacted).
 
-use super::alloc::BlockAlloc;
+use super::alloc::{BlockAlloc, NodeAlloc};
 use super::build::{
     Seg, SegScratch, Sink, Slot, build_region, direct_entry, emit, limit, low_ones, segments,
     slot_segs,
@@ -41,7 +41,6 @@ use crate::fib::{BuildError, Compile, Incremental};
 use crate::prefix::Prefix;
 use crate::rib::Rib;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 impl<A: Key> Incremental<A> for Poptrie<A> {
     /// Rebuilds the parts of the structure that `changed` touches. On error (a next hop above
@@ -92,6 +91,18 @@ impl<A: Key> Poptrie<A> {
         self.replace_fib(wider);
     }
 
+    /// Makes the direct-pointing entries 32 bits wide (a root or a next hop does not fit the
+    /// narrow ones); node indices stay, so only `dir` changes.
+    fn widen_dir(&mut self) {
+        let wide = match &self.fib.cores {
+            Cores::Tiny(c) => Cores::Tiny(c.with_wide_dir()),
+            Cores::Narrow(c) => Cores::Narrow(c.with_wide_dir()),
+            Cores::Wide(c) => Cores::Wide(c.with_wide_dir()),
+        };
+        self.replace_fib(wide);
+        self.node_alloc.release_root_region();
+    }
+
     /// Switches to new arrays (readers of the old ones keep them alive through their `Arc`).
     fn replace_fib(&mut self, cores: Cores<A>) {
         let isa = self.fib.isa;
@@ -115,6 +126,7 @@ impl<A: Key> Poptrie<A> {
                 Outcome::Done => return Ok(()),
                 Outcome::Full => self.grow()?,
                 Outcome::Widen => self.widen(),
+                Outcome::WidenDir => self.widen_dir(),
                 Outcome::Failed(e) => return Err(e),
             }
         }
@@ -158,8 +170,10 @@ impl<A: Key> Poptrie<A> {
 
     /// Recompiles when more than half of an arena is free-listed (fragmentation).
     fn compact_if_sparse(&mut self, rib: &Rib<A>) -> Result<(), BuildError> {
-        let sparse = |a: &BlockAlloc| a.free_slots() > 4096 && a.free_slots() > a.live();
-        if !sparse(&self.node_alloc) && !sparse(&self.leaf_alloc) {
+        let sparse = |free: u64, live: u64| free > 4096 && free > live;
+        let (nodes, leaves) = (&self.node_alloc, &self.leaf_alloc);
+        if !sparse(nodes.free_slots(), nodes.live()) && !sparse(leaves.free_slots(), leaves.live())
+        {
             return Ok(());
         }
         let fresh = Poptrie::compile(rib, &self.cfg)?;
@@ -190,6 +204,9 @@ enum Outcome {
     Full,
     /// A next hop does not fit 16-bit leaves: nothing was published; widen and retry.
     Widen,
+    /// A root or a next hop does not fit the narrow `dir`: nothing was published; make it
+    /// wide and retry.
+    WidenDir,
     Failed(BuildError),
 }
 
@@ -228,12 +245,13 @@ enum Stop {
     None,
     Full,
     Widen,
+    WidenDir,
 }
 
 /// The writer's state while patching one prefix into one [`Core`].
 struct Patcher<'a, A: Key, L: Leaf> {
     core: &'a Core<A, L>,
-    nodes: &'a mut BlockAlloc,
+    nodes: &'a mut NodeAlloc,
     leaves: &'a mut BlockAlloc,
     rib: &'a Rib<A>,
     aggregate: bool,
@@ -244,7 +262,7 @@ struct Patcher<'a, A: Key, L: Leaf> {
 impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     fn new(
         core: &'a Core<A, L>,
-        nodes: &'a mut BlockAlloc,
+        nodes: &'a mut NodeAlloc,
         leaves: &'a mut BlockAlloc,
         rib: &'a Rib<A>,
         aggregate: bool,
@@ -269,6 +287,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
                 match self.stop {
                     Stop::Full => Outcome::Full,
                     Stop::Widen => Outcome::Widen,
+                    Stop::WidenDir => Outcome::WidenDir,
                     Stop::None => Outcome::Failed(e),
                 }
             }
@@ -314,7 +333,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     ) -> Result<(), BuildError> {
         let slot = build(self)?;
         let entry = direct_entry(slot, self)?;
-        let old = self.core.dir[i].load(Ordering::Relaxed);
+        let old = self.core.dir.entry_relaxed(i);
         if old & DIRECT_LEAF == 0 {
             self.retire_subtree(&self.core.nodes.get(old));
             self.sc.unlinked.push(Block::Nodes(old, 1));
@@ -334,7 +353,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     /// publishes the entry.
     fn patch_path(&mut self, p: &Prefix<A>) -> Result<(), BuildError> {
         let i = p.addr().top(self.core.s);
-        let root = self.core.dir[i].load(Ordering::Relaxed);
+        let root = self.core.dir.entry_relaxed(i);
         if root & DIRECT_LEAF != 0 {
             return self.patch_entry(i);
         }
@@ -434,6 +453,9 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
             self.stop = Stop::Widen;
             return Err(limit("leaf width (internal: widen and retry)", 0, 0));
         }
+        if max_raw > self.core.dir.max_leaf_raw() {
+            return Err(self.widen_dir_and_retry());
+        }
         Ok(())
     }
 
@@ -492,9 +514,16 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
 
     /// Publishes entry `i`: its new blocks become reachable, its unlinked ones retirable.
     fn publish(&mut self, i: usize, entry: u32) {
-        self.core.dir[i].store(entry, Ordering::Release);
+        debug_assert!(self.core.dir.fits(entry), "checked by check_hops and put_root");
+        self.core.dir.publish(i, entry);
         self.sc.fresh.clear();
         self.sc.committed.append(&mut self.sc.unlinked);
+    }
+
+    /// Marks the narrow `dir` too small and returns the error that unwinds the patch.
+    fn widen_dir_and_retry(&mut self) -> BuildError {
+        self.stop = Stop::WidenDir;
+        limit("direct-pointing width (internal: widen and retry)", 0, 0)
     }
 
     /// Marks the arena full and returns the error that unwinds the patch.
@@ -517,6 +546,20 @@ impl<A: Key, L: Leaf> Sink<L> for Patcher<'_, A, L> {
             unsafe { self.core.nodes.set(start + k as u32, *n) };
         }
         Ok(start)
+    }
+
+    fn put_root(&mut self, node: Node) -> Result<u32, BuildError> {
+        let Some(at) = self.nodes.alloc_root() else {
+            return Err(if self.nodes.has_root_limit() {
+                self.widen_dir_and_retry()
+            } else {
+                self.arena_full()
+            });
+        };
+        self.sc.fresh.push(Block::Nodes(at, 1));
+        // SAFETY: as in `put_nodes`: a freshly allocated slot no reader can reach.
+        unsafe { self.core.nodes.set(at, node) };
+        Ok(at)
     }
 
     fn put_leaves(&mut self, leaves: &[L]) -> Result<u32, BuildError> {
