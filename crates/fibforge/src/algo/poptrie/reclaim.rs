@@ -86,6 +86,14 @@ impl Reclaim {
         }
     }
 
+    /// Pushes this thread's deferred work to the epoch collector and lets it advance (so
+    /// that grace periods can end without waiting for more retirements).
+    pub(crate) fn nudge(&self) {
+        if self.mode == Mode::Epoch {
+            epoch::pin().flush();
+        }
+    }
+
     /// Frees every batch whose grace period has ended (oldest first).
     pub(crate) fn collect(&mut self, na: &mut NodeAlloc, la: &mut BlockAlloc) {
         while let Some((flag, _)) = self.pending.front() {

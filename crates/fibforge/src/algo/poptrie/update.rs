@@ -41,6 +41,7 @@ use crate::fib::{BuildError, Compile, Incremental};
 use crate::prefix::Prefix;
 use crate::rib::Rib;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 impl<A: Key> Incremental<A> for Poptrie<A> {
     /// Rebuilds the parts of the structure that `changed` touches. On error (a next hop above
@@ -124,11 +125,36 @@ impl<A: Key> Poptrie<A> {
                 with_core!(&fib.cores, c => Patcher::new(c, na, la, rib, agg, sc).run(p, retired));
             match outcome {
                 Outcome::Done => return Ok(()),
+                Outcome::Full if self.await_reclaim() => {}
                 Outcome::Full => self.grow()?,
                 Outcome::Widen => self.widen(),
-                Outcome::WidenDir => self.widen_dir(),
+                Outcome::RootsFull if self.await_reclaim() => {}
+                Outcome::RootsFull | Outcome::WidenDir => self.widen_dir(),
                 Outcome::Failed(e) => return Err(e),
             }
+        }
+    }
+
+    /// Waits up to 2 ms for retired blocks to pass their grace period; true when some were
+    /// freed. A burst of updates while a reader sits in one pinned epoch (descheduled, say)
+    /// retires blocks faster than they come back; waiting is cheaper than copying the arenas
+    /// or widening `dir`, and only the writer waits.
+    fn await_reclaim(&mut self) -> bool {
+        let before = self.reclaim.pending_slots();
+        if before == (0, 0) {
+            return false;
+        }
+        let deadline = Instant::now() + Duration::from_millis(2);
+        loop {
+            self.reclaim.nudge();
+            self.reclaim.collect(&mut self.node_alloc, &mut self.leaf_alloc);
+            if self.reclaim.pending_slots() != before {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::yield_now();
         }
     }
 
@@ -204,9 +230,12 @@ enum Outcome {
     Full,
     /// A next hop does not fit 16-bit leaves: nothing was published; widen and retry.
     Widen,
-    /// A root or a next hop does not fit the narrow `dir`: nothing was published; make it
-    /// wide and retry.
+    /// A next hop does not fit the narrow `dir`: nothing was published; make it wide and
+    /// retry.
     WidenDir,
+    /// The root region of a narrow `dir` is full: nothing was published; wait for retired
+    /// roots, or make `dir` wide, and retry.
+    RootsFull,
     Failed(BuildError),
 }
 
@@ -246,6 +275,7 @@ enum Stop {
     Full,
     Widen,
     WidenDir,
+    RootsFull,
 }
 
 /// The writer's state while patching one prefix into one [`Core`].
@@ -288,6 +318,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
                     Stop::Full => Outcome::Full,
                     Stop::Widen => Outcome::Widen,
                     Stop::WidenDir => Outcome::WidenDir,
+                    Stop::RootsFull => Outcome::RootsFull,
                     Stop::None => Outcome::Failed(e),
                 }
             }
@@ -550,11 +581,11 @@ impl<A: Key, L: Leaf> Sink<L> for Patcher<'_, A, L> {
 
     fn put_root(&mut self, node: Node) -> Result<u32, BuildError> {
         let Some(at) = self.nodes.alloc_root() else {
-            return Err(if self.nodes.has_root_limit() {
-                self.widen_dir_and_retry()
-            } else {
-                self.arena_full()
-            });
+            if !self.nodes.has_root_limit() {
+                return Err(self.arena_full());
+            }
+            self.stop = Stop::RootsFull;
+            return Err(limit("root region (internal: reclaim or widen and retry)", 0, 0));
         };
         self.sc.fresh.push(Block::Nodes(at, 1));
         // SAFETY: as in `put_nodes`: a freshly allocated slot no reader can reach.
