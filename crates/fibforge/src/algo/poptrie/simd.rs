@@ -13,7 +13,12 @@
 //! of the node words, `vpopcntq` ranks, masked moves). `poptrie_bench` (a 16 MiB in-prefix
 //! address array) gave tier1-v6 batches 48–50 → 57–59 Mlps, but in `fibforge bench` (a
 //! 4 MiB array) on the idle machine it was slower than the scalar lock step (medians of 3
-//! alternating runs: 60.1 against 64.4 Mlps), so the simpler scalar walk stayed.
+//! alternating runs: 60.1 against 64.4 Mlps), so the simpler scalar walk stayed. Measured
+//! again after the benchmark's address fill moved to AVX2 (`fibforge bench`, idle machine,
+//! 5 alternating runs, in-prefix batch Mlps): scalar 52.6–62.5, SIMD 47.6–59.9.
+//!
+//! A narrow (16-bit) `dir` is gathered as the low halves of 32-bit lanes at 2-byte steps
+//! ([`gather_narrow16`]); the wide one as 32-bit entries ([`gather_direct16`]).
 
 #[cfg(target_arch = "x86_64")]
 use super::layout::DIRECT_LEAF;
