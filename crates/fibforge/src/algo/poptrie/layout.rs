@@ -92,16 +92,8 @@ impl Key for u32 {
         addrs: &[u32; 16],
         d: &mut [u32; 16],
     ) -> Option<u16> {
-        // SAFETY: the caller's contract is that of the `simd` gathers: AVX-512F, and `dir`
-        // has `2^s` entries (a narrow one has its padding entry too: `dir.rs`).
-        Some(unsafe {
-            match dir {
-                DirTable::Wide(e) => super::simd::gather_direct16(e.as_ptr().cast(), s, addrs, d),
-                DirTable::Narrow { e, roots } => {
-                    super::simd::gather_narrow16(e.as_ptr().cast(), s, *roots, addrs, d)
-                }
-            }
-        })
+        // SAFETY: the caller's contract is `simd::gather_dir16_v4`'s.
+        Some(unsafe { super::simd::gather_dir16_v4(dir, s, addrs, d) })
     }
 }
 
@@ -128,6 +120,17 @@ impl Key for u128 {
         k << STRIDE
     }
     const LOCKSTEP_WALK: bool = true;
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn gather_direct16(
+        dir: &DirTable,
+        s: u32,
+        addrs: &[u128; 16],
+        d: &mut [u32; 16],
+    ) -> Option<u16> {
+        // SAFETY: the caller's contract is `simd::gather_dir16_v6`'s.
+        Some(unsafe { super::simd::gather_dir16_v6(dir, s, addrs, d) })
+    }
 }
 
 /// A leaf: a raw next hop (`NextHop::raw`, 0 = no route) in 8, 16 or 32 bits.

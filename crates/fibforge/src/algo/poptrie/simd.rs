@@ -1,6 +1,7 @@
-//! AVX-512 for the batch lookup's first step: the direct-pointing entries of 16 IPv4
-//! addresses in one gather, classified (next hop or node) by one mask test, so that lanes
-//! answered by `dir` — most of them on uniform traffic — cost no branch each.
+//! AVX-512 for the batch lookup's first step: the direct-pointing entries of 16 addresses in
+//! one gather, classified (next hop or node) by one mask test, so that lanes answered by
+//! `dir` — most of them on uniform traffic — cost no branch each. IPv6 addresses give their
+//! top bits through a permute of their high halves.
 //!
 //! Only this step is vectorised: the walks below `dir` are data-dependent chains of
 //! different lengths (`lookup.rs` walks them). Measured on ris2015 with `poptrie_bench`
@@ -18,37 +19,100 @@
 //! 5 alternating runs, in-prefix batch Mlps): scalar 52.6–62.5, SIMD 47.6–59.9.
 //!
 //! A narrow (16-bit) `dir` is gathered as the low halves of 32-bit lanes at 2-byte steps
-//! ([`gather_narrow16`]); the wide one as 32-bit entries ([`gather_direct16`]).
+//! (`gather_narrow`); the wide one as 32-bit entries (`gather_wide`).
 
+#[cfg(target_arch = "x86_64")]
+use super::dir::DirTable;
 #[cfg(target_arch = "x86_64")]
 use super::layout::DIRECT_LEAF;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-/// Gathers `dir[addr >> (32 - s)]` for 16 addresses into `d` (next hops without the
-/// direct-leaf flag, or node indices), and returns the mask of lanes whose entry is a node
-/// index (bit `i` set: lane `i` continues below `dir`).
+/// Gathers `dir[top(s)]` of 16 IPv4 addresses into `d` (next hops, or node indices) and
+/// returns the mask of lanes whose entry is a node index (bit `i`: lane `i` continues below
+/// `dir`).
 ///
 /// # Safety
-/// The CPU supports AVX-512F; `dir` points to `2^s` entries (`s <= 24`) that the writer
-/// updates only with aligned 32-bit atomic stores.
+/// The CPU supports AVX-512F; `dir` has `2^s` entries (`s <= 24`).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-pub(crate) unsafe fn gather_direct16(
-    dir: *const u32,
+pub(crate) unsafe fn gather_dir16_v4(
+    dir: &DirTable,
     s: u32,
     addrs: &[u32; 16],
     d: &mut [u32; 16],
 ) -> u16 {
-    // SAFETY: `addrs` and `d` are 16 u32 each (unaligned load/store); every gathered index
-    // is `addr >> (32 - s) < 2^s` (a count of 32 gives 0 when `s = 0`), so each lane reads an
-    // aligned entry inside `dir`. Each lane is one aligned 32-bit load, single-copy atomic on
-    // x86, so a lane sees an entry either before or after a concurrent store; x86 keeps the
-    // later loads of the node it points to ordered after it, and the fence below stops the
-    // compiler from moving them up (the Acquire of the scalar path).
+    // SAFETY: `addrs` is 16 u32 (unaligned load); `addr >> (32 - s) < 2^s` (a count of 32
+    // gives 0 when `s = 0`); the rest is `gather_dir`'s contract, passed on.
     unsafe {
         let a = _mm512_loadu_si512(addrs.as_ptr() as *const _);
         let top = _mm512_srlv_epi32(a, _mm512_set1_epi32((32 - s) as i32));
+        gather_dir(dir, top, d)
+    }
+}
+
+/// [`gather_dir16_v4`] for 16 IPv6 addresses: `top(s)` is the high 64 bits shifted right by
+/// `64 - s` (a count of 64 gives 0 when `s = 0`).
+///
+/// # Safety
+/// As [`gather_dir16_v4`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+pub(crate) unsafe fn gather_dir16_v6(
+    dir: &DirTable,
+    s: u32,
+    addrs: &[u128; 16],
+    d: &mut [u32; 16],
+) -> u16 {
+    // SAFETY: `addrs` is 256 bytes, read as four unaligned 64-byte vectors of two u64 halves
+    // per address (low half first, little endian); odd lanes are the high halves. The
+    // indices are below `2^s`; the rest is `gather_dir`'s contract.
+    unsafe {
+        let p = addrs.as_ptr() as *const __m512i;
+        let v = [0, 1, 2, 3].map(|i| _mm512_loadu_si512(p.add(i) as *const _));
+        let odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+        let shift = _mm512_set1_epi64((64 - s) as i64);
+        let high = |a, b| _mm512_srlv_epi64(_mm512_permutex2var_epi64(a, odd, b), shift);
+        let (lo, hi) = (high(v[0], v[1]), high(v[2], v[3]));
+        let top = _mm512_inserti64x4::<1>(
+            _mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)),
+            _mm512_cvtepi64_epi32(hi),
+        );
+        gather_dir(dir, top, d)
+    }
+}
+
+/// The entries of `dir` at the 16 indices `top` into `d`; the mask of node lanes.
+///
+/// # Safety
+/// The CPU supports AVX-512F; every index is below `dir.len()`; the writer updates `dir`
+/// only with aligned atomic stores of its entry width.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn gather_dir(dir: &DirTable, top: __m512i, d: &mut [u32; 16]) -> u16 {
+    // SAFETY: the caller's contract; a narrow table has its padding entry (`dir.rs`).
+    unsafe {
+        match dir {
+            DirTable::Wide(e) => gather_wide(e.as_ptr().cast(), top, d),
+            DirTable::Narrow { e, roots } => gather_narrow(e.as_ptr().cast(), *roots, top, d),
+        }
+    }
+}
+
+/// 32-bit entries: flag set for next hops (stored with the flag cleared), clear for nodes.
+///
+/// # Safety
+/// As [`gather_dir`], on a wide table.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn gather_wide(dir: *const u32, top: __m512i, d: &mut [u32; 16]) -> u16 {
+    // SAFETY: each lane is one aligned 32-bit load inside `dir`, single-copy atomic on x86,
+    // so it sees an entry either before or after a concurrent store; x86 keeps the later
+    // loads of the node it points to ordered after it, and the fence stops the compiler from
+    // moving them up (the Acquire of the scalar path). `d` is 16 u32 (unaligned store).
+    unsafe {
         let entries = _mm512_i32gather_epi32::<4>(top, dir as *const _);
         std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
         let flag = _mm512_set1_epi32(DIRECT_LEAF as i32);
@@ -59,30 +123,20 @@ pub(crate) unsafe fn gather_direct16(
     }
 }
 
-/// [`gather_direct16`] on a narrow table (`dir.rs`): 16-bit entries, node indices below
-/// `roots`, next hops `e - roots` above. Each lane gathers the 32 bits at `dir + 2 × index`
-/// and keeps the low half (the table has a padding entry, so the last lane stays inside).
+/// 16-bit entries (`dir.rs`): node indices below `roots`, next hops `e - roots` above. Each
+/// lane gathers the 32 bits at `dir + 2 × index` and keeps the low half.
 ///
 /// # Safety
-/// The CPU supports AVX-512F; `dir` points to `2^s + 1` entries (`s <= 24`) that the writer
-/// updates only with aligned 16-bit atomic stores.
+/// As [`gather_dir`], on a narrow table (`2^s + 1` entries).
 #[cfg(target_arch = "x86_64")]
+#[inline]
 #[target_feature(enable = "avx512f")]
-pub(crate) unsafe fn gather_narrow16(
-    dir: *const u16,
-    s: u32,
-    roots: u32,
-    addrs: &[u32; 16],
-    d: &mut [u32; 16],
-) -> u16 {
-    // SAFETY: `addrs` and `d` are 16 u32 each; every index is `addr >> (32 - s) < 2^s`, so
-    // each lane reads bytes `2i .. 2i + 4` of a `2^s + 1`-entry array. The entry a lane uses
-    // is 2-byte aligned inside those bytes, so it never straddles a cache line and is read
-    // whole (x86 single-copy atomicity), before or after a concurrent 16-bit store; the other
-    // half (the next entry) is discarded. Ordering as in `gather_direct16`.
+unsafe fn gather_narrow(dir: *const u16, roots: u32, top: __m512i, d: &mut [u32; 16]) -> u16 {
+    // SAFETY: each lane reads bytes `2i .. 2i + 4` of a `2^s + 1`-entry array. The entry a
+    // lane uses is 2-byte aligned inside those bytes, so it never straddles a cache line and
+    // is read whole (x86 single-copy atomicity), before or after a concurrent 16-bit store;
+    // the other half (the next entry) is discarded. Ordering as in `gather_wide`.
     unsafe {
-        let a = _mm512_loadu_si512(addrs.as_ptr() as *const _);
-        let top = _mm512_srlv_epi32(a, _mm512_set1_epi32((32 - s) as i32));
         let pairs = _mm512_i32gather_epi32::<2>(top, dir as *const _);
         std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
         let e = _mm512_and_si512(pairs, _mm512_set1_epi32(0xFFFF));
