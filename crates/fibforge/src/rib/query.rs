@@ -83,19 +83,7 @@ impl<A: Address> Rib<A> {
 
     /// All routes inside `prefix` (itself included), in (address, length) order.
     pub fn covered(&self, prefix: &Prefix<A>) -> Iter<'_, A> {
-        let mut cur = self.root;
-        while cur != NIL {
-            let n = self.node(cur);
-            if prefix.covers(&n.prefix) {
-                break;
-            }
-            if !n.prefix.covers(prefix) {
-                cur = NIL;
-                break;
-            }
-            cur = n.child[prefix.bit(n.prefix.len()) as usize];
-        }
-        Iter::from_root(self, cur)
+        Iter::from_root(self, self.region_root(prefix).1)
     }
 
     /// One descent towards `region`: the next hop of the longest route strictly covering it,
