@@ -83,13 +83,13 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         name: "poptrie16",
         ipv4: true,
         ipv6: true,
-        summary: "Poptrie with 16-bit direct pointing (s=16)",
+        summary: "Poptrie, direct pointing on the first 16 address bits (s=16)",
     },
     AlgoInfo {
         name: "poptrie18",
         ipv4: true,
         ipv6: true,
-        summary: "Poptrie with 18-bit direct pointing (s=18)",
+        summary: "Poptrie, direct pointing on the first 18 address bits (s=18)",
     },
     AlgoInfo {
         name: "dir24_8",
