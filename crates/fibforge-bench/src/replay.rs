@@ -211,20 +211,12 @@ fn idle_rate<A: Key + BenchAddress>(
     readers: &Readers,
     window: Duration,
 ) -> (f64, Option<f64>) {
-    let start = Instant::now();
     if readers.handles.is_empty() {
-        let (mut rng, mut n, mut sum) = (XorShift64::new(0x5EED), 0u64, 0u64);
         let reader = table.reader();
         let pinned = reader.pin();
-        while start.elapsed() < window {
-            for _ in 0..4096 {
-                sum += pinned.lookup(A::random(&mut rng)).map_or(0, |h| h.raw() as u64);
-            }
-            n += 4096;
-        }
-        std::hint::black_box(sum);
-        return (n as f64 / start.elapsed().as_secs_f64() / 1e6, None);
+        return (rate_for(window, |a| pinned.lookup(a)), None);
     }
+    let start = Instant::now();
     let before = readers.progress();
     std::thread::sleep(window);
     readers.progress().rates(before, start.elapsed())
@@ -290,7 +282,12 @@ pub fn replay<A: Key + BenchAddress>(
     let (checked, vs_fresh, vs_rib) = final_check(&table, &fresh, settings.final_random);
     Ok(ReplayReport {
         family: A::FAMILY.name(),
-        algo: format!("poptrie:s={},aggregate={}", cfg.s, if cfg.aggregate { "on" } else { "off" }),
+        algo: format!(
+            "poptrie:s={},aggregate={},dir16={}",
+            cfg.s,
+            on_off(cfg.aggregate),
+            on_off(cfg.narrow_dir)
+        ),
         routes_before,
         routes_after: table.rib().len(),
         readers: settings.readers,
@@ -316,6 +313,10 @@ pub fn replay<A: Key + BenchAddress>(
         memory_bytes_fresh: fresh.memory_bytes(),
         rounds,
     })
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b { "on" } else { "off" }
 }
 
 /// Single-thread lookup rates (millions per second) of the updated table and of `fresh` on

@@ -128,20 +128,21 @@ impl DirTable {
     /// A copy (writer only).
     pub(crate) fn copy(&self) -> Self {
         match self {
-            DirTable::Wide(e) => DirTable::wide(&self.decoded(e.len())),
+            DirTable::Wide(_) => self.widened(),
             DirTable::Narrow { roots, .. } => {
-                DirTable::narrow(&self.decoded(self.len()), *roots).expect("same entries fit")
+                DirTable::narrow(&self.decoded(), *roots).expect("same entries fit")
             }
         }
     }
 
     /// A wide copy with the same entries (writer only).
     pub(crate) fn widened(&self) -> Self {
-        DirTable::wide(&self.decoded(self.len()))
+        DirTable::wide(&self.decoded())
     }
 
-    fn decoded(&self, n: usize) -> Vec<u32> {
-        (0..n).map(|i| self.entry_relaxed(i)).collect()
+    /// Every entry in the wide encoding (writer only).
+    fn decoded(&self) -> Vec<u32> {
+        (0..self.len()).map(|i| self.entry_relaxed(i)).collect()
     }
 
     /// Bytes of the array.

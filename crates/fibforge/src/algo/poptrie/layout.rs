@@ -317,24 +317,18 @@ impl<A: Key, L: Leaf> Core<A, L> {
 
     /// A copy with larger arenas and the same contents (writer only).
     pub(crate) fn grown(&self, node_cap: usize, leaf_cap: usize) -> Self {
-        Core {
-            dir: self.dir.copy(),
-            nodes: self.nodes.grown(node_cap),
-            leaves: self.leaves.grown(leaf_cap),
-            s: self.s,
-            _addr: PhantomData,
-        }
+        self.copy_with(self.dir.copy(), node_cap, leaf_cap)
     }
 
     /// A copy whose direct-pointing entries are 32 bits wide (writer only).
     pub(crate) fn with_wide_dir(&self) -> Self {
-        Core {
-            dir: self.dir.widened(),
-            nodes: self.nodes.grown(self.nodes.capacity()),
-            leaves: self.leaves.grown(self.leaves.capacity()),
-            s: self.s,
-            _addr: PhantomData,
-        }
+        self.copy_with(self.dir.widened(), self.nodes.capacity(), self.leaves.capacity())
+    }
+
+    /// A copy of the arenas (grown to these capacities) with `dir`.
+    fn copy_with(&self, dir: DirTable, node_cap: usize, leaf_cap: usize) -> Self {
+        let (nodes, leaves) = (self.nodes.grown(node_cap), self.leaves.grown(leaf_cap));
+        Core { dir, nodes, leaves, s: self.s, _addr: PhantomData }
     }
 
     /// The same structure with another leaf width (writer only; values must fit).

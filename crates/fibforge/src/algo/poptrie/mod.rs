@@ -310,13 +310,12 @@ fn compile_core<A: Key, L: Leaf>(
     let limit = if cfg.narrow_dir { narrow_root_limit(roots, max_raw) } else { None };
     // Room for the roots updates add (retired roots wait a grace period before reuse).
     let region = limit.map_or(roots, |r| (roots + roots / 8 + 1024).min(r));
-    let first_other = region;
-    let n = first_other as usize + sink.nodes.len();
+    let n = region as usize + sink.nodes.len();
     if n > layout::MAX_NODES as usize {
         return Err(build::limit("internal nodes", layout::MAX_NODES as u64, n));
     }
     let leaves = std::mem::take(&mut sink.leaves);
-    let nodes = sink.into_nodes(first_other);
+    let nodes = sink.into_nodes(region);
     let dir = match limit {
         Some(r) => DirTable::narrow(&entries, r).expect("roots and next hops below the limit"),
         None => DirTable::wide(&entries),

@@ -18,15 +18,17 @@
 //!
 //! # Invariants
 //!
-//! - New blocks come from the [`BlockAlloc`]s: never-used slots or slots retired past a grace
+//! - New blocks come from the allocators (`alloc.rs`): never-used slots or slots retired past a grace
 //!   period (`reclaim.rs`), so readers can never reach a slot being written.
 //! - The only store a reader can observe is the final `Release` store of a direct-pointing
 //!   entry, after every block it leads to is written; readers load entries with `Acquire`.
 //! - Unlinked blocks are retired only after that store.
 //! - When an arena is full, the partial work of the current prefix is undone (its blocks were
-//!   never published) and the whole [`Core`] is copied into larger arrays (a new `Fib` that
-//!   [`crate::sync::Table`] publishes); when free-listed slots exceed the live ones, the table
-//!   is recompiled (compacted).
+//!   never published); the writer waits briefly for retired blocks to come back, else the
+//!   whole [`Core`] is copied into larger arrays (a new `Fib` that [`crate::sync::Table`]
+//!   publishes). A next hop or a root that a 16-bit `dir` cannot hold makes `dir` 32 bits
+//!   wide the same way (`dir.rs`). When free-listed slots exceed the live ones, the table is
+//!   recompiled (compacted).
 
 use super::alloc::{BlockAlloc, NodeAlloc};
 use super::build::{
@@ -110,7 +112,8 @@ impl<A: Key> Poptrie<A> {
         self.fib = Arc::new(Fib { cores, isa });
     }
 
-    /// Patches one prefix, growing the arenas and retrying when they are full.
+    /// Patches one prefix; when a patch stops for a [`Retry`], changes the arrays as it asks
+    /// (reclaim, grow, widen) and patches the prefix again.
     fn patch_prefix(
         &mut self,
         rib: &Rib<A>,
@@ -124,13 +127,12 @@ impl<A: Key> Poptrie<A> {
             let outcome =
                 with_core!(&fib.cores, c => Patcher::new(c, na, la, rib, agg, sc).run(p, retired));
             match outcome {
-                Outcome::Done => return Ok(()),
-                Outcome::Full if self.await_reclaim() => {}
-                Outcome::Full => self.grow()?,
-                Outcome::Widen => self.widen(),
-                Outcome::RootsFull if self.await_reclaim() => {}
-                Outcome::RootsFull | Outcome::WidenDir => self.widen_dir(),
-                Outcome::Failed(e) => return Err(e),
+                Ok(()) => return Ok(()),
+                Err(Stopped::Retry(Retry::Full | Retry::RootsFull)) if self.await_reclaim() => {}
+                Err(Stopped::Retry(Retry::Full)) => self.grow()?,
+                Err(Stopped::Retry(Retry::WidenLeaves)) => self.widen(),
+                Err(Stopped::Retry(Retry::RootsFull | Retry::WidenDir)) => self.widen_dir(),
+                Err(Stopped::Failed(e)) => return Err(e),
             }
         }
     }
@@ -223,20 +225,24 @@ fn grown_capacity(cap: u32, max: u32) -> Result<u32, BuildError> {
     Ok((cap as u64 + cap as u64 / 2 + 4096).min(max as u64) as u32)
 }
 
-/// How one prefix's patch ended.
-enum Outcome {
-    Done,
-    /// An arena is full: nothing was published; grow and retry.
-    Full,
-    /// A next hop does not fit 16-bit leaves: nothing was published; widen and retry.
-    Widen,
-    /// A next hop does not fit the narrow `dir`: nothing was published; make it wide and
-    /// retry.
-    WidenDir,
-    /// The root region of a narrow `dir` is full: nothing was published; wait for retired
-    /// roots, or make `dir` wide, and retry.
-    RootsFull,
+/// Why a prefix's patch stopped: nothing of it was published.
+enum Stopped {
+    /// The arrays must change first (the caller does, then retries the prefix).
+    Retry(Retry),
     Failed(BuildError),
+}
+
+/// What a patch needs before it can be retried.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Retry {
+    /// An arena is full: reclaim retired blocks or grow it.
+    Full,
+    /// A next hop does not fit the leaf width: widen the leaves.
+    WidenLeaves,
+    /// A next hop does not fit the narrow `dir`: make it wide.
+    WidenDir,
+    /// The root region of a narrow `dir` is full: reclaim retired roots or make `dir` wide.
+    RootsFull,
 }
 
 /// A node on the way down, to be re-emitted on the way up.
@@ -268,16 +274,6 @@ impl<A> Default for Scratch<A> {
     }
 }
 
-/// Why a patch stopped early (the caller decides on the [`Outcome`]).
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Stop {
-    None,
-    Full,
-    Widen,
-    WidenDir,
-    RootsFull,
-}
-
 /// The writer's state while patching one prefix into one [`Core`].
 struct Patcher<'a, A: Key, L: Leaf> {
     core: &'a Core<A, L>,
@@ -286,7 +282,8 @@ struct Patcher<'a, A: Key, L: Leaf> {
     rib: &'a Rib<A>,
     aggregate: bool,
     sc: &'a mut Scratch<A>,
-    stop: Stop,
+    /// Set when the patch stops for a [`Retry`] (its error only unwinds the patch).
+    retry: Option<Retry>,
 }
 
 impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
@@ -301,28 +298,19 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         sc.fresh.clear();
         sc.unlinked.clear();
         sc.committed.clear();
-        Patcher { core, nodes, leaves, rib, aggregate, sc, stop: Stop::None }
+        Patcher { core, nodes, leaves, rib, aggregate, sc, retry: None }
     }
 
-    fn run(mut self, p: &Prefix<A>, retired: &mut Vec<Block>) -> Outcome {
+    fn run(mut self, p: &Prefix<A>, retired: &mut Vec<Block>) -> Result<(), Stopped> {
         let s = self.core.s;
         let result = if p.len() <= s { self.patch_entries(p) } else { self.patch_path(p) };
         retired.append(&mut self.sc.committed);
-        match result {
-            Ok(()) => Outcome::Done,
-            Err(e) => {
-                for &b in &self.sc.fresh {
-                    b.free(self.nodes, self.leaves);
-                }
-                match self.stop {
-                    Stop::Full => Outcome::Full,
-                    Stop::Widen => Outcome::Widen,
-                    Stop::WidenDir => Outcome::WidenDir,
-                    Stop::RootsFull => Outcome::RootsFull,
-                    Stop::None => Outcome::Failed(e),
-                }
+        result.map_err(|e| {
+            for &b in &self.sc.fresh {
+                b.free(self.nodes, self.leaves);
             }
-        }
+            self.retry.map_or(Stopped::Failed(e), Stopped::Retry)
+        })
     }
 
     /// The first address of direct-pointing entry `i`.
@@ -481,11 +469,10 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
             return Err(limit("next-hop ids", MAX_DIRECT_RAW as u64, max_raw as usize));
         }
         if max_raw > L::MAX_RAW {
-            self.stop = Stop::Widen;
-            return Err(limit("leaf width (internal: widen and retry)", 0, 0));
+            return Err(self.stop_for(Retry::WidenLeaves));
         }
         if max_raw > self.core.dir.max_leaf_raw() {
-            return Err(self.widen_dir_and_retry());
+            return Err(self.stop_for(Retry::WidenDir));
         }
         Ok(())
     }
@@ -551,16 +538,11 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         self.sc.committed.append(&mut self.sc.unlinked);
     }
 
-    /// Marks the narrow `dir` too small and returns the error that unwinds the patch.
-    fn widen_dir_and_retry(&mut self) -> BuildError {
-        self.stop = Stop::WidenDir;
-        limit("direct-pointing width (internal: widen and retry)", 0, 0)
-    }
-
-    /// Marks the arena full and returns the error that unwinds the patch.
-    fn arena_full(&mut self) -> BuildError {
-        self.stop = Stop::Full;
-        limit("arena capacity (internal: grow and retry)", 0, 0)
+    /// Records why the patch stops and returns the error that unwinds it (never shown: the
+    /// caller turns it into a retry).
+    fn stop_for(&mut self, retry: Retry) -> BuildError {
+        self.retry = Some(retry);
+        limit("internal: retry after changing the arrays", 0, 0)
     }
 }
 
@@ -568,7 +550,7 @@ impl<A: Key, L: Leaf> Sink<L> for Patcher<'_, A, L> {
     fn put_nodes(&mut self, nodes: &[Node]) -> Result<u32, BuildError> {
         let len = nodes.len() as u32;
         let Some(start) = self.nodes.alloc(len) else {
-            return Err(self.arena_full());
+            return Err(self.stop_for(Retry::Full));
         };
         self.sc.fresh.push(Block::Nodes(start, len));
         for (k, n) in nodes.iter().enumerate() {
@@ -581,11 +563,8 @@ impl<A: Key, L: Leaf> Sink<L> for Patcher<'_, A, L> {
 
     fn put_root(&mut self, node: Node) -> Result<u32, BuildError> {
         let Some(at) = self.nodes.alloc_root() else {
-            if !self.nodes.has_root_limit() {
-                return Err(self.arena_full());
-            }
-            self.stop = Stop::RootsFull;
-            return Err(limit("root region (internal: reclaim or widen and retry)", 0, 0));
+            let why = if self.nodes.has_root_limit() { Retry::RootsFull } else { Retry::Full };
+            return Err(self.stop_for(why));
         };
         self.sc.fresh.push(Block::Nodes(at, 1));
         // SAFETY: as in `put_nodes`: a freshly allocated slot no reader can reach.
@@ -596,7 +575,7 @@ impl<A: Key, L: Leaf> Sink<L> for Patcher<'_, A, L> {
     fn put_leaves(&mut self, leaves: &[L]) -> Result<u32, BuildError> {
         let len = leaves.len() as u32;
         let Some(start) = self.leaves.alloc(len) else {
-            return Err(self.arena_full());
+            return Err(self.stop_for(Retry::Full));
         };
         self.sc.fresh.push(Block::Leaves(start, len));
         for (k, l) in leaves.iter().enumerate() {
