@@ -40,6 +40,8 @@ pub trait Key: Address {
     fn inv_chunk(k: Self::Cursor) -> u32;
     /// The cursor one level deeper.
     fn advance(k: Self::Cursor) -> Self::Cursor;
+    /// The address's first 64 bits (zero-padded), left-aligned.
+    fn window(self) -> u64;
     /// Batches walk below `dir` in lock step (one level per round for all lanes) rather than
     /// lane after lane: worth it for deep walks only (see `lookup.rs`).
     const LOCKSTEP_WALK: bool;
@@ -83,6 +85,10 @@ impl Key for u32 {
     fn advance(k: u64) -> u64 {
         k << STRIDE
     }
+    #[inline(always)]
+    fn window(self) -> u64 {
+        (self as u64) << 32
+    }
     const LOCKSTEP_WALK: bool = false;
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
@@ -118,6 +124,10 @@ impl Key for u128 {
     #[inline(always)]
     fn advance(k: u128) -> u128 {
         k << STRIDE
+    }
+    #[inline(always)]
+    fn window(self) -> u64 {
+        (self >> 64) as u64
     }
     const LOCKSTEP_WALK: bool = true;
     #[cfg(target_arch = "x86_64")]

@@ -12,7 +12,7 @@
 //! with `popcnt` and BMI enabled, chosen once at build time by runtime CPU detection
 //! ([`Isa`]).
 
-use super::layout::{Core, DIRECT_LEAF, Key, Leaf, Node};
+use super::layout::{Core, DIRECT_LEAF, Key, Leaf, Node, STRIDE};
 
 /// The instruction set a structure's lookup runs with, detected at run time.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -66,10 +66,25 @@ impl<A: Key, L: Leaf> Core<A, L> {
 
     /// The walk from node `d` with cursor `k` (the address bits below that node's offset).
     ///
+    /// The loop branches on every level: a branch-free walk of the first five IPv6 levels
+    /// (a node whose slot is a leaf read again) measured slower (tier1-v6 in-prefix single,
+    /// 3 alternating runs: 41–49 against 55–58 Mlps): predicted branches let the next
+    /// lookups' loads start early.
+    ///
     /// # Safety
     /// `d` is a node index reached from a published entry.
     #[inline(always)]
-    unsafe fn walk_from(&self, d: u32, mut k: A::Cursor) -> u32 {
+    unsafe fn walk_from(&self, d: u32, k: A::Cursor) -> u32 {
+        // SAFETY: the caller's contract; the leaf index is in the last node's leaf block.
+        unsafe { self.leaves.get_unchecked(self.walk_to_leaf(d, k)).raw() }
+    }
+
+    /// The index of the leaf that the walk from node `d` with cursor `k` ends in.
+    ///
+    /// # Safety
+    /// `d` is a node index reached from a published entry.
+    #[inline(always)]
+    unsafe fn walk_to_leaf(&self, d: u32, mut k: A::Cursor) -> u32 {
         // SAFETY (whole function): indices come from the structure's invariants — a set
         // vector bit has a child at base1 + rank - 1 < base1 + popcount(vector), and a leaf
         // slot's rank in leafvec is at least 1 (the first leaf slot always sets its bit), so
@@ -84,8 +99,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
                 node = self.node_at(node.base1 + t.count_ones() - 1);
                 k = A::advance(k);
             }
-            let t = node.leafvec << A::inv_chunk(k);
-            self.leaves.get_unchecked(node.base0 + t.count_ones() - 1).raw()
+            node.base0 + (node.leafvec << A::inv_chunk(k)).count_ones() - 1
         }
     }
 
@@ -150,7 +164,10 @@ impl<A: Key, L: Leaf> Core<A, L> {
         let mut n_live = 0;
         let mut enter = |i: usize, d: u32| {
             prefetch(self.nodes.as_ptr().wrapping_add(d as usize) as *const u8);
-            (node[i], k[i]) = (d, a[i].cursor(self.s));
+            node[i] = d;
+            if !A::LOCKSTEP_WALK {
+                k[i] = a[i].cursor(self.s);
+            }
             live[n_live] = i as u8;
             n_live += 1;
         };
@@ -171,26 +188,60 @@ impl<A: Key, L: Leaf> Core<A, L> {
             self.first_level_then_lanes(out, &mut node, &mut k, &live[..n_live]);
             return;
         }
+        self.lockstep(a, out, &mut node, live, n_live);
+    }
+
+    /// The lock-step walks of the lanes in `live[..n_live]` (lane `i` at node `node[i]`,
+    /// offset `s`): in round `r` every lane still walking is at offset `s + 6r`, so its chunk
+    /// comes from the address's top 64 bits (`Key::window`) with no per-lane cursor; the few
+    /// lanes still walking past the window finish with the full cursor.
+    ///
+    /// Measured (idle machine, `fibforge bench` tier1-v6 in-prefix batch, 3 alternating
+    /// runs, Mlps): against per-lane 128-bit cursors 61–68 → 73–77. Tried and slower: a
+    /// branch-free round (both ranks computed, the live list compacted by a conditional
+    /// increment: 57–59 against 78–80; the increment chains every lane on its node's load)
+    /// and groups of 128 lanes (49–62 against 72–77).
+    #[inline(always)]
+    fn lockstep<const G: usize>(
+        &self,
+        a: &[A; G],
+        out: &mut [u32; G],
+        node: &mut [u32; G],
+        mut live: [u8; G],
+        mut n_live: usize,
+    ) {
         let (walking, n_walking) = (live, n_live);
         let mut leaf = [0u32; G];
-        while n_live > 0 {
+        let mut off = self.s;
+        while n_live > 0 && off + STRIDE <= 64 {
             let mut still = 0;
             for j in 0..n_live {
-                let i = live[j] as usize;
+                let i = live[j] as usize % G;
                 // SAFETY: `node[i]` is a published node index (from `dir` or a parent's
                 // `base1` + rank - 1, in its child block as in `walk`).
-                match unsafe { self.step(&mut node[i], &mut k[i]) } {
-                    Some(at) => leaf[i] = at,
-                    None => {
-                        live[still] = i as u8;
-                        still += 1;
-                    }
+                let nd = unsafe { self.node_at(node[i]) };
+                let inv = (!(a[i].window() << off) >> 58) as u32;
+                let t = nd.vector << inv;
+                if (t as i64) < 0 {
+                    node[i] = nd.base1 + t.count_ones() - 1;
+                    prefetch(self.nodes.as_ptr().wrapping_add(node[i] as usize) as *const u8);
+                    live[still] = i as u8;
+                    still += 1;
+                } else {
+                    leaf[i] = nd.base0 + (nd.leafvec << inv).count_ones() - 1;
+                    prefetch(self.leaves.as_ptr().wrapping_add(leaf[i] as usize) as *const u8);
                 }
             }
             n_live = still;
+            off += STRIDE;
+        }
+        for &i in &live[..n_live] {
+            let i = i as usize % G;
+            // SAFETY: `node[i]` is a published node index.
+            leaf[i] = unsafe { self.walk_to_leaf(node[i], a[i].cursor(off)) };
         }
         for &i in &walking[..n_walking] {
-            let i = i as usize;
+            let i = i as usize % G;
             // SAFETY: `leaf[i]` is in the leaf block of the lane's last node (see `walk`).
             out[i] = unsafe { self.leaves.get_unchecked(leaf[i]) }.raw();
         }
