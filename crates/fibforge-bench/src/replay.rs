@@ -283,10 +283,11 @@ pub fn replay<A: Key + BenchAddress>(
     Ok(ReplayReport {
         family: A::FAMILY.name(),
         algo: format!(
-            "poptrie:s={},aggregate={},dir16={}",
+            "poptrie:s={},aggregate={},dir16={},fanout={}",
             cfg.s,
             on_off(cfg.aggregate),
-            on_off(cfg.narrow_dir)
+            on_off(cfg.narrow_dir),
+            on_off(cfg.fanout)
         ),
         routes_before,
         routes_after: table.rib().len(),

@@ -71,7 +71,7 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         name: "poptrie",
         ipv4: true,
         ipv6: true,
-        summary: "Poptrie (Asai & Ohara 2015): 64-ary popcount trie; options s=N, aggregate=on|off, dir16=on|off",
+        summary: "Poptrie (Asai & Ohara 2015): 64-ary popcount trie; options s=N, aggregate=on|off, dir16=on|off, fanout=on|off",
     },
     AlgoInfo {
         name: "poptrie0",
@@ -415,7 +415,8 @@ fn hybrid_config(spec: &AlgoSpec) -> Result<algo::bsl::hybrid::HybridConfig, Bui
 }
 
 /// The Poptrie configuration `spec` names (`poptrie`, `poptrie0`, `poptrie16`, `poptrie18`
-/// with options `s` and `aggregate`), or `None` when `spec` is another algorithm.
+/// with options `s`, `aggregate`, `dir16` and `fanout`), or `None` when `spec` is another
+/// algorithm.
 pub fn poptrie_config<A: algo::poptrie::Key>(
     spec: &AlgoSpec,
 ) -> Option<Result<algo::poptrie::Config, BuildError>> {
@@ -428,11 +429,12 @@ pub fn poptrie_config<A: algo::poptrie::Key>(
         _ => return None,
     };
     Some((|| {
-        spec.check_options("poptrie", &["s", "aggregate", "dir16"])?;
+        spec.check_options("poptrie", &["s", "aggregate", "dir16", "fanout"])?;
         Ok(algo::poptrie::Config {
             s: spec.get_u32("poptrie", "s", s)?,
             aggregate: spec.get_bool("poptrie", "aggregate", default.aggregate)?,
             narrow_dir: spec.get_bool("poptrie", "dir16", default.narrow_dir)?,
+            fanout: spec.get_bool("poptrie", "fanout", default.fanout)?,
         })
     })())
 }

@@ -102,7 +102,7 @@ fn mrt_2010_stream_onto_ris2010_v4_and_an_empty_v6_table() {
     let mut table = load(&shared.join("tables/v4/ris2010-as4777.tsv.gz"));
     let cfg = Config { s: 16, ..Config::default() };
     let mut v4 = Replay::new(std::mem::take(&mut table.v4), &cfg);
-    let mut v6 = Replay::<u128>::new(Rib::new(), &Config::default());
+    let mut v6 = Replay::<u128>::new(Rib::new(), &Config::for_family::<u128>());
     let path = shared.join("mrt/updates.20100722.2015.gz");
     for u in read_updates(&path, &ReadConfig::default()).unwrap() {
         let u = u.unwrap();

@@ -314,31 +314,48 @@ pub(crate) struct Core<A: Key, L: Leaf> {
     pub(crate) dir: DirTable,
     pub(crate) nodes: Arena<Node>,
     pub(crate) leaves: Arena<L>,
+    /// Root fan-out (`fanout.rs`): 64 records per root slot, only with a narrow `dir`.
+    pub(crate) fanout: Option<Arena<Node>>,
     /// Direct-pointing bits.
     pub(crate) s: u32,
     _addr: PhantomData<A>,
 }
 
 impl<A: Key, L: Leaf> Core<A, L> {
-    pub(crate) fn new(s: u32, dir: DirTable, nodes: Arena<Node>, leaves: Arena<L>) -> Self {
+    pub(crate) fn new(
+        s: u32,
+        dir: DirTable,
+        nodes: Arena<Node>,
+        leaves: Arena<L>,
+        fanout: Option<Arena<Node>>,
+    ) -> Self {
         debug_assert_eq!(dir.len(), 1 << s);
-        Core { dir, nodes, leaves, s, _addr: PhantomData }
+        debug_assert!(fanout.is_none() || dir.bits() == 16);
+        Core { dir, nodes, leaves, fanout, s, _addr: PhantomData }
     }
 
     /// A copy with larger arenas and the same contents (writer only).
     pub(crate) fn grown(&self, node_cap: usize, leaf_cap: usize) -> Self {
-        self.copy_with(self.dir.copy(), node_cap, leaf_cap)
+        let fanout = self.fanout.as_ref().map(|f| f.grown(f.capacity()));
+        self.copy_with(self.dir.copy(), node_cap, leaf_cap, fanout)
     }
 
-    /// A copy whose direct-pointing entries are 32 bits wide (writer only).
+    /// A copy whose direct-pointing entries are 32 bits wide, without fan-out (writer only).
     pub(crate) fn with_wide_dir(&self) -> Self {
-        self.copy_with(self.dir.widened(), self.nodes.capacity(), self.leaves.capacity())
+        let (nodes, leaves) = (self.nodes.capacity(), self.leaves.capacity());
+        self.copy_with(self.dir.widened(), nodes, leaves, None)
     }
 
-    /// A copy of the arenas (grown to these capacities) with `dir`.
-    fn copy_with(&self, dir: DirTable, node_cap: usize, leaf_cap: usize) -> Self {
+    /// A copy of the arenas (grown to these capacities) with `dir` and `fanout`.
+    fn copy_with(
+        &self,
+        dir: DirTable,
+        node_cap: usize,
+        leaf_cap: usize,
+        fanout: Option<Arena<Node>>,
+    ) -> Self {
         let (nodes, leaves) = (self.nodes.grown(node_cap), self.leaves.grown(leaf_cap));
-        Core { dir, nodes, leaves, s: self.s, _addr: PhantomData }
+        Core { dir, nodes, leaves, fanout, s: self.s, _addr: PhantomData }
     }
 
     /// The same structure with another leaf width (writer only; values must fit).
@@ -352,6 +369,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
             dir: self.dir.copy(),
             nodes: self.nodes.grown(self.nodes.capacity()),
             leaves,
+            fanout: self.fanout.as_ref().map(|f| f.grown(f.capacity())),
             s: self.s,
             _addr: PhantomData,
         }
@@ -361,6 +379,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
     pub(crate) fn memory_bytes(&self) -> usize {
         self.dir.memory_bytes()
             + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.fanout.as_ref().map_or(0, |f| f.capacity() * std::mem::size_of::<Node>())
             + self.leaves.capacity() * std::mem::size_of::<L>()
             + std::mem::size_of::<Self>()
     }

@@ -12,7 +12,8 @@
 //! with `popcnt` and BMI enabled, chosen once at build time by runtime CPU detection
 //! ([`Isa`]).
 
-use super::layout::{Core, DIRECT_LEAF, Key, Leaf, Node, STRIDE};
+use super::fanout::FANOUT;
+use super::layout::{Arena, Core, DIRECT_LEAF, Key, Leaf, Node, STRIDE};
 
 /// The instruction set a structure's lookup runs with, detected at run time.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -76,21 +77,20 @@ impl<A: Key, L: Leaf> Core<A, L> {
     #[inline(always)]
     unsafe fn walk_from(&self, d: u32, k: A::Cursor) -> u32 {
         // SAFETY: the caller's contract; the leaf index is in the last node's leaf block.
-        unsafe { self.leaves.get_unchecked(self.walk_to_leaf(d, k)).raw() }
+        unsafe { self.leaves.get_unchecked(self.walk_to_leaf(self.node_at(d), k)).raw() }
     }
 
-    /// The index of the leaf that the walk from node `d` with cursor `k` ends in.
+    /// The index of the leaf that the walk from node record `node` with cursor `k` ends in.
     ///
     /// # Safety
-    /// `d` is a node index reached from a published entry.
+    /// `node` is a published node record (or a fan-out copy of one).
     #[inline(always)]
-    unsafe fn walk_to_leaf(&self, d: u32, mut k: A::Cursor) -> u32 {
+    unsafe fn walk_to_leaf(&self, mut node: Node, mut k: A::Cursor) -> u32 {
         // SAFETY (whole function): indices come from the structure's invariants — a set
         // vector bit has a child at base1 + rank - 1 < base1 + popcount(vector), and a leaf
         // slot's rank in leafvec is at least 1 (the first leaf slot always sets its bit), so
         // base0 + rank - 1 lies in the node's leaf block.
         unsafe {
-            let mut node = self.node_at(d);
             loop {
                 let t = node.vector << A::inv_chunk(k);
                 if (t as i64) >= 0 {
@@ -110,6 +110,15 @@ impl<A: Key, L: Leaf> Core<A, L> {
         let d = unsafe { self.dir.entry_unchecked(a.top(self.s)) };
         if d & DIRECT_LEAF != 0 {
             return d & !DIRECT_LEAF;
+        }
+        if let Some(f) = &self.fanout {
+            // SAFETY: `d` names a root, below the root limit, and the fan-out has 64 records
+            // per root slot; the record's indices are published ones (`fanout.rs`).
+            return unsafe {
+                let record = f.get_unchecked(d * FANOUT + a.chunk(self.s));
+                self.leaves.get_unchecked(self.walk_to_leaf(record, a.cursor(self.s + STRIDE)))
+            }
+            .raw();
         }
         // SAFETY: `d` is a node index from `dir`.
         unsafe { self.walk(d, a) }
@@ -162,11 +171,18 @@ impl<A: Key, L: Leaf> Core<A, L> {
         let mut k = [A::ZERO.cursor(self.s); G];
         let mut live = [0u8; G];
         let mut n_live = 0;
+        // With fan-out a lane enters at its root's record for its slot, one level down.
+        let fan = self.fanout.as_ref();
+        let (first, off) = match fan {
+            Some(f) => (f, self.s + STRIDE),
+            None => (&self.nodes, self.s),
+        };
         let mut enter = |i: usize, d: u32| {
-            prefetch(self.nodes.as_ptr().wrapping_add(d as usize) as *const u8);
-            node[i] = d;
+            let at = if fan.is_some() { d * FANOUT + a[i].chunk(self.s) } else { d };
+            prefetch(first.as_ptr().wrapping_add(at as usize) as *const u8);
+            node[i] = at;
             if !A::LOCKSTEP_WALK {
-                k[i] = a[i].cursor(self.s);
+                k[i] = a[i].cursor(off);
             }
             live[n_live] = i as u8;
             n_live += 1;
@@ -185,14 +201,15 @@ impl<A: Key, L: Leaf> Core<A, L> {
             }
         }
         if !A::LOCKSTEP_WALK {
-            self.first_level_then_lanes(out, &mut node, &mut k, &live[..n_live]);
+            self.first_level_then_lanes(first, out, &mut node, &mut k, &live[..n_live]);
             return;
         }
-        self.lockstep(a, out, &mut node, live, n_live);
+        self.lockstep(first, off, a, out, &mut node, live, n_live);
     }
 
-    /// The lock-step walks of the lanes in `live[..n_live]` (lane `i` at node `node[i]`,
-    /// offset `s`): in round `r` every lane still walking is at offset `s + 6r`, so its chunk
+    /// The lock-step walks of the lanes in `live[..n_live]` (lane `i` at record `node[i]` of
+    /// `first`, offset `off`; deeper records are in `nodes`): in round `r` every lane still
+    /// walking is at offset `off + 6r`, so its chunk
     /// comes from the address's top 64 bits (`Key::window`) with no per-lane cursor; the few
     /// lanes still walking past the window finish with the full cursor.
     ///
@@ -202,8 +219,11 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// increment: 57–59 against 78–80; the increment chains every lane on its node's load)
     /// and groups of 128 lanes (49–62 against 72–77).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn lockstep<const G: usize>(
         &self,
+        first: &Arena<Node>,
+        mut off: u32,
         a: &[A; G],
         out: &mut [u32; G],
         node: &mut [u32; G],
@@ -212,14 +232,14 @@ impl<A: Key, L: Leaf> Core<A, L> {
     ) {
         let (walking, n_walking) = (live, n_live);
         let mut leaf = [0u32; G];
-        let mut off = self.s;
+        let mut records = first;
         while n_live > 0 && off + STRIDE <= 64 {
             let mut still = 0;
             for j in 0..n_live {
                 let i = live[j] as usize % G;
-                // SAFETY: `node[i]` is a published node index (from `dir` or a parent's
-                // `base1` + rank - 1, in its child block as in `walk`).
-                let nd = unsafe { self.node_at(node[i]) };
+                // SAFETY: `node[i]` is a published record index of `records` (from `dir`, the
+                // fan-out, or a parent's `base1` + rank - 1, in its child block as in `walk`).
+                let nd = unsafe { records.get_unchecked(node[i]) };
                 let inv = (!(a[i].window() << off) >> 58) as u32;
                 let t = nd.vector << inv;
                 if (t as i64) < 0 {
@@ -234,11 +254,13 @@ impl<A: Key, L: Leaf> Core<A, L> {
             }
             n_live = still;
             off += STRIDE;
+            records = &self.nodes;
         }
         for &i in &live[..n_live] {
             let i = i as usize % G;
-            // SAFETY: `node[i]` is a published node index.
-            leaf[i] = unsafe { self.walk_to_leaf(node[i], a[i].cursor(off)) };
+            // SAFETY: `node[i]` is a published record index of `records`.
+            leaf[i] =
+                unsafe { self.walk_to_leaf(records.get_unchecked(node[i]), a[i].cursor(off)) };
         }
         for &i in &walking[..n_walking] {
             let i = i as usize % G;
@@ -247,15 +269,16 @@ impl<A: Key, L: Leaf> Core<A, L> {
         }
     }
 
-    /// One level of a batch lane's walk from `node` with cursor `k`: either descends (both
-    /// updated, the child prefetched; `None`) or ends with the leaf's index (prefetched).
+    /// One level of a batch lane's walk from record `node` of `records` with cursor `k`:
+    /// either descends (both updated, the child prefetched; `None`) or ends with the leaf's
+    /// index (prefetched).
     ///
     /// # Safety
-    /// `node` is a published node index (ranks as in `walk`).
+    /// `node` is a published record index of `records` (ranks as in `walk`).
     #[inline(always)]
-    unsafe fn step(&self, node: &mut u32, k: &mut A::Cursor) -> Option<u32> {
+    unsafe fn step(&self, records: &Arena<Node>, node: &mut u32, k: &mut A::Cursor) -> Option<u32> {
         // SAFETY: the caller's contract.
-        let nd = unsafe { self.node_at(*node) };
+        let nd = unsafe { records.get_unchecked(*node) };
         let inv = A::inv_chunk(*k);
         let t = nd.vector << inv;
         if (t as i64) < 0 {
@@ -278,6 +301,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
     #[inline(always)]
     fn first_level_then_lanes<const G: usize>(
         &self,
+        first: &Arena<Node>,
         out: &mut [u32; G],
         node: &mut [u32; G],
         k: &mut [A::Cursor; G],
@@ -288,8 +312,8 @@ impl<A: Key, L: Leaf> Core<A, L> {
         let (mut deeper, mut n_deeper) = ([0u8; G], 0);
         for &i in live {
             let i = i as usize;
-            // SAFETY: `node[i]` is a node index from `dir`.
-            match unsafe { self.step(&mut node[i], &mut k[i]) } {
+            // SAFETY: `node[i]` is a record index of `first` from `dir` (or the fan-out).
+            match unsafe { self.step(first, &mut node[i], &mut k[i]) } {
                 Some(at) => {
                     leaf_at[i] = at;
                     ends[n_ends] = i as u8;

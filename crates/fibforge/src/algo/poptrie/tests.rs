@@ -5,21 +5,27 @@ use crate::addr::Address;
 use crate::prefix::Prefix;
 use proptest::prelude::*;
 
-/// `(s, aggregate, narrow dir)`: both `dir` widths (a narrow one only where the table fits).
-pub(crate) const CONFIGS: &[(u32, bool, bool)] = &[
-    (0, true, true),
-    (0, false, false),
-    (16, true, true),
-    (16, false, true),
-    (16, true, false),
-    (18, true, true),
-    (18, false, true),
-    (18, true, false),
-    (7, true, true),
+/// `(s, aggregate, narrow dir, fan-out)`: both `dir` widths (a narrow one only where the
+/// table fits), with and without root fan-out (which needs the narrow one).
+pub(crate) const CONFIGS: &[(u32, bool, bool, bool)] = &[
+    (0, true, true, false),
+    (0, false, false, false),
+    (0, true, true, true),
+    (16, true, true, false),
+    (16, false, true, false),
+    (16, true, false, false),
+    (16, false, true, true),
+    (18, true, true, false),
+    (18, false, true, false),
+    (18, true, false, false),
+    (18, true, true, true),
+    (18, true, false, true),
+    (7, true, true, false),
+    (7, true, true, true),
 ];
 
-pub(crate) fn cfg(s: u32, aggregate: bool, narrow_dir: bool) -> Config {
-    Config { s, aggregate, narrow_dir }
+pub(crate) fn cfg(s: u32, aggregate: bool, narrow_dir: bool, fanout: bool) -> Config {
+    Config { s, aggregate, narrow_dir, fanout }
 }
 
 pub(crate) fn hop(i: u32) -> NextHop {
@@ -63,8 +69,8 @@ pub(crate) fn assert_same<A: Key>(p: &dyn Lookup<A>, rib: &Rib<A>, addrs: &[A], 
 
 fn check_all_configs<A: Key>(rib: &Rib<A>, what: &str) {
     let addrs = probes(rib, 2000, 7);
-    for &(s, agg, dir16) in CONFIGS {
-        let p = Poptrie::compile(rib, &cfg(s, agg, dir16)).unwrap();
+    for &(s, agg, dir16, fan) in CONFIGS {
+        let p = Poptrie::compile(rib, &cfg(s, agg, dir16, fan)).unwrap();
         assert_same(&p, rib, &addrs, &format!("{what} s={s} aggregate={agg} dir16={dir16}"));
     }
 }
@@ -75,10 +81,10 @@ fn rib_of<A: Key>(routes: &[(&str, u32)]) -> Rib<A> {
 
 #[test]
 fn empty_table_answers_none() {
-    for &(s, agg, dir16) in CONFIGS {
-        let p = Poptrie::<u32>::compile(&Rib::new(), &cfg(s, agg, dir16)).unwrap();
+    for &(s, agg, dir16, fan) in CONFIGS {
+        let p = Poptrie::<u32>::compile(&Rib::new(), &cfg(s, agg, dir16, fan)).unwrap();
         assert_eq!(p.lookup(0x0102_0304), None);
-        let q = Poptrie::<u128>::compile(&Rib::new(), &cfg(s, agg, dir16)).unwrap();
+        let q = Poptrie::<u128>::compile(&Rib::new(), &cfg(s, agg, dir16, fan)).unwrap();
         assert_eq!(q.lookup(42), None);
         assert_eq!(p.stats().inodes, 0);
     }
@@ -88,7 +94,8 @@ fn empty_table_answers_none() {
 fn default_route_only() {
     check_all_configs(&rib_of::<u32>(&[("0.0.0.0/0", 3)]), "v4 default");
     check_all_configs(&rib_of::<u128>(&[("::/0", 3)]), "v6 default");
-    let p = Poptrie::<u32>::compile(&rib_of(&[("0.0.0.0/0", 3)]), &cfg(18, true, true)).unwrap();
+    let p =
+        Poptrie::<u32>::compile(&rib_of(&[("0.0.0.0/0", 3)]), &cfg(18, true, true, false)).unwrap();
     assert_eq!(p.stats().inodes, 0);
     assert_eq!(p.stats().direct_leaves, 1 << 18);
 }
@@ -137,8 +144,8 @@ fn a_prefix_at_every_length_nested() {
 fn redundant_routes_are_aggregated() {
     // A /25 with its cover's next hop changes nothing: no node with aggregation, one without.
     let rib = rib_of::<u32>(&[("10.0.0.0/24", 1), ("10.0.0.0/25", 1)]);
-    let on = Poptrie::compile(&rib, &cfg(18, true, true)).unwrap();
-    let off = Poptrie::compile(&rib, &cfg(18, false, true)).unwrap();
+    let on = Poptrie::compile(&rib, &cfg(18, true, true, false)).unwrap();
+    let off = Poptrie::compile(&rib, &cfg(18, false, true, false)).unwrap();
     assert_eq!(on.stats().inodes, 1);
     assert_eq!(off.stats().inodes, 2);
     check_all_configs(&rib, "redundant");
@@ -148,7 +155,7 @@ fn redundant_routes_are_aggregated() {
 fn leafvec_compresses_runs_across_holes() {
     // Under one /18 node: a /24 hole with a /25 inside, surrounded by the /16's next hop.
     let rib = rib_of::<u32>(&[("10.0.0.0/16", 1), ("10.0.1.0/25", 2)]);
-    let p = Poptrie::compile(&rib, &cfg(18, true, true)).unwrap();
+    let p = Poptrie::compile(&rib, &cfg(18, true, true, false)).unwrap();
     // Node at /18 (slot 1 is internal; the other 63 slots are one run) + node at /24.
     assert_eq!(p.stats().inodes, 2);
     assert_eq!(p.stats().leaves, 1 + 2);
@@ -162,23 +169,29 @@ fn leaf_width_follows_the_largest_next_hop() {
         rib.insert(Prefix::new(0x0A00_0000 + (i << 8), 24).unwrap(), hop(i * 7 % 70_000));
     }
     rib.insert(Prefix::new(0x0A00_0000, 8).unwrap(), hop(69_999));
-    let p = Poptrie::compile(&rib, &cfg(18, true, true)).unwrap();
+    let p = Poptrie::compile(&rib, &cfg(18, true, true, false)).unwrap();
     assert_eq!(p.stats().leaf_bits, 32);
     check_all_configs(&rib, "70k hops");
     let tiny = rib_of::<u32>(&[("10.0.0.0/8", 254)]);
-    assert_eq!(Poptrie::compile(&tiny, &cfg(18, true, true)).unwrap().stats().leaf_bits, 8);
+    assert_eq!(Poptrie::compile(&tiny, &cfg(18, true, true, false)).unwrap().stats().leaf_bits, 8);
     let narrow = rib_of::<u32>(&[("10.0.0.0/8", 255)]);
-    assert_eq!(Poptrie::compile(&narrow, &cfg(18, true, true)).unwrap().stats().leaf_bits, 16);
+    assert_eq!(
+        Poptrie::compile(&narrow, &cfg(18, true, true, false)).unwrap().stats().leaf_bits,
+        16
+    );
     let narrow = rib_of::<u32>(&[("10.0.0.0/8", 65_534)]);
-    assert_eq!(Poptrie::compile(&narrow, &cfg(18, true, true)).unwrap().stats().leaf_bits, 16);
+    assert_eq!(
+        Poptrie::compile(&narrow, &cfg(18, true, true, false)).unwrap().stats().leaf_bits,
+        16
+    );
     let wide = rib_of::<u32>(&[("10.0.0.0/8", 65_535)]);
-    assert_eq!(Poptrie::compile(&wide, &cfg(18, true, true)).unwrap().stats().leaf_bits, 32);
+    assert_eq!(Poptrie::compile(&wide, &cfg(18, true, true, false)).unwrap().stats().leaf_bits, 32);
 }
 
 #[test]
 fn next_hops_beyond_the_direct_flag_are_an_error() {
     let rib = rib_of::<u32>(&[("10.0.0.0/8", MAX_DIRECT_RAW)]);
-    let err = Poptrie::compile(&rib, &cfg(18, true, true)).err().unwrap();
+    let err = Poptrie::compile(&rib, &cfg(18, true, true, false)).err().unwrap();
     assert!(matches!(err, BuildError::LimitExceeded { .. }), "{err}");
     let ok = rib_of::<u32>(&[("10.0.0.0/8", MAX_DIRECT_RAW - 1)]);
     check_all_configs(&ok, "largest next hop");
@@ -186,7 +199,7 @@ fn next_hops_beyond_the_direct_flag_are_an_error() {
 
 #[test]
 fn bad_s_is_rejected() {
-    assert!(Poptrie::<u32>::compile(&Rib::new(), &cfg(25, true, true)).is_err());
+    assert!(Poptrie::<u32>::compile(&Rib::new(), &cfg(25, true, true, false)).is_err());
 }
 
 #[test]
@@ -199,8 +212,8 @@ fn every_address_of_a_small_region() {
         ("10.0.5.129/32", 5),
         ("10.0.8.0/21", 1),
     ]);
-    for &(s, agg, dir16) in CONFIGS {
-        let p = Poptrie::compile(&rib, &cfg(s, agg, dir16)).unwrap();
+    for &(s, agg, dir16, fan) in CONFIGS {
+        let p = Poptrie::compile(&rib, &cfg(s, agg, dir16, fan)).unwrap();
         for a in 0x0A00_0000u32..0x0A00_4000 {
             assert_eq!(p.lookup(a), rib.lookup(a), "s={s} agg={agg} {a:#x}");
         }
@@ -243,18 +256,18 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn v4_matches_rib(routes in arb_table::<u32>(80), s in prop::sample::select(vec![0u32, 5, 16, 18, 24]), agg in any::<bool>(), dir16 in any::<bool>()) {
+    fn v4_matches_rib(routes in arb_table::<u32>(80), s in prop::sample::select(vec![0u32, 5, 16, 18, 24]), agg in any::<bool>(), dir16 in any::<bool>(), fan in any::<bool>()) {
         let rib: Rib<u32> = rib_from(&routes);
-        let p = Poptrie::compile(&rib, &cfg(s, agg, dir16)).unwrap();
+        let p = Poptrie::compile(&rib, &cfg(s, agg, dir16, fan)).unwrap();
         for a in probes(&rib, 200, routes.len() as u64) {
             prop_assert_eq!(p.lookup(a), rib.lookup(a), "{}", a.to_std());
         }
     }
 
     #[test]
-    fn v6_matches_rib(routes in arb_table::<u128>(80), s in prop::sample::select(vec![0u32, 16, 18, 20]), agg in any::<bool>(), dir16 in any::<bool>()) {
+    fn v6_matches_rib(routes in arb_table::<u128>(80), s in prop::sample::select(vec![0u32, 16, 18, 20]), agg in any::<bool>(), dir16 in any::<bool>(), fan in any::<bool>()) {
         let rib: Rib<u128> = rib_from(&routes);
-        let p = Poptrie::compile(&rib, &cfg(s, agg, dir16)).unwrap();
+        let p = Poptrie::compile(&rib, &cfg(s, agg, dir16, fan)).unwrap();
         for a in probes(&rib, 200, routes.len() as u64) {
             prop_assert_eq!(p.lookup(a), rib.lookup(a), "{}", a.to_std());
         }
@@ -288,14 +301,14 @@ fn every_instruction_set_answers_alike() {
             let a6 = (a as u128) << 96 | (i as u128) << 40;
             r6.insert(Prefix::new_masked(a6, 16 + i % 113).unwrap(), hop(i % 300));
         }
-        for &(s, agg, dir16) in CONFIGS {
+        for &(s, agg, dir16, fan) in CONFIGS {
             for isa in supported_isas() {
                 if family_v6 {
-                    let mut p = Poptrie::compile(&r6, &cfg(s, agg, dir16)).unwrap();
+                    let mut p = Poptrie::compile(&r6, &cfg(s, agg, dir16, fan)).unwrap();
                     Arc::get_mut(&mut p.fib).unwrap().isa = isa;
                     assert_same(&p, &r6, &probes(&r6, 5000, 3), &format!("v6 {isa:?} s={s}"));
                 } else {
-                    let mut p = Poptrie::compile(&r4, &cfg(s, agg, dir16)).unwrap();
+                    let mut p = Poptrie::compile(&r4, &cfg(s, agg, dir16, fan)).unwrap();
                     Arc::get_mut(&mut p.fib).unwrap().isa = isa;
                     assert_same(&p, &r4, &probes(&r4, 5000, 3), &format!("v4 {isa:?} s={s}"));
                 }
@@ -312,9 +325,9 @@ fn portable_walk_equals_the_popcnt_walk() {
         rib.insert(Prefix::new_masked(a, 8 + i % 25).unwrap(), hop(i % 11));
     }
     let addrs = probes(&rib, 5000, 3);
-    for &(s, agg, dir16) in CONFIGS {
-        let fast = Poptrie::compile(&rib, &cfg(s, agg, dir16)).unwrap();
-        let mut slow = Poptrie::compile(&rib, &cfg(s, agg, dir16)).unwrap();
+    for &(s, agg, dir16, fan) in CONFIGS {
+        let fast = Poptrie::compile(&rib, &cfg(s, agg, dir16, fan)).unwrap();
+        let mut slow = Poptrie::compile(&rib, &cfg(s, agg, dir16, fan)).unwrap();
         Arc::get_mut(&mut slow.fib).unwrap().isa = Isa::Portable;
         assert_same(&slow, &rib, &addrs, "portable");
         assert_same(&fast, &rib, &addrs, "detected");

@@ -35,6 +35,7 @@ use super::build::{
     Seg, SegScratch, Sink, Slot, build_region, direct_entry, emit, limit, low_ones, segments,
     slot_segs,
 };
+use super::fanout;
 use super::layout::{Core, DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, MAX_NODES, Node, STRIDE, upto};
 use super::reclaim::Block;
 use super::{Cores, Fib, Poptrie, with_core};
@@ -569,6 +570,12 @@ impl<A: Key, L: Leaf> Sink<L> for Patcher<'_, A, L> {
         self.sc.fresh.push(Block::Nodes(at, 1));
         // SAFETY: as in `put_nodes`: a freshly allocated slot no reader can reach.
         unsafe { self.core.nodes.set(at, node) };
+        if let Some(f) = &self.core.fanout {
+            // SAFETY: root slot `at` was free, so no reader reaches its block either; a
+            // fan-out exists only with a narrow `dir`, whose roots lie below the root limit,
+            // and the arena has 64 records for each slot of that region.
+            unsafe { fanout::write(f, &self.core.nodes, at) };
+        }
         Ok(at)
     }
 

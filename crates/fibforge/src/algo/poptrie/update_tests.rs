@@ -55,8 +55,8 @@ fn p4(s: &str) -> Prefix<u32> {
 fn insert_and_remove_one_by_one_equals_fresh_compile() {
     let routes = ["0.0.0.0/0", "10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24", "10.1.2.128/25"];
     let more = ["10.1.2.3/32", "255.255.255.255/32", "0.0.0.0/32", "10.1.0.0/18", "10.1.2.0/30"];
-    for &(s, agg, dir16) in CONFIGS {
-        let mut f = Follower::new(Rib::new(), &cfg(s, agg, dir16));
+    for &(s, agg, dir16, fan) in CONFIGS {
+        let mut f = Follower::new(Rib::new(), &cfg(s, agg, dir16, fan));
         for (i, r) in routes.iter().chain(&more).enumerate() {
             f.rib.insert(p4(r), hop(i as u32 % 3));
             f.sync();
@@ -80,7 +80,7 @@ fn next_hop_change_of_a_cover_and_batches() {
         let a = i.wrapping_mul(0x9E37_79B9);
         rib.insert(Prefix::new_masked(a, 8 + i % 25).unwrap(), hop(i % 7));
     }
-    let mut f = Follower::new(rib, &cfg(16, true, true));
+    let mut f = Follower::new(rib, &cfg(16, true, true, false));
     f.rib.insert(p4("0.0.0.0/0"), hop(9)); // rebuilds every entry
     f.sync();
     f.check_fresh("default route added");
@@ -96,7 +96,7 @@ fn next_hop_change_of_a_cover_and_batches() {
 #[test]
 fn widening_leaves_during_updates() {
     let rib: Rib<u32> = [(p4("10.0.0.0/8"), hop(1))].into_iter().collect();
-    let mut f = Follower::new(rib, &cfg(18, true, true));
+    let mut f = Follower::new(rib, &cfg(18, true, true, false));
     assert_eq!(f.fib.stats().leaf_bits, 8);
     f.rib.insert(p4("10.1.3.0/24"), hop(300));
     f.sync();
@@ -117,7 +117,7 @@ fn widening_leaves_during_updates() {
 fn widening_the_direct_pointing_entries_during_updates() {
     // A next hop beyond what a narrow entry holds (4095 here).
     let rib: Rib<u32> = [(p4("10.0.0.0/8"), hop(1))].into_iter().collect();
-    let mut f = Follower::new(rib, &cfg(18, true, true));
+    let mut f = Follower::new(rib, &cfg(18, true, true, false));
     assert_eq!((f.fib.stats().dir_bits, f.fib.stats().leaf_bits), (16, 8));
     f.rib.insert(p4("10.1.3.0/24"), hop(300));
     f.sync();
@@ -129,7 +129,7 @@ fn widening_the_direct_pointing_entries_during_updates() {
     f.check_fresh("wide dir after a large next hop");
     // More roots than the root region holds (1024 spare slots for an empty table): one /24
     // under each of 1,500 /16 entries.
-    let mut f = Follower::new(Rib::new(), &cfg(16, true, true));
+    let mut f = Follower::new(Rib::new(), &cfg(16, true, true, false));
     assert_eq!(f.fib.stats().dir_bits, 16);
     let route = |i: u32| Prefix::new((i << 16) | 0x0100, 24).unwrap();
     for i in 0..1500u32 {
@@ -147,6 +147,31 @@ fn widening_the_direct_pointing_entries_during_updates() {
 }
 
 #[test]
+fn fan_out_follows_new_roots_until_the_root_region_is_full() {
+    // An empty table's root region has 64 spare slots with fan-out: one /24 under each of
+    // 100 /16 entries adds roots (each with its fan-out block) until `dir` has to widen,
+    // which drops the fan-out.
+    let mut f = Follower::new(Rib::new(), &cfg(16, true, true, true));
+    assert!(f.fib.stats().fanout);
+    let route = |i: u32| Prefix::new((i << 16) | 0x0100, 24).unwrap();
+    for i in 0..100u32 {
+        f.rib.insert(route(i), hop(i % 7));
+        f.sync();
+        f.check_around(&route(i), "root");
+        if i == 63 {
+            assert!(f.fib.stats().fanout, "64 roots fit");
+            f.check_fresh("64 roots with fan-out");
+        }
+    }
+    let stats = f.fib.stats();
+    assert_eq!((stats.dir_bits, stats.fanout), (32, false));
+    for i in [0, 63, 64, 99] {
+        f.check_around(&route(i), "roots after widening");
+    }
+    f.check_fresh("wide dir after many roots");
+}
+
+#[test]
 fn long_churn_grows_and_compacts_and_stays_exact() {
     let mut rib = Rib::new();
     for i in 0..5000u32 {
@@ -155,7 +180,7 @@ fn long_churn_grows_and_compacts_and_stays_exact() {
             hop(i % 9),
         );
     }
-    let mut f = Follower::new(rib, &cfg(18, true, true));
+    let mut f = Follower::new(rib, &cfg(18, true, true, false));
     let cap0 = f.fib.node_alloc.capacity();
     for i in 0..20_000u32 {
         let p = Prefix::new_masked(i.wrapping_mul(0x9E37_79B9) ^ (i >> 3), 16 + i % 17).unwrap();
@@ -197,8 +222,8 @@ fn arb_ops(bits: u32) -> impl Strategy<Value = Vec<(bool, u128, u32, u32)>> {
     })
 }
 
-fn run_ops<A: Key>(ops: &[(bool, u128, u32, u32)], s: u32, agg: bool, dir16: bool) {
-    let mut f = Follower::<A>::new(Rib::new(), &cfg(s, agg, dir16));
+fn run_ops<A: Key>(ops: &[(bool, u128, u32, u32)], s: u32, agg: bool, dir16: bool, fan: bool) {
+    let mut f = Follower::<A>::new(Rib::new(), &cfg(s, agg, dir16, fan));
     let mut seen = Vec::new();
     for (k, &(ins, a, len, h)) in ops.iter().enumerate() {
         let p = Prefix::new_masked(A::from_u128(a), len).unwrap();
@@ -220,12 +245,12 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
-    fn v4_random_updates(ops in arb_ops(32), s in prop::sample::select(vec![0u32, 5, 16, 18]), agg in any::<bool>(), dir16 in any::<bool>()) {
-        run_ops::<u32>(&ops, s, agg, dir16);
+    fn v4_random_updates(ops in arb_ops(32), s in prop::sample::select(vec![0u32, 5, 16, 18]), agg in any::<bool>(), dir16 in any::<bool>(), fan in any::<bool>()) {
+        run_ops::<u32>(&ops, s, agg, dir16, fan);
     }
 
     #[test]
-    fn v6_random_updates(ops in arb_ops(128), s in prop::sample::select(vec![0u32, 16, 18]), agg in any::<bool>(), dir16 in any::<bool>()) {
-        run_ops::<u128>(&ops, s, agg, dir16);
+    fn v6_random_updates(ops in arb_ops(128), s in prop::sample::select(vec![0u32, 16, 18]), agg in any::<bool>(), dir16 in any::<bool>(), fan in any::<bool>()) {
+        run_ops::<u128>(&ops, s, agg, dir16, fan);
     }
 }
