@@ -2,6 +2,7 @@
 //! answer must be the route of the address before or after an update in flight (never a
 //! torn structure, never freed memory). Also: batches, replace, readers outliving the table.
 
+use fibforge::algo::poptrie::Key;
 use fibforge::sync::Change;
 use fibforge::{Address, NextHop, Prefix, Rib, Table};
 use std::sync::Arc;
@@ -18,17 +19,35 @@ fn hop(i: u64) -> NextHop {
     NextHop::from_index(i as u32)
 }
 
-/// A random table of `n` routes and `k` updates (inserts, replacements, withdrawals).
 /// A route change: the prefix and its new next hop (`None`: withdrawn).
-type Update = (Prefix<u32>, Option<NextHop>);
+type Update<A> = (Prefix<A>, Option<NextHop>);
 
-fn workload(n: usize, k: usize) -> (Rib<u32>, Vec<Update>) {
+/// An address from 64 random bits: IPv4 the low 32, IPv6 inside 2000::/3 (its upper half
+/// from the bits, so routes nest and share direct-pointing regions).
+fn addr<A: Key>(r: u64) -> A {
+    match A::BITS {
+        32 => A::from_u128(r as u128),
+        _ => A::from_u128((((r >> 3) | 1 << 61) as u128) << 64 | r as u128),
+    }
+}
+
+/// A random prefix length: IPv4 8..=32; IPv6 16..=64, and /128 one time in 16.
+fn length<A: Key>(r: u64) -> u32 {
+    match A::BITS {
+        32 => 8 + (r % 25) as u32,
+        _ if r % 16 == 0 => 128,
+        _ => 16 + (r % 49) as u32,
+    }
+}
+
+/// A random table of `n` routes and `k` updates (inserts, replacements, withdrawals).
+fn workload<A: Key>(n: usize, k: usize) -> (Rib<A>, Vec<Update<A>>) {
     let mut x = 0x1234_5678_9abc_def1;
     let mut rib = Rib::new();
     let mut routes = Vec::new();
     for _ in 0..n {
-        let p = Prefix::new_masked(xorshift(&mut x) as u32, 8 + (xorshift(&mut x) % 25) as u32);
-        let p = p.unwrap();
+        let a = addr::<A>(xorshift(&mut x));
+        let p = Prefix::new_masked(a, length::<A>(xorshift(&mut x))).unwrap();
         rib.insert(p, hop(xorshift(&mut x) % 50));
         routes.push(p);
     }
@@ -36,9 +55,10 @@ fn workload(n: usize, k: usize) -> (Rib<u32>, Vec<Update>) {
     for i in 0..k {
         let r = xorshift(&mut x);
         let p = if i.is_multiple_of(200) {
-            Prefix::new_masked(r as u32, (r >> 40) as u32 % 9).unwrap() // /0../8: many entries
+            // Short prefixes: many direct-pointing entries at once.
+            Prefix::new_masked(addr::<A>(r), (r >> 40) as u32 % 9).unwrap()
         } else if r.is_multiple_of(3) {
-            Prefix::new_masked(r as u32, 8 + (r >> 40) as u32 % 25).unwrap()
+            Prefix::new_masked(addr::<A>(r), length::<A>(r >> 40)).unwrap()
         } else {
             routes[(r >> 8) as usize % routes.len()]
         };
@@ -48,7 +68,11 @@ fn workload(n: usize, k: usize) -> (Rib<u32>, Vec<Update>) {
 }
 
 /// For each probe address: its answers as (version, answer) transitions, version 0 first.
-fn expected(rib: &Rib<u32>, ups: &[Update], probes: &[u32]) -> Vec<Vec<(usize, Option<NextHop>)>> {
+fn expected<A: Key>(
+    rib: &Rib<A>,
+    ups: &[Update<A>],
+    probes: &[A],
+) -> Vec<Vec<(usize, Option<NextHop>)>> {
     let mut rib = rib.clone();
     let mut hist: Vec<Vec<_>> = probes.iter().map(|&a| vec![(0, rib.lookup(a))]).collect();
     for (k, &(p, h)) in ups.iter().enumerate() {
@@ -76,12 +100,23 @@ fn allowed(hist: &[(usize, Option<NextHop>)], v0: usize, v1: usize, got: Option<
 
 #[test]
 fn readers_never_see_a_route_that_was_not_there() {
-    let (rib, ups) = workload(20_000, 3_000);
-    let mut probes: Vec<u32> = ups
+    readers_see_only_real_routes::<u32>();
+}
+
+/// IPv6, whose default configuration has root fan-out (`fanout.rs`): new roots write their
+/// fan-out blocks while readers walk the old ones.
+#[test]
+fn ipv6_readers_never_see_a_route_that_was_not_there() {
+    readers_see_only_real_routes::<u128>();
+}
+
+fn readers_see_only_real_routes<A: Key>() {
+    let (rib, ups) = workload::<A>(20_000, 3_000);
+    let mut probes: Vec<A> = ups
         .iter()
         .flat_map(|(p, _)| {
-            let (f, l) = (p.addr(), p.last());
-            [f, l, f + (l - f) / 2, f.wrapping_sub(1), l.wrapping_add(1)]
+            let (f, l) = (p.addr().to_u128(), p.last().to_u128());
+            [f, l, f + (l - f) / 2, f.wrapping_sub(1), l.wrapping_add(1)].map(A::from_u128)
         })
         .collect();
     probes.sort_unstable();
@@ -89,6 +124,8 @@ fn readers_never_see_a_route_that_was_not_there() {
     let hist = Arc::new(expected(&rib, &ups, &probes));
     let probes = Arc::new(probes);
     let mut table = Table::new(rib).unwrap();
+    let fanout = A::BITS == 128;
+    assert_eq!(table.fib().stats().fanout, fanout, "the family's default fan-out");
     let version = Arc::new(AtomicUsize::new(0));
     let done = Arc::new(AtomicBool::new(false));
     let readers: Vec<_> = (0..2)
@@ -107,7 +144,7 @@ fn readers_never_see_a_route_that_was_not_there() {
                         assert!(
                             allowed(&hist[i], v0, v1, got),
                             "{}: {got:?} at v{v0}..{v1}",
-                            probes[i]
+                            probes[i].to_std()
                         );
                         checked += 1;
                     }
@@ -127,9 +164,10 @@ fn readers_never_see_a_route_that_was_not_there() {
     done.store(true, Ordering::Release);
     let checked: u64 = readers.into_iter().map(|r| r.join().unwrap()).sum();
     assert!(checked > 0);
+    assert_eq!(table.fib().stats().fanout, fanout, "fan-out kept through the updates");
     let reader = table.reader();
     for (i, &a) in probes.iter().enumerate() {
-        assert_eq!(reader.lookup(a), hist[i].last().unwrap().1, "final {a}");
+        assert_eq!(reader.lookup(a), hist[i].last().unwrap().1, "final {}", a.to_std());
     }
 }
 
