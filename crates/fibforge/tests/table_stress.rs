@@ -35,7 +35,7 @@ fn addr<A: Key>(r: u64) -> A {
 fn length<A: Key>(r: u64) -> u32 {
     match A::BITS {
         32 => 8 + (r % 25) as u32,
-        _ if r % 16 == 0 => 128,
+        _ if r.is_multiple_of(16) => 128,
         _ => 16 + (r % 49) as u32,
     }
 }
