@@ -434,9 +434,25 @@ pub fn poptrie_config<A: algo::poptrie::Key>(
             s: spec.get_u32("poptrie", "s", s)?,
             aggregate: spec.get_bool("poptrie", "aggregate", default.aggregate)?,
             narrow_dir: spec.get_bool("poptrie", "dir16", default.narrow_dir)?,
-            fanout: spec.get_bool("poptrie", "fanout", default.fanout)?,
+            fanout: fanout_option::<A>(spec, default.fanout)?,
         })
     })())
+}
+
+/// Poptrie's `fanout=on|off`: IPv6 only (the IPv4 lookup has no fan-out path).
+fn fanout_option<A: algo::poptrie::Key>(
+    spec: &AlgoSpec,
+    default: bool,
+) -> Result<bool, BuildError> {
+    let on = spec.get_bool("poptrie", "fanout", default)?;
+    if on && !A::FANOUT {
+        return Err(BuildError::BadOption {
+            algo: "poptrie",
+            option: "fanout=on".into(),
+            reason: "root fan-out is for IPv6 tables only".into(),
+        });
+    }
+    Ok(on)
 }
 
 /// Builds `poptrie` and its shorthands (`poptrie0`, `poptrie16`, `poptrie18`).
@@ -562,6 +578,19 @@ mod tests {
         let e = build(&AlgoSpec::named("nope"), &rib).err().unwrap();
         assert!(e.to_string().contains("unknown algorithm"), "{e}");
         assert!(build(&AlgoSpec::named("radix"), &rib).is_ok());
+    }
+
+    #[test]
+    fn poptrie_fanout_is_an_ipv6_option() {
+        let spec: AlgoSpec = "poptrie:fanout=on".parse().unwrap();
+        let e = build(&spec, &Rib::<u32>::new()).err().unwrap();
+        assert!(e.to_string().contains("IPv6 tables only"), "{e}");
+        assert!(build(&spec, &Rib::<u128>::new()).is_ok());
+        let v4 = poptrie_config::<u32>(&AlgoSpec::named("poptrie")).unwrap().unwrap();
+        let v6 = poptrie_config::<u128>(&AlgoSpec::named("poptrie")).unwrap().unwrap();
+        assert_eq!((v4.fanout, v6.fanout), (false, true));
+        let off = poptrie_config::<u128>(&"poptrie:fanout=off".parse().unwrap()).unwrap();
+        assert!(!off.unwrap().fanout);
     }
 }
 

@@ -55,6 +55,12 @@ impl<A: Key, L: Leaf> Core<A, L> {
         unsafe { self.nodes.get_unchecked(i) }
     }
 
+    /// The root fan-out, if the family supports it and the structure has one.
+    #[inline(always)]
+    fn fanout(&self) -> Option<&Arena<Node>> {
+        if A::FANOUT { self.fanout.as_ref() } else { None }
+    }
+
     /// The walk below a direct-pointing node entry: returns the raw next hop.
     ///
     /// # Safety
@@ -111,7 +117,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
         if d & DIRECT_LEAF != 0 {
             return d & !DIRECT_LEAF;
         }
-        if let Some(f) = &self.fanout {
+        if let Some(f) = self.fanout() {
             // SAFETY: `d` names a root, below the root limit, and the fan-out has 64 records
             // per root slot; the record's indices are published ones (`fanout.rs`).
             return unsafe {
@@ -172,7 +178,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
         let mut live = [0u8; G];
         let mut n_live = 0;
         // With fan-out a lane enters at its root's record for its slot, one level down.
-        let fan = self.fanout.as_ref();
+        let fan = self.fanout();
         let (first, off) = match fan {
             Some(f) => (f, self.s + STRIDE),
             None => (&self.nodes, self.s),

@@ -27,12 +27,12 @@
 //!   (`0x8000_0000 | raw next hop`, or a node index). `dir16=off` always takes 32 bits.
 //! - `nodes`: 24-byte records `{vector: u64, leafvec: u64, base0: u32, base1: u32}`; a node's
 //!   children are one contiguous block, in slot order.
-//! - `fanout` (IPv6 default, `fanout=on|off`; only with a 16-bit `dir`): 64 records per root
+//! - `fanout` (IPv6 only, on by default, `fanout=on|off`; only with a 16-bit `dir`): 64 records per root
 //!   slot, copies of each root's children and *fillers* for its leaf slots, so a lookup skips
 //!   the root (`fanout.rs`). tier1-v6, 3 runs: in-prefix batch 72–75 → 77–79 Mlps, single
 //!   57–60 → 64, uniform random unchanged (within 2 %); 2.36 → 2.75 MiB. IPv4 tables have
 //!   thousands of roots and walks of one or two levels: ris2015 took 58.7 MiB and halved
-//!   the rates, so IPv4 leaves it off.
+//!   the rates, so IPv4 has none (and no test for it in its lookups: [`Key::FANOUT`]).
 //! - `leaves`: `u8` when every raw next hop (index + 1) is at most 255 (a router's
 //!   adjacencies, typically), `u16` up to 65,535, else `u32`; the lookup is compiled
 //!   separately for each width. A node's leaves are one block.
@@ -95,7 +95,8 @@ pub struct Config {
     /// else 32-bit ones.
     pub narrow_dir: bool,
     /// Root fan-out (`fanout.rs`): lookups skip the root, one load fewer, for 1.5 KiB per
-    /// root; only with 16-bit `dir` entries.
+    /// root; IPv6 only (ignored for IPv4: [`Stats::fanout`] says whether it is in use), and
+    /// only with 16-bit `dir` entries.
     pub fanout: bool,
 }
 
@@ -110,7 +111,7 @@ impl Config {
     /// tables; see the crate README): IPv6 with root fan-out (its walks are deep and its
     /// roots few), IPv4 without (thousands of roots, walks of one or two levels).
     pub fn for_family<A: Key>() -> Self {
-        Config { fanout: A::BITS == 128, ..Config::default() }
+        Config { fanout: A::FANOUT, ..Config::default() }
     }
 }
 
@@ -324,7 +325,8 @@ fn compile_core<A: Key, L: Leaf>(
     let limit = if cfg.narrow_dir { narrow_root_limit(roots, max_raw) } else { None };
     // Room for the roots updates add (retired roots wait a grace period before reuse); less
     // with fan-out, where each root slot also takes 64 records.
-    let slack = if cfg.fanout { 64 } else { 1024 };
+    let with_fanout = cfg.fanout && A::FANOUT;
+    let slack = if with_fanout { 64 } else { 1024 };
     let region = limit.map_or(roots, |r| (roots + roots / 8 + slack).min(r));
     let n = region as usize + sink.nodes.len();
     if n > layout::MAX_NODES as usize {
@@ -336,7 +338,7 @@ fn compile_core<A: Key, L: Leaf>(
         Some(r) => DirTable::narrow(&entries, r).expect("roots and next hops below the limit"),
         None => DirTable::wide(&entries),
     };
-    let fanout = (cfg.fanout && limit.is_some()).then(|| fanout::compile(&nodes, roots, region));
+    let fanout = (with_fanout && limit.is_some()).then(|| fanout::compile(&nodes, roots, region));
     let l = leaves.len() as u32;
     let core = Core::new(cfg.s, dir, Arena::from_vec(nodes), Arena::from_vec(leaves), fanout);
     let node_alloc = NodeAlloc::new(

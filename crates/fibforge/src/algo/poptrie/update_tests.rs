@@ -151,11 +151,11 @@ fn fan_out_follows_new_roots_until_the_root_region_is_full() {
     // An empty table's root region has 64 spare slots with fan-out: one /24 under each of
     // 100 /16 entries adds roots (each with its fan-out block) until `dir` has to widen,
     // which drops the fan-out.
-    let mut f = Follower::new(Rib::new(), &cfg(16, true, true, true));
+    let mut f = Follower::<u128>::new(Rib::new(), &cfg(16, true, true, true));
     assert!(f.fib.stats().fanout);
-    let route = |i: u32| Prefix::new((i << 16) | 0x0100, 24).unwrap();
-    for i in 0..100u32 {
-        f.rib.insert(route(i), hop(i % 7));
+    let route = |i: u128| Prefix::new(i << 112 | 1 << 104, 24).unwrap();
+    for i in 0..100 {
+        f.rib.insert(route(i), hop((i % 7) as u32));
         f.sync();
         f.check_around(&route(i), "root");
         if i == 63 {
@@ -169,6 +169,14 @@ fn fan_out_follows_new_roots_until_the_root_region_is_full() {
         f.check_around(&route(i), "roots after widening");
     }
     f.check_fresh("wide dir after many roots");
+}
+
+#[test]
+fn fan_out_is_for_ipv6_only() {
+    let rib: Rib<u32> = [(p4("10.1.2.0/24"), hop(1))].into_iter().collect();
+    let f = Follower::new(rib, &cfg(18, true, true, true));
+    assert!(!f.fib.stats().fanout);
+    f.check_fresh("IPv4 with fan-out asked for");
 }
 
 #[test]
