@@ -61,16 +61,6 @@ impl<A: Key, L: Leaf> Core<A, L> {
         if A::FANOUT { self.fanout.as_ref() } else { None }
     }
 
-    /// The walk below a direct-pointing node entry: returns the raw next hop.
-    ///
-    /// # Safety
-    /// `d` is a node index read from `self.dir`.
-    #[inline(always)]
-    pub(crate) unsafe fn walk(&self, d: u32, a: A) -> u32 {
-        // SAFETY: the caller's contract.
-        unsafe { self.walk_from(d, a.cursor(self.s)) }
-    }
-
     /// The walk from node `d` with cursor `k` (the address bits below that node's offset).
     ///
     /// The loop branches on every level: a branch-free walk of the first five IPv6 levels
@@ -117,17 +107,17 @@ impl<A: Key, L: Leaf> Core<A, L> {
         if d & DIRECT_LEAF != 0 {
             return d & !DIRECT_LEAF;
         }
-        if let Some(f) = self.fanout() {
+        let (record, k) = match self.fanout() {
             // SAFETY: `d` names a root, below the root limit, and the fan-out has 64 records
-            // per root slot; the record's indices are published ones (`fanout.rs`).
-            return unsafe {
-                let record = f.get_unchecked(d * FANOUT + a.chunk(self.s));
-                self.leaves.get_unchecked(self.walk_to_leaf(record, a.cursor(self.s + STRIDE)))
-            }
-            .raw();
-        }
-        // SAFETY: `d` is a node index from `dir`.
-        unsafe { self.walk(d, a) }
+            // per root slot (`fanout.rs`).
+            Some(f) => unsafe {
+                (f.get_unchecked(d * FANOUT + a.chunk(self.s)), a.cursor(self.s + STRIDE))
+            },
+            // SAFETY: `d` is a node index from `dir`.
+            None => unsafe { (self.node_at(d), a.cursor(self.s)) },
+        };
+        // SAFETY: `record` is a published node record or a fan-out copy of one.
+        unsafe { self.leaves.get_unchecked(self.walk_to_leaf(record, k)).raw() }
     }
 
     /// Looks up every address of `addrs` into `out`, overlapping the memory accesses of a
@@ -179,16 +169,16 @@ impl<A: Key, L: Leaf> Core<A, L> {
         let mut n_live = 0;
         // With fan-out a lane enters at its root's record for its slot, one level down.
         let fan = self.fanout();
-        let (first, off) = match fan {
-            Some(f) => (f, self.s + STRIDE),
-            None => (&self.nodes, self.s),
+        let start = match fan {
+            Some(records) => Start { records, off: self.s + STRIDE },
+            None => Start { records: &self.nodes, off: self.s },
         };
         let mut enter = |i: usize, d: u32| {
             let at = if fan.is_some() { d * FANOUT + a[i].chunk(self.s) } else { d };
-            prefetch(first.as_ptr().wrapping_add(at as usize) as *const u8);
+            prefetch(start.records.as_ptr().wrapping_add(at as usize) as *const u8);
             node[i] = at;
             if !A::LOCKSTEP_WALK {
-                k[i] = a[i].cursor(off);
+                k[i] = a[i].cursor(start.off);
             }
             live[n_live] = i as u8;
             n_live += 1;
@@ -207,17 +197,17 @@ impl<A: Key, L: Leaf> Core<A, L> {
             }
         }
         if !A::LOCKSTEP_WALK {
-            self.first_level_then_lanes(first, out, &mut node, &mut k, &live[..n_live]);
+            self.first_level_then_lanes(start.records, out, &mut node, &mut k, &live[..n_live]);
             return;
         }
-        self.lockstep(first, off, a, out, &mut node, live, n_live);
+        self.lockstep(start, a, out, &mut node, live, n_live);
     }
 
     /// The lock-step walks of the lanes in `live[..n_live]` (lane `i` at record `node[i]` of
-    /// `first`, offset `off`; deeper records are in `nodes`): in round `r` every lane still
-    /// walking is at offset `off + 6r`, so its chunk
-    /// comes from the address's top 64 bits (`Key::window`) with no per-lane cursor; the few
-    /// lanes still walking past the window finish with the full cursor.
+    /// `start.records`; deeper records are in `nodes`): in round `r` every lane still walking
+    /// is at offset `start.off + 6r`, so its chunk comes from the address's top 64 bits
+    /// (`Key::window`) with no per-lane cursor; the few lanes still walking past the window
+    /// finish with the full cursor.
     ///
     /// Measured (idle machine, `fibforge bench` tier1-v6 in-prefix batch, 3 alternating
     /// runs, Mlps): against per-lane 128-bit cursors 61–68 → 73–77. Tried and slower: a
@@ -225,11 +215,9 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// increment: 57–59 against 78–80; the increment chains every lane on its node's load)
     /// and groups of 128 lanes (49–62 against 72–77).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn lockstep<const G: usize>(
         &self,
-        first: &Arena<Node>,
-        mut off: u32,
+        start: Start<'_>,
         a: &[A; G],
         out: &mut [u32; G],
         node: &mut [u32; G],
@@ -238,7 +226,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
     ) {
         let (walking, n_walking) = (live, n_live);
         let mut leaf = [0u32; G];
-        let mut records = first;
+        let (mut records, mut off) = (start.records, start.off);
         while n_live > 0 && off + STRIDE <= 64 {
             let mut still = 0;
             for j in 0..n_live {
@@ -439,6 +427,14 @@ impl<A: Key, L: Leaf> Core<A, L> {
             Isa::X86Avx512 => unsafe { self.lookup_batch_avx512(addrs, out) },
         }
     }
+}
+
+/// Where a batch's walks below `dir` start: the records that `dir` (or the fan-out) leads
+/// to, at address offset `off`.
+#[derive(Copy, Clone)]
+struct Start<'a> {
+    records: &'a Arena<Node>,
+    off: u32,
 }
 
 /// Hints the CPU to load the cache line at `p` (no effect on other architectures).
