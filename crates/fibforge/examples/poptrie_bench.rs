@@ -3,7 +3,8 @@
 //! ```sh
 //! cargo run --release -p fibforge --example poptrie_bench -- TABLE [options]
 //!   --s 0,16,18        direct-pointing bits to measure (list)
-//!   --aggregate on|off route aggregation (default on)
+//!   --aggregate on|off route aggregation (default on); other options as
+//!                      `Config::for_family` (IPv6: root fan-out)
 //!   --secs F           seconds per lookup measurement (default 1)
 //!   --repeat N         repeats of every measurement; medians are reported (default 5)
 //!   --traffic T        random (uniform; IPv6: 2000::/3) | inprefix (random address in a random
@@ -225,7 +226,7 @@ fn measure<A: Key, G: Gen<A>>(rib: &Rib<A>, o: &Opts, source: G) {
         "batch med/max"
     );
     for &s in &o.s {
-        let cfg = Config { s, aggregate: o.aggregate, ..Config::default() };
+        let cfg = Config { s, aggregate: o.aggregate, ..Config::for_family::<A>() };
         let mut compile = Vec::new();
         let mut fib = None;
         for _ in 0..o.repeat.min(5) {
