@@ -55,10 +55,15 @@ impl<A: Key, L: Leaf> Core<A, L> {
         unsafe { self.nodes.get_unchecked(i) }
     }
 
-    /// The root fan-out, if the family supports it and the structure has one.
+    /// Where walks below a node entry of `dir` start: with fan-out (only where the family
+    /// supports it, [`Key::FANOUT`]) at the root's record for the address's slot, one level
+    /// down; else at the root.
     #[inline(always)]
-    fn fanout(&self) -> Option<&Arena<Node>> {
-        if A::FANOUT { self.fanout.as_ref() } else { None }
+    fn start(&self) -> Start<'_> {
+        match self.fanout.as_ref().filter(|_| A::FANOUT) {
+            Some(records) => Start { records, off: self.s + STRIDE, fanned: true },
+            None => Start { records: &self.nodes, off: self.s, fanned: false },
+        }
     }
 
     /// The walk from node `d` with cursor `k` (the address bits below that node's offset).
@@ -107,17 +112,13 @@ impl<A: Key, L: Leaf> Core<A, L> {
         if d & DIRECT_LEAF != 0 {
             return d & !DIRECT_LEAF;
         }
-        let (record, k) = match self.fanout() {
-            // SAFETY: `d` names a root, below the root limit, and the fan-out has 64 records
-            // per root slot (`fanout.rs`).
-            Some(f) => unsafe {
-                (f.get_unchecked(d * FANOUT + a.chunk(self.s)), a.cursor(self.s + STRIDE))
-            },
-            // SAFETY: `d` is a node index from `dir`.
-            None => unsafe { (self.node_at(d), a.cursor(self.s)) },
-        };
-        // SAFETY: `record` is a published node record or a fan-out copy of one.
-        unsafe { self.leaves.get_unchecked(self.walk_to_leaf(record, k)).raw() }
+        let start = self.start();
+        // SAFETY: `d` is a node index from `dir`, so `start.index` is a record of
+        // `start.records` (`Start::index`); the walk's leaf is in its last node's leaf block.
+        unsafe {
+            let record = start.records.get_unchecked(start.index(d, a, self.s));
+            self.leaves.get_unchecked(self.walk_to_leaf(record, a.cursor(start.off))).raw()
+        }
     }
 
     /// Looks up every address of `addrs` into `out`, overlapping the memory accesses of a
@@ -167,14 +168,9 @@ impl<A: Key, L: Leaf> Core<A, L> {
         let mut k = [A::ZERO.cursor(self.s); G];
         let mut live = [0u8; G];
         let mut n_live = 0;
-        // With fan-out a lane enters at its root's record for its slot, one level down.
-        let fan = self.fanout();
-        let start = match fan {
-            Some(records) => Start { records, off: self.s + STRIDE },
-            None => Start { records: &self.nodes, off: self.s },
-        };
+        let start = self.start();
         let mut enter = |i: usize, d: u32| {
-            let at = if fan.is_some() { d * FANOUT + a[i].chunk(self.s) } else { d };
+            let at = start.index(d, a[i], self.s);
             prefetch(start.records.as_ptr().wrapping_add(at as usize) as *const u8);
             node[i] = at;
             if !A::LOCKSTEP_WALK {
@@ -231,19 +227,15 @@ impl<A: Key, L: Leaf> Core<A, L> {
             let mut still = 0;
             for j in 0..n_live {
                 let i = live[j] as usize % G;
-                // SAFETY: `node[i]` is a published record index of `records` (from `dir`, the
-                // fan-out, or a parent's `base1` + rank - 1, in its child block as in `walk`).
-                let nd = unsafe { records.get_unchecked(node[i]) };
                 let inv = (!(a[i].window() << off) >> 58) as u32;
-                let t = nd.vector << inv;
-                if (t as i64) < 0 {
-                    node[i] = nd.base1 + t.count_ones() - 1;
-                    prefetch(self.nodes.as_ptr().wrapping_add(node[i] as usize) as *const u8);
-                    live[still] = i as u8;
-                    still += 1;
-                } else {
-                    leaf[i] = nd.base0 + (nd.leafvec << inv).count_ones() - 1;
-                    prefetch(self.leaves.as_ptr().wrapping_add(leaf[i] as usize) as *const u8);
+                // SAFETY: `node[i]` is a published record index of `records` (from `dir`, the
+                // fan-out, or a parent's `base1` + rank - 1, as in `walk_to_leaf`).
+                match unsafe { self.step(records, &mut node[i], inv) } {
+                    Some(at) => leaf[i] = at,
+                    None => {
+                        live[still] = i as u8;
+                        still += 1;
+                    }
                 }
             }
             n_live = still;
@@ -258,26 +250,24 @@ impl<A: Key, L: Leaf> Core<A, L> {
         }
         for &i in &walking[..n_walking] {
             let i = i as usize % G;
-            // SAFETY: `leaf[i]` is in the leaf block of the lane's last node (see `walk`).
+            // SAFETY: `leaf[i]` is in the leaf block of the lane's last node (`walk_to_leaf`).
             out[i] = unsafe { self.leaves.get_unchecked(leaf[i]) }.raw();
         }
     }
 
-    /// One level of a batch lane's walk from record `node` of `records` with cursor `k`:
-    /// either descends (both updated, the child prefetched; `None`) or ends with the leaf's
-    /// index (prefetched).
+    /// One level of a batch lane's walk from record `node` of `records`, whose chunk is
+    /// `63 - inv`: either descends (`node` updated to the child in `nodes`, prefetched;
+    /// `None`) or ends with the leaf's index (prefetched).
     ///
     /// # Safety
-    /// `node` is a published record index of `records` (ranks as in `walk`).
+    /// `node` is a published record index of `records` (ranks as in `walk_to_leaf`).
     #[inline(always)]
-    unsafe fn step(&self, records: &Arena<Node>, node: &mut u32, k: &mut A::Cursor) -> Option<u32> {
+    unsafe fn step(&self, records: &Arena<Node>, node: &mut u32, inv: u32) -> Option<u32> {
         // SAFETY: the caller's contract.
         let nd = unsafe { records.get_unchecked(*node) };
-        let inv = A::inv_chunk(*k);
         let t = nd.vector << inv;
         if (t as i64) < 0 {
             *node = nd.base1 + t.count_ones() - 1;
-            *k = A::advance(*k);
             prefetch(self.nodes.as_ptr().wrapping_add(*node as usize) as *const u8);
             None
         } else {
@@ -307,20 +297,21 @@ impl<A: Key, L: Leaf> Core<A, L> {
         for &i in live {
             let i = i as usize;
             // SAFETY: `node[i]` is a record index of `first` from `dir` (or the fan-out).
-            match unsafe { self.step(first, &mut node[i], &mut k[i]) } {
+            match unsafe { self.step(first, &mut node[i], A::inv_chunk(k[i])) } {
                 Some(at) => {
                     leaf_at[i] = at;
                     ends[n_ends] = i as u8;
                     n_ends += 1;
                 }
                 None => {
+                    k[i] = A::advance(k[i]);
                     deeper[n_deeper] = i as u8;
                     n_deeper += 1;
                 }
             }
         }
         for &i in &ends[..n_ends] {
-            // SAFETY: `leaf_at[i]` is in the lane's node's leaf block (`walk`).
+            // SAFETY: `leaf_at[i]` is in the lane's node's leaf block (`walk_to_leaf`).
             out[i as usize] = unsafe { self.leaves.get_unchecked(leaf_at[i as usize]) }.raw();
         }
         for &i in &deeper[..n_deeper] {
@@ -429,12 +420,23 @@ impl<A: Key, L: Leaf> Core<A, L> {
     }
 }
 
-/// Where a batch's walks below `dir` start: the records that `dir` (or the fan-out) leads
-/// to, at address offset `off`.
+/// Where walks below `dir` start: the records that `dir` (or the fan-out) leads to, at
+/// address offset `off`.
 #[derive(Copy, Clone)]
 struct Start<'a> {
     records: &'a Arena<Node>,
     off: u32,
+    /// `records` is the fan-out (64 records per root slot).
+    fanned: bool,
+}
+
+impl Start<'_> {
+    /// The record of `records` where the walk of `a` below node entry `d` starts (`d` is
+    /// below the root limit when fanned, so the fan-out has the record).
+    #[inline(always)]
+    fn index<A: Key>(&self, d: u32, a: A, s: u32) -> u32 {
+        if self.fanned { d * FANOUT + a.chunk(s) } else { d }
+    }
 }
 
 /// Hints the CPU to load the cache line at `p` (no effect on other architectures).
