@@ -127,11 +127,15 @@ impl DirTable {
 
     /// A copy (writer only).
     pub(crate) fn copy(&self) -> Self {
+        let relaxed = Ordering::Relaxed;
         match self {
-            DirTable::Wide(_) => self.widened(),
-            DirTable::Narrow { roots, .. } => {
-                DirTable::narrow(&self.decoded(), *roots).expect("same entries fit")
+            DirTable::Wide(e) => {
+                DirTable::Wide(e.iter().map(|x| AtomicU32::new(x.load(relaxed))).collect())
             }
+            DirTable::Narrow { e, roots } => DirTable::Narrow {
+                e: e.iter().map(|x| AtomicU16::new(x.load(relaxed))).collect(),
+                roots: *roots,
+            },
         }
     }
 

@@ -273,6 +273,11 @@ impl<T: Copy + Default> Arena<T> {
         Arena { slots: v.into_boxed_slice() }
     }
 
+    /// A copy of the same capacity.
+    pub(crate) fn copy(&self) -> Self {
+        self.grown(self.capacity())
+    }
+
     #[inline]
     pub(crate) fn capacity(&self) -> usize {
         self.slots.len()
@@ -342,7 +347,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
 
     /// A copy with larger arenas and the same contents (writer only).
     pub(crate) fn grown(&self, node_cap: usize, leaf_cap: usize) -> Self {
-        let fanout = self.fanout.as_ref().map(|f| f.grown(f.capacity()));
+        let fanout = self.fanout.as_ref().map(Arena::copy);
         self.copy_with(self.dir.copy(), node_cap, leaf_cap, fanout)
     }
 
@@ -373,9 +378,9 @@ impl<A: Key, L: Leaf> Core<A, L> {
         }
         Core {
             dir: self.dir.copy(),
-            nodes: self.nodes.grown(self.nodes.capacity()),
+            nodes: self.nodes.copy(),
             leaves,
-            fanout: self.fanout.as_ref().map(|f| f.grown(f.capacity())),
+            fanout: self.fanout.as_ref().map(Arena::copy),
             s: self.s,
             _addr: PhantomData,
         }

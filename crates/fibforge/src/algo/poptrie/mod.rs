@@ -168,6 +168,18 @@ macro_rules! with_core {
 }
 pub(crate) use with_core;
 
+/// The [`Cores`] of the same leaf width with `$body` (a `Core` built from `$c`) inside.
+macro_rules! map_core {
+    ($cores:expr, $c:ident => $body:expr) => {
+        match $cores {
+            Cores::Tiny($c) => Cores::Tiny($body),
+            Cores::Narrow($c) => Cores::Narrow($body),
+            Cores::Wide($c) => Cores::Wide($body),
+        }
+    };
+}
+pub(crate) use map_core;
+
 impl<A: Key> Fib<A> {
     pub(crate) fn new(cores: Cores<A>) -> Self {
         Fib { cores, isa: Isa::detect() }
@@ -322,12 +334,12 @@ fn compile_core<A: Key, L: Leaf>(
     let mut sink = VecSink::<L>::new();
     let entries = build::build_direct(cfg.s, segs, &mut sink)?;
     let roots = sink.roots.len() as u32;
-    let limit = if cfg.narrow_dir { narrow_root_limit(roots, max_raw) } else { None };
-    // Room for the roots updates add (retired roots wait a grace period before reuse); less
-    // with fan-out, where each root slot also takes 64 records.
+    // Room for the roots updates add (retired roots wait a grace period before reuse): an
+    // eighth more, plus 1024 — or 64 with fan-out, where each root slot takes 64 records more.
     let with_fanout = cfg.fanout && A::FANOUT;
-    let slack = if with_fanout { 64 } else { 1024 };
-    let region = limit.map_or(roots, |r| (roots + roots / 8 + slack).min(r));
+    let region = roots + roots / 8 + if with_fanout { 64 } else { 1024 };
+    let limit = if cfg.narrow_dir { narrow_root_limit(region, max_raw) } else { None };
+    let region = if limit.is_some() { region } else { roots };
     let n = region as usize + sink.nodes.len();
     if n > layout::MAX_NODES as usize {
         return Err(build::limit("internal nodes", layout::MAX_NODES as u64, n));
@@ -348,13 +360,13 @@ fn compile_core<A: Key, L: Leaf>(
     Ok((core, node_alloc, l))
 }
 
-/// The root limit of a narrow `dir` for `roots` roots and next hops up to `max_raw`, when
-/// both fit with room for updates: next hops up to twice the largest (at least 4095), and
-/// an eighth more roots plus 1024.
-fn narrow_root_limit(roots: u32, max_raw: u32) -> Option<u32> {
+/// The root limit of a narrow `dir` whose root region has `region` slots, for next hops up
+/// to `max_raw`, when both fit: next hops up to twice the largest (at least 4095) leave
+/// room for updates.
+fn narrow_root_limit(region: u32, max_raw: u32) -> Option<u32> {
     let hop_room = (2 * (max_raw as u64 + 1)).max(4096).next_power_of_two();
     let limit = u32::try_from((u16::MAX as u64 + 1).checked_sub(hop_room)?).ok()?;
-    (roots + roots / 8 + 1024 <= limit).then_some(limit)
+    (region <= limit).then_some(limit)
 }
 
 fn check_config(cfg: &Config) -> Result<(), BuildError> {

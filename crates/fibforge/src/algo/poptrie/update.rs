@@ -38,7 +38,7 @@ use super::build::{
 use super::fanout;
 use super::layout::{Core, DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, MAX_NODES, Node, STRIDE, upto};
 use super::reclaim::Block;
-use super::{Cores, Fib, Poptrie, with_core};
+use super::{Cores, Fib, Poptrie, map_core, with_core};
 use crate::addr::Address;
 use crate::fib::{BuildError, Compile, Incremental};
 use crate::prefix::Prefix;
@@ -98,12 +98,7 @@ impl<A: Key> Poptrie<A> {
     /// Makes the direct-pointing entries 32 bits wide (a root or a next hop does not fit the
     /// narrow ones); node indices stay, so only `dir` changes.
     fn widen_dir(&mut self) {
-        let wide = match &self.fib.cores {
-            Cores::Tiny(c) => Cores::Tiny(c.with_wide_dir()),
-            Cores::Narrow(c) => Cores::Narrow(c.with_wide_dir()),
-            Cores::Wide(c) => Cores::Wide(c.with_wide_dir()),
-        };
-        self.replace_fib(wide);
+        self.replace_fib(map_core!(&self.fib.cores, c => c.with_wide_dir()));
         self.node_alloc.release_root_region();
     }
 
@@ -187,11 +182,7 @@ impl<A: Key> Poptrie<A> {
     /// Copies the arrays into arenas of these capacities (same indices).
     fn resize(&mut self, ncap: u32, lcap: u32) {
         let (n, l) = (ncap as usize, lcap as usize);
-        let cores = match &self.fib.cores {
-            Cores::Tiny(c) => Cores::Tiny(c.grown(n, l)),
-            Cores::Narrow(c) => Cores::Narrow(c.grown(n, l)),
-            Cores::Wide(c) => Cores::Wide(c.grown(n, l)),
-        };
+        let cores = map_core!(&self.fib.cores, c => c.grown(n, l));
         self.replace_fib(cores);
         self.node_alloc.set_capacity(ncap);
         self.leaf_alloc.set_capacity(lcap);
