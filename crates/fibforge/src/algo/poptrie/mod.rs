@@ -30,7 +30,7 @@
 //! - `fanout` (IPv6 only, on by default, `fanout=on|off`; only with a 16-bit `dir`): 64 records per root
 //!   slot, copies of each root's children and *fillers* for its leaf slots, so a lookup skips
 //!   the root (`fanout.rs`). tier1-v6, 3 runs: in-prefix batch 72–75 → 77–79 Mlps, single
-//!   57–60 → 64, uniform random unchanged (within 2 %); 2.36 → 2.75 MiB. IPv4 tables have
+//!   57–60 → 64; uniform random single unchanged, batch 436–445 → 421–433; 2.36 → 2.75 MiB. IPv4 tables have
 //!   thousands of roots and walks of one or two levels: ris2015 took 58.7 MiB and halved
 //!   the rates, so IPv4 has none (and no test for it in its lookups: [`Key::FANOUT`]).
 //! - `leaves`: `u8` when every raw next hop (index + 1) is at most 255 (a router's

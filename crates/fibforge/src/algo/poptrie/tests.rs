@@ -71,7 +71,12 @@ fn check_all_configs<A: Key>(rib: &Rib<A>, what: &str) {
     let addrs = probes(rib, 2000, 7);
     for &(s, agg, dir16, fan) in CONFIGS {
         let p = Poptrie::compile(rib, &cfg(s, agg, dir16, fan)).unwrap();
-        assert_same(&p, rib, &addrs, &format!("{what} s={s} aggregate={agg} dir16={dir16}"));
+        assert_same(
+            &p,
+            rib,
+            &addrs,
+            &format!("{what} s={s} aggregate={agg} dir16={dir16} fanout={fan}"),
+        );
     }
 }
 
