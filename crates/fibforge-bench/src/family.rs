@@ -57,6 +57,27 @@ impl BenchAddress for u128 {
     fn random(rng: &mut XorShift64) -> u128 {
         (rng.next_u128() >> 3) | GLOBAL_UNICAST
     }
+    /// Every stream steps at once, two steps (high and low half, in the order of
+    /// [`XorShift64::next_u128`]) per address, and the halves are shifted as 64-bit lanes:
+    /// the compiler vectorises it. The element-wise version (128-bit shifts) made this fill
+    /// about 60 % of the time of a uniform random IPv6 batch of Poptrie.
+    #[inline(always)]
+    fn fill_random(rng: &mut XorShift64, out: &mut [u128]) {
+        const PER_STEP: usize = STREAMS / 2;
+        const TOP: u64 = (GLOBAL_UNICAST >> 64) as u64;
+        let mut chunks = out.chunks_exact_mut(PER_STEP);
+        for c in &mut chunks {
+            let x = rng.next_all();
+            for (j, a) in c.iter_mut().enumerate() {
+                let (hi, lo) = (x[2 * j], x[2 * j + 1]);
+                let (hi, lo) = ((hi >> 3) | TOP, (lo >> 3) | (hi << 61));
+                *a = ((hi as u128) << 64) | lo as u128;
+            }
+        }
+        for a in chunks.into_remainder() {
+            *a = Self::random(rng);
+        }
+    }
     fn sequential_start() -> u128 {
         GLOBAL_UNICAST
     }
