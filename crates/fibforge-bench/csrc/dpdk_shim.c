@@ -11,9 +11,12 @@
  * lookup writes a uint32_t with that raw id or 0 for "no route" (rte_fib/rte_fib6 are created
  * with default_nh = the default route's raw id, or 0).
  *
- * EAL: started once per process with no hugepages, no PCI, no shared configuration (no files
- * under /var/run; --in-memory is refused together with --no-huge), no telemetry, on the first CPU the calling thread may run on; the calling
+ * EAL: started once per process with no PCI, no shared configuration and no files under
+ * /var/run, no telemetry, on the first CPU the calling thread may run on; the calling
  * thread's CPU affinity is restored afterwards so that DPDK does not pin the benchmark.
+ * Memory: reserved huge pages when the caller asks (`--in-memory`, pages taken as needed), as
+ * DPDK is deployed; else ordinary 4 KiB pages (`--no-huge`, 2 GiB; `--in-memory` is refused
+ * together with `--no-huge`, hence `--no-shconf`).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,8 +40,9 @@
 /* Addresses per call to DPDK's bulk lookups inside the shim (stack buffers). */
 #define FF_CHUNK 64
 
-/* Starts the EAL; 0 on success, else -1 with a message in err. */
-int ff_eal_init(char *err, size_t errlen)
+/* Starts the EAL, on huge pages when huge is non-zero; 0 on success, else -1 with a message
+ * in err. */
+int ff_eal_init(int huge, char *err, size_t errlen)
 {
 	cpu_set_t saved;
 	int have_saved = pthread_getaffinity_np(pthread_self(), sizeof(saved), &saved) == 0;
@@ -52,12 +56,19 @@ int ff_eal_init(char *err, size_t errlen)
 	}
 	char lcore[16];
 	snprintf(lcore, sizeof(lcore), "%d", cpu);
-	char *argv[] = {
+	char *small_pages[] = {
 		"fibforge-dpdk", "--no-huge", "--no-pci", "--no-shconf", "--no-telemetry",
 		"-m", "2048", "-l", lcore, "--log-level=error",
 		"--force-max-simd-bitwidth=512", NULL,
 	};
-	int argc = (int)(sizeof(argv) / sizeof(argv[0])) - 1;
+	char *huge_pages[] = {
+		"fibforge-dpdk", "--in-memory", "--no-pci", "--no-telemetry",
+		"-l", lcore, "--log-level=error",
+		"--force-max-simd-bitwidth=512", NULL,
+	};
+	char **argv = huge ? huge_pages : small_pages;
+	int argc = huge ? (int)(sizeof(huge_pages) / sizeof(huge_pages[0])) - 1
+			: (int)(sizeof(small_pages) / sizeof(small_pages[0])) - 1;
 	int ret = rte_eal_init(argc, argv);
 	if (have_saved)
 		pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
