@@ -77,21 +77,33 @@ mod ffi {
     }
 }
 
-/// Free huge pages (bytes) that make DPDK run on them: its tables for the project's largest
-/// table (tier1-v6: `rte_fib6` 394 MiB of heap, `rte_lpm6` 113 MiB) fit with room to spare.
+/// Free huge pages (bytes) that `FIBFORGE_DPDK_HUGE=1` needs: DPDK's tables for the project's
+/// largest table (tier1-v6: `rte_fib6` 394 MiB of heap, `rte_lpm6` 113 MiB) fit with room to
+/// spare.
 const HUGE_BYTES_WANTED: u64 = 1 << 30;
 
-/// Whether the EAL runs on huge pages: `FIBFORGE_DPDK_HUGE=1` or `0` decides; otherwise yes
-/// when the machine has [`HUGE_BYTES_WANTED`] of them free (`sysctl vm.nr_hugepages=...`).
-/// DPDK is deployed on huge pages; on 4 KiB pages its large tables (64 MiB `tbl24`) cost a
-/// TLB miss on most random lookups (`rte_lpm` single on ris2015 measured about 10 % slower).
-fn huge_pages() -> bool {
-    match std::env::var("FIBFORGE_DPDK_HUGE").as_deref() {
-        Ok("1") => true,
-        Ok("0") => false,
-        _ => std::fs::read_to_string("/proc/meminfo")
-            .is_ok_and(|m| free_huge_bytes(&m) >= HUGE_BYTES_WANTED),
+/// Whether the EAL runs on huge pages: only with `FIBFORGE_DPDK_HUGE=1`, and then only when
+/// [`HUGE_BYTES_WANTED`] of them are free (an error says so otherwise).
+///
+/// DPDK is deployed on huge pages, but on this project's machine (a VM) they did not make it
+/// faster: 3 runs of 4 tables each way, `rte_lpm` single on ris2015 44.9–50.1 Mlps on huge
+/// pages against 45.5–49.4 on 4 KiB pages, and its IPv6 structures slower (rrc00-v6 in-prefix,
+/// `rte_fib6` AVX-512: 50–53 against 69–120). So the default stays 4 KiB pages, the setting
+/// of every figure before this option.
+fn huge_pages() -> Result<bool, String> {
+    if std::env::var("FIBFORGE_DPDK_HUGE").as_deref() != Ok("1") {
+        return Ok(false);
     }
+    let free = std::fs::read_to_string("/proc/meminfo").map_or(0, |m| free_huge_bytes(&m));
+    if free < HUGE_BYTES_WANTED {
+        return Err(format!(
+            "FIBFORGE_DPDK_HUGE=1 but {} MiB of huge pages are free ({} MiB wanted; e.g. \
+             `sysctl vm.nr_hugepages=512` for 2 MiB pages)",
+            free >> 20,
+            HUGE_BYTES_WANTED >> 20
+        ));
+    }
+    Ok(true)
 }
 
 /// Free huge page bytes from `/proc/meminfo` text (`HugePages_Free` × `Hugepagesize`).
@@ -113,7 +125,7 @@ fn free_huge_bytes(meminfo: &str) -> u64 {
 pub fn init() -> Result<bool, String> {
     static EAL: OnceLock<Result<bool, String>> = OnceLock::new();
     EAL.get_or_init(|| {
-        let huge = huge_pages();
+        let huge = huge_pages()?;
         let mut buf = [0 as c_char; 256];
         // SAFETY: `buf` is writable for its whole length, which is passed along; the shim
         // writes a NUL-terminated message of at most that length.
@@ -130,7 +142,7 @@ pub fn init() -> Result<bool, String> {
 /// `Ok(version and memory)` when the EAL runs, else why not.
 pub fn availability() -> Result<String, String> {
     init().map(|huge| {
-        let pages = if huge { "huge pages" } else { "4 KiB pages: no huge pages reserved" };
+        let pages = if huge { "huge pages" } else { "4 KiB pages" };
         format!("DPDK {} ({pages})", env!("FIBFORGE_DPDK_VERSION"))
     })
 }
