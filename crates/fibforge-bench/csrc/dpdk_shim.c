@@ -67,8 +67,9 @@ int ff_eal_init(int huge, char *err, size_t errlen)
 		"--force-max-simd-bitwidth=512", NULL,
 	};
 	char **argv = huge ? huge_pages : small_pages;
-	int argc = huge ? (int)(sizeof(huge_pages) / sizeof(huge_pages[0])) - 1
-			: (int)(sizeof(small_pages) / sizeof(small_pages[0])) - 1;
+	int argc = 0;
+	while (argv[argc] != NULL)
+		argc++;
 	int ret = rte_eal_init(argc, argv);
 	if (have_saved)
 		pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);

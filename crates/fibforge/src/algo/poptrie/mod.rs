@@ -27,12 +27,13 @@
 //!   (`0x8000_0000 | raw next hop`, or a node index). `dir16=off` always takes 32 bits.
 //! - `nodes`: 24-byte records `{vector: u64, leafvec: u64, base0: u32, base1: u32}`; a node's
 //!   children are one contiguous block, in slot order.
-//! - `fanout` (IPv6 only, on by default, `fanout=on|off`; only with a 16-bit `dir`): 64 records per root
-//!   slot, copies of each root's children and *fillers* for its leaf slots, so a lookup skips
-//!   the root (`fanout.rs`). tier1-v6, 3 runs: in-prefix batch 72–75 → 77–79 Mlps, single
-//!   57–60 → 64; uniform random single unchanged, batch 436–445 → 421–433; 2.36 → 2.75 MiB. IPv4 tables have
-//!   thousands of roots and walks of one or two levels: ris2015 took 58.7 MiB and halved
-//!   the rates, so IPv4 has none (and no test for it in its lookups: [`Key::FANOUT`]).
+//! - `fanout` (IPv6 only, on by default, `fanout=on|off`; only with a 16-bit `dir`): 64
+//!   records per root slot, copies of each root's children and *fillers* for its leaf slots,
+//!   so a lookup skips the root (`fanout.rs`). tier1-v6, 3 runs: in-prefix batch 72–75 →
+//!   77–79 Mlps, single 57–60 → 64; uniform random single unchanged, batch 436–445 →
+//!   421–433; 2.36 → 2.75 MiB. IPv4 tables have thousands of roots and walks of one or two
+//!   levels: ris2015 took 58.7 MiB and halved the rates, so IPv4 has none (and no test for
+//!   it in its lookups: [`Key::FANOUT`]).
 //! - `leaves`: `u8` when every raw next hop (index + 1) is at most 255 (a router's
 //!   adjacencies, typically), `u16` up to 65,535, else `u32`; the lookup is compiled
 //!   separately for each width. A node's leaves are one block.
