@@ -84,6 +84,17 @@ fn disjoint<A: Address>(changed: &[Prefix<A>]) -> Vec<Prefix<A>> {
     kept
 }
 
+/// How long a full arena waits for retired blocks before the arrays are copied into larger
+/// ones.
+const ARENA_WAIT: Duration = Duration::from_millis(2);
+
+/// How long a full root region waits for retired roots before `dir` is widened. Widening is
+/// for good and drops the root fan-out, for a shortage that lasts only until a descheduled
+/// reader runs again: with 2 ms, the IPv6 stress test (`tests/table_stress.rs`, three tests
+/// and their six threads on two cores, debug build) lost its fan-out in 9 of 88 runs; with
+/// 100 ms in none of 80.
+const ROOTS_WAIT: Duration = Duration::from_millis(100);
+
 impl<A: Key> Poptrie<A> {
     /// Widens the leaves one step (a next hop above the width's largest value arrived).
     fn widen(&mut self) {
@@ -124,7 +135,8 @@ impl<A: Key> Poptrie<A> {
                 with_core!(&fib.cores, c => Patcher::new(c, na, la, rib, agg, sc).run(p, retired));
             match outcome {
                 Ok(()) => return Ok(()),
-                Err(Stopped::Retry(Retry::Full | Retry::RootsFull)) if self.await_reclaim() => {}
+                Err(Stopped::Retry(Retry::Full)) if self.await_reclaim(ARENA_WAIT) => {}
+                Err(Stopped::Retry(Retry::RootsFull)) if self.await_reclaim(ROOTS_WAIT) => {}
                 Err(Stopped::Retry(Retry::Full)) => self.grow()?,
                 Err(Stopped::Retry(Retry::WidenLeaves)) => self.widen(),
                 Err(Stopped::Retry(Retry::RootsFull | Retry::WidenDir)) => self.widen_dir(),
@@ -133,16 +145,16 @@ impl<A: Key> Poptrie<A> {
         }
     }
 
-    /// Waits up to 2 ms for retired blocks to pass their grace period; true when some were
-    /// freed. A burst of updates while a reader sits in one pinned epoch (descheduled, say)
-    /// retires blocks faster than they come back; waiting is cheaper than copying the arenas
-    /// or widening `dir`, and only the writer waits.
-    fn await_reclaim(&mut self) -> bool {
+    /// Waits up to `budget` for retired blocks to pass their grace period; true when some
+    /// were freed. A burst of updates while a reader sits in one pinned epoch (descheduled,
+    /// say) retires blocks faster than they come back; waiting is cheaper than copying the
+    /// arenas or widening `dir`, and only the writer waits.
+    fn await_reclaim(&mut self, budget: Duration) -> bool {
         let before = self.reclaim.pending_slots();
         if before == (0, 0) {
             return false;
         }
-        let deadline = Instant::now() + Duration::from_millis(2);
+        let deadline = Instant::now() + budget;
         loop {
             self.reclaim.nudge();
             self.reclaim.collect(&mut self.node_alloc, &mut self.leaf_alloc);
