@@ -101,6 +101,8 @@ pub struct Config {
     pub fanout: bool,
 }
 
+/// The same for both families, so without root fan-out (IPv6 only); `Config::for_family`
+/// is the recommended configuration (what `Table::new` and the command line use).
 impl Default for Config {
     fn default() -> Self {
         Config { s: 18, aggregate: true, narrow_dir: true, fanout: false }
