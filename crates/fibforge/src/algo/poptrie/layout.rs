@@ -213,6 +213,10 @@ impl Leaf for u32 {
 /// The child of slot `n` is `nodes[base1 + popcount(vector & mask(n)) - 1]` and the leaf of a
 /// leaf slot is `leaves[base0 + popcount(leafvec & mask(n)) - 1]`, `mask(n)` keeping bits
 /// `0..=n`.
+///
+/// Two records in eight straddle a cache line. Neither padding them to 32 bytes nor
+/// prefetching a record's last byte as well helped (tier1-v6 in-prefix batch, medians of 5
+/// alternating runs: 75.2 against 79.5, 79.1 against 82.8 Mlps).
 #[repr(C)]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Node {

@@ -217,7 +217,9 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// 44–47 against 68–71; each address walked to its leaf in turn (as single lookups):
     /// medians 59.7 against 74.2, but 95.0 against 85.0 on the small LINX table (1.1 MiB);
     /// the same with `dir` and the first record prefetched 16 and 8 addresses ahead: 44
-    /// against 63.
+    /// against 63. Branch-free rounds over every walking lane (no list; a finished lane parked
+    /// on a static record with no children, its leaf index OR-ed in, rounds until no lane
+    /// descends): medians of 5, 55.4 against 72.3.
     #[inline(always)]
     fn lockstep<const G: usize>(
         &self,

@@ -50,6 +50,18 @@
 //!   without, a node exists exactly where a route lies strictly inside its parent's slot.
 //! - Published blocks are never written; updates write new blocks and switch to them.
 //!
+//! # IPv6 lookups inside real prefixes: what bounds them (measured)
+//!
+//! A /48 takes `dir`, four records (offsets 24–42, the first from the fan-out) and a leaf.
+//! `fibforge bench` tier1-v6 in-prefix (single / batch Mlps) is about 63 / 80; traffic into
+//! the /32 routes only (a walk of one or two records) reaches 102 / 120, into the /48 routes
+//! only 68 / 87. Shortening the walk does not move the mix much: `s = 24` (one record fewer,
+//! 46 MiB) gained 5–15 % in batches; a hash from the top 42 bits to the node at offset 42
+//! (24,679 entries, probed before the walk; three of a /48's six dependent loads gone) gave
+//! single lookups 62–65 against 61 and made batches slower (62–69 against 78). Branch-free
+//! walks, AVX-512 lanes, AMAC schedules and padded records were all slower (see
+//! `lookup.rs`, `simd.rs`, `layout.rs`).
+//!
 //! # Structural limits
 //!
 //! - Next hops: raw values up to 2^31 − 1 (the direct-pointing flag bit); beyond that
