@@ -1,6 +1,6 @@
 //! fibforge-io: reading routing data.
 //!
-//! - [`open`]: any file, plain, gzip or bzip2, chosen by content (magic bytes), not by name;
+//! - [`open()`]: any file, plain, gzip or bzip2, chosen by content (magic bytes), not by name;
 //! - [`text`]: text tables (`prefix<TAB or spaces>nexthop[...]`, prefix-only lists, comments,
 //!   mixed IPv4/IPv6) into a [`Table`];
 //! - [`mrt`]: MRT RIB dumps and BGP update files (TABLE_DUMP, TABLE_DUMP_V2, BGP4MP, BGP4MP_ET),

@@ -7,7 +7,7 @@
 //! Sizes and limits come from [`super::dpdk_plan`]; a table beyond a limit, a CPU without
 //! AVX-512 or a DPDK without the AVX-512 code gives a "not available: reason" row.
 //!
-//! Safety model: every DPDK structure lives behind a [`Handle`] that owns it (freed once, in
+//! Safety model: every DPDK structure lives behind a `Handle` that owns it (freed once, in
 //! `Drop`). After the last `add`, the structures are only read: DPDK's lookups do not write to
 //! the structure, so sharing a handle between threads is sound. All pointers passed to the
 //! shim point into live Rust slices or stack buffers of at least the length passed with them.

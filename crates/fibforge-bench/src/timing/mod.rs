@@ -1,6 +1,6 @@
 //! Timing: lookup rates over a fixed duration, per-lookup TSC cycles, thread scaling.
 //!
-//! Every loop is compiled once per traffic generator ([`GenUser`]) and calls the structure
+//! Every loop is compiled once per traffic generator ([`GenUser`](crate::traffic::GenUser)) and calls the structure
 //! through `&dyn Lookup` — one indirect call per lookup (per batch in batch mode), the same for
 //! every row, ours and the in-process peers. Lookups are independent (no data dependency from
 //! one answer to the next address), as in the Poptrie benchmark, so out-of-order execution may

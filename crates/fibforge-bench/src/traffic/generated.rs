@@ -10,7 +10,7 @@
 //! - a share `1 - match` of flows goes to addresses that match no route, or only the default
 //!   route (Bloomfwd's matching ratio: such packets "end up forwarded to the default route").
 //!
-//! The trace is an array of [`TRACE_LEN`] addresses, looked up in order.
+//! The trace is an array of `TRACE_LEN` addresses, looked up in order.
 
 use crate::family::BenchAddress;
 use crate::rng::XorShift64;
@@ -120,7 +120,7 @@ fn miss_address<A: BenchAddress>(rib: &Rib<A>, rng: &mut XorShift64) -> Result<A
     ))
 }
 
-/// Draws a trace of [`TRACE_LEN`] addresses for the routes of `rib`.
+/// Draws a trace of `TRACE_LEN` (2^20) addresses for the routes of `rib`.
 pub fn generate_trace<A: BenchAddress>(
     spec: &GeneratedSpec,
     rib: &Rib<A>,

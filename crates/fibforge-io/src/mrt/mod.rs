@@ -4,13 +4,13 @@
 //!
 //! | type | subtypes read | module |
 //! |---|---|---|
-//! | TABLE_DUMP (12) | AFI_IPv4, AFI_IPv6, incl. the batched RIS-2000 layout | [`table_dump`] |
-//! | TABLE_DUMP_V2 (13) | PEER_INDEX_TABLE, RIB_IPV4/IPV6_UNICAST, their ADD-PATH forms | [`table_dump_v2`] |
-//! | BGP4MP (16), BGP4MP_ET (17) | MESSAGE, MESSAGE_AS4, _LOCAL and _ADDPATH forms | [`bgp4mp`] |
-//! | BGP (5, deprecated) | BGP_UPDATE | [`bgp4mp`] |
+//! | TABLE_DUMP (12) | AFI_IPv4, AFI_IPv6, incl. the batched RIS-2000 layout | `table_dump.rs` |
+//! | TABLE_DUMP_V2 (13) | PEER_INDEX_TABLE, RIB_IPV4/IPV6_UNICAST, their ADD-PATH forms | `table_dump_v2.rs` |
+//! | BGP4MP (16), BGP4MP_ET (17) | MESSAGE, MESSAGE_AS4, _LOCAL and _ADDPATH forms | `bgp4mp.rs` |
+//! | BGP (5, deprecated) | BGP_UPDATE | `bgp4mp.rs` |
 //!
-//! UPDATE messages ([`update`]) give withdrawals and announcements, IPv6 through
-//! MP_REACH_NLRI / MP_UNREACH_NLRI ([`attributes`]), unicast and multicast ([`Safi`]: the
+//! UPDATE messages (`update.rs`) give withdrawals and announcements, IPv6 through
+//! MP_REACH_NLRI / MP_UNREACH_NLRI (`attributes.rs`), unicast and multicast ([`Safi`]: the
 //! table loader keeps unicast only); state changes, OPEN, KEEPALIVE and NOTIFICATION messages
 //! and other SAFIs are skipped (counted in [`MrtStats::skipped_records`] when a whole record is).
 //!
@@ -58,11 +58,11 @@ pub struct MrtStats {
     /// Records of types or subtypes that carry no unicast routes (state changes, KEEPALIVE,
     /// OSPF, multicast RIBs, ...).
     pub skipped_records: u64,
-    /// Whether the file uses the RIS-2000 TABLE_DUMP length quirk (see [`table_dump`]).
+    /// Whether the file uses the RIS-2000 TABLE_DUMP length quirk (see `table_dump.rs`).
     pub table_dump_length_quirk: bool,
 }
 
-/// Iterator over the entries of an MRT stream (already decompressed: see [`crate::open`]).
+/// Iterator over the entries of an MRT stream (already decompressed: see [`crate::open()`]).
 pub struct MrtReader<R> {
     name: String,
     records: RecordReader<R>,

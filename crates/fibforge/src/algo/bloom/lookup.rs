@@ -92,7 +92,7 @@ impl<A: BloomKey> Lookup<A> for BloomFib<A> {
 pub const PARALLEL_CHUNK: usize = 1024;
 
 /// Looks up `addrs` on all threads of the current rayon pool, dynamically scheduled: the input
-/// is cut into chunks of [`PARALLEL_CHUNK`] addresses that idle threads steal (the paper's
+/// is cut into chunks of `PARALLEL_CHUNK` addresses that idle threads steal (the paper's
 /// OpenMP `dynamic` schedule, §4.3.1). Each chunk goes through `fib.lookup_batch`. Run it inside
 /// `ThreadPool::install` to choose the thread count.
 ///

@@ -15,7 +15,7 @@
 //!   6.2): expand the table to the `K` lengths chosen by the CPE dynamic program
 //!   ([`crate::algo::cpe::min_expansion_levels`], fewest expanded prefixes), so the search
 //!   takes at most `ceil(log2(K + 1))` probes.
-//! - Hash tables that read one cache line per probe ([`hash`], "semi-perfect hashing" §6.3).
+//! - Hash tables that read one cache line per probe (`hash.rs`, "semi-perfect hashing" §6.3).
 //!
 //! The default route is kept apart (the answer before any probe) and never expanded.
 //!

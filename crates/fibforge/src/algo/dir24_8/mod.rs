@@ -24,7 +24,7 @@
 //!
 //! # Updates
 //!
-//! Both compilation and [`Incremental::apply_changes`] *repaint a region*: for a changed
+//! Both compilation and [`Incremental::apply_changes`](crate::Incremental::apply_changes) *repaint a region*: for a changed
 //! route of length ≤ 24 the region is the route itself, for a longer one its enclosing /24.
 //! The region's answers are taken from the RIB as consecutive ranges
 //! ([`Rib::ranges_within`]), and every /24 block of the region is rewritten from them:

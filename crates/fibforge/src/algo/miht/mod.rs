@@ -5,8 +5,8 @@
 //! # What is implemented
 //!
 //! Every route `p` with `len(p) >= k` is split into its k-prefix key (the first `k` bits) and
-//! its suffix. The keys are the index of a B+ tree of order `m` ([`bptree`], the i-nodes);
-//! each leaf entry points to a priority trie ([`ptrie`], the d-nodes) that holds the routes
+//! its suffix. The keys are the index of a B+ tree of order `m` (`bptree.rs`, the i-nodes);
+//! each leaf entry points to a priority trie (`ptrie.rs`, the d-nodes) that holds the routes
 //! of that key. Routes shorter than `k` are keyless and live in one more priority trie,
 //! `PT[-1]`. A lookup takes the address's k-bit key down the B+ tree; when the key is present
 //! it searches the key's priority trie, and when that has no match (or the key is absent)
@@ -21,10 +21,10 @@
 //! # Layout
 //!
 //! - B+ tree nodes: 64-byte aligned, `8m` bytes (128 for m = 16, 256 for m = 32), in one
-//!   arena; see [`bptree`]. Compilation bulk-loads full nodes (a lower tree than repeated
+//!   arena; see `bptree.rs`. Compilation bulk-loads full nodes (a lower tree than repeated
 //!   insertion, which leaves nodes half full).
 //! - Priority trie nodes: one arena shared by all tries, 20 bytes (IPv4) or 48 bytes (IPv6
-//!   with alignment), one node per route; see [`ptrie`].
+//!   with alignment), one node per route; see `ptrie.rs`.
 //!
 //! # Invariants
 //!

@@ -9,7 +9,7 @@
 //! paper), then *fetch the next hop* from arrays indexed by address bits (off chip) — and
 //! splits prefix lengths at the pivot level 24: almost all traffic matches routes of at most
 //! /24, so routes longer than /24 are handled by 256-entry chunks below their /24 slot. Pivot
-//! pushing (see [`push`](self::push)) pushes the answer of each /24 slot that holds longer routes
+//! pushing (see `push.rs`) pushes the answer of each /24 slot that holds longer routes
 //! into its chunk, so a lookup never has to search both sides.
 //!
 //! | variant | module | levels | lookup probes | update (on-chip) |

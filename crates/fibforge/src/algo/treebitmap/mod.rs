@@ -37,7 +37,7 @@
 //!
 //! # Updates
 //!
-//! [`Incremental::apply_changes`] rebuilds only the affected nodes, as the paper's updates do: for a changed
+//! [`Incremental::apply_changes`](crate::Incremental::apply_changes) rebuilds only the affected nodes, as the paper's updates do: for a changed
 //! route, the node that holds it gets a fresh internal bitmap and result block from the RIB's
 //! exact routes; a missing node (and the missing chain above it) is built from the RIB and
 //! inserted into its parent's child block; a node left with no prefix and no child is removed

@@ -16,17 +16,17 @@
 //! composite of every table's FPA value at that element (the Multiplexed FPA), so the overlay
 //! bitmap is the OR of the tables' bitmaps; lookup entries index a PortMapTable that stores each
 //! distinct composite once. The PortMapTable is stored as one column per table (see
-//! [`pmt`](self::pmt)): a lookup reads `column[vrf][index]`, one dependent access after the
+//! `pmt.rs`): a lookup reads `column[vrf][index]`, one dependent access after the
 //! chunk walk, as with the paper's row table. With `compress_pmt` it is bitmap-compressed rows
 //! instead (§V-B, `S_pmt2`): smaller when tables share next hops, at two more dependent
 //! accesses per lookup and with table insertion/deletion rewriting every row.
 //!
-//! **Updates** (§III-E): see [`update`](self::update). Readers never block: the writer
+//! **Updates** (§III-E): see `update.rs`. Readers never block: the writer
 //! regenerates groups into fresh storage and swaps one pointer; retired storage is reclaimed
 //! with `crossbeam-epoch` after a grace period. Table insertion and deletion (§III-D, Table II)
-//! are incremental: see [`merge`](self::merge). One walk over the current structure next to
+//! are incremental: see `merge.rs`. One walk over the current structure next to
 //! the added table's own FPA yields every element's new entry. With the column layout the
-//! live arrays are patched copy-on-write ([`merge_patch`](self::merge_patch)): only groups
+//! live arrays are patched copy-on-write (`merge_patch.rs`): only groups
 //! holding a divided or merged entry or a changed next-layer pointer are written, into spare
 //! storage, and published by atomic pointer replacement as route updates are; then a new
 //! `Core` sharing the same arrays with the edited PortMapTable columns is swapped in. No
@@ -51,7 +51,7 @@
 //! After updates the answers equal a fresh build's; the memory layout may differ (a chunk
 //! is not converted between sparse and grouped forms in place). PortMapTable entries that
 //! fall out of use through updates are found by a periodic sweep and reused after the grace
-//! period (see [`sweep`](self::sweep)); with packed rows they are kept until a rebuild (when
+//! period (see `sweep.rs`); with packed rows they are kept until a rebuild (when
 //! reserved room runs out).
 
 mod batch;
@@ -367,7 +367,7 @@ impl<A: Address> Loop<A> {
     /// Adds a whole table; returns its VRF id: the lowest free slot (one a removed table
     /// left), else the next new one.
     ///
-    /// Incremental (§III-D): one walk over the current structure, see [`merge`](self::merge).
+    /// Incremental (§III-D): one walk over the current structure, see `merge.rs`.
     pub fn add_table(&mut self, rib: Rib<A>) -> Result<VrfId, BuildError> {
         self.store.collect();
         let slot = self.ribs.iter().position(Option::is_none).unwrap_or(self.ribs.len());
@@ -413,7 +413,7 @@ impl<A: Address> Loop<A> {
     }
 
     /// Applies `reshape` to the live arrays copy-on-write and publishes the result (column
-    /// layout; see [`merge_patch`](self::merge_patch)). Returns `false`, with nothing
+    /// layout; see `merge_patch.rs`). Returns `false`, with nothing
     /// published, for packed rows or when the reserved room runs out: the caller then builds
     /// fresh arrays with [`reshaped`](Self::reshaped).
     ///
@@ -689,7 +689,7 @@ impl<A: Address> MultiLookup<A> for LoopView<'_, A> {
     fn lookup(&self, vrf: VrfId, addr: A) -> Option<NextHop> {
         self.core.lookup(vrf, addr)
     }
-    /// Interleaved: keys walked in step, with prefetches (see [`batch`](self::batch)).
+    /// Interleaved: keys walked in step, with prefetches (see `batch.rs`).
     fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
         self.core.lookup_batch(keys, out)
     }

@@ -16,7 +16,7 @@ impl<A: Address> Lookup<A> for LoopFib<A> {
     fn lookup(&self, addr: A) -> Option<NextHop> {
         self.0.lookup(0, addr)
     }
-    /// Interleaved (see [`batch`](super::batch)), 64 keys at a time.
+    /// Interleaved (see `batch.rs`), 64 keys at a time.
     fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
         assert!(out.len() >= addrs.len(), "output shorter than input");
         let mut keys = [(0, A::from_u128(0)); 64];

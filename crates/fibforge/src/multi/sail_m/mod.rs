@@ -15,7 +15,7 @@
 //! composite `c`. The per-leaf next-hop arrays of the paper are stored once per distinct
 //! vector (leaves of real table sets repeat few vectors; without sharing, memory would be
 //! `leaves × vrfs` words). Words are 16 bits when chunk counts and composite ids fit 15 bits,
-//! 32 bits otherwise ([`Width`](crate::algo::sail::Width), `width=auto|16|32` as SAIL_L).
+//! 32 bits otherwise ([`Width`], `width=auto|16|32` as SAIL_L).
 //! Next hops are full 32-bit ids: no cap on their number.
 //!
 //! **Invariants.** A slot is a chunk exactly when some table has a route longer than the

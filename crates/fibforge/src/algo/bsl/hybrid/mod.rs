@@ -13,7 +13,7 @@
 //!
 //! # Layout
 //!
-//! - `t32`, `t64`, `t96`: one-line-per-probe hash tables ([`super::hash`], the "semi-perfect
+//! - `t32`, `t64`, `t96`: one-line-per-probe hash tables (`bsl/hash.rs`, the "semi-perfect
 //!   hashing" of §6.3) with 32-, 64- and 128-bit keys and `u32` values.
 //! - `nodes`: every band trie in one leaf-pushed arena (`crate::algo::multibit`): entries are
 //!   a child pointer (bit 31) or a next-hop raw id; `root` is the entry of band 0.
