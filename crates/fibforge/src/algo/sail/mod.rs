@@ -56,6 +56,7 @@ mod sail_l;
 mod sail_u;
 #[cfg(test)]
 mod tests;
+mod widths;
 
 pub use entry::{SailConfig, Width};
 pub use sail_b::SailB;

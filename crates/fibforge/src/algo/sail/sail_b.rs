@@ -18,8 +18,9 @@
 
 use super::entry::{Entry, Overflow, SailConfig, choose_wide};
 use super::push::{self, CHUNK, ChunkPool};
+use super::widths::{Tables, Variant, WordCore, lookup_via_tables};
 use super::{dispatch, prefetch};
-use crate::fib::{BuildError, Compile, Incremental, Lookup};
+use crate::fib::{BuildError, Compile, Incremental};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::rib::Rib;
@@ -33,17 +34,11 @@ const NODES: usize = 1 << (PIVOT + 1);
 /// SAIL_B for IPv4 (Yang et al., SIGCOMM 2014, §3: splitting, bitmaps B0–B24, pivot pushing).
 #[derive(Clone, Debug)]
 pub struct SailB {
-    tables: Tables,
+    tables: Tables<Basic>,
 }
 
 #[derive(Clone, Debug)]
-enum Tables {
-    Narrow(Core<u16>),
-    Wide(Core<u32>),
-}
-
-#[derive(Clone, Debug)]
-struct Core<E> {
+pub(crate) struct Core<E> {
     bitmap: Vec<u64>,
     next: Vec<E>,
     chunks: ChunkPool<E>,
@@ -59,7 +54,7 @@ fn node_of(p: &Prefix<u32>) -> usize {
     node(p.len(), (p.addr() as u64 >> (32 - p.len())) as u32)
 }
 
-impl<E: Entry> Core<E> {
+impl<E: Entry> WordCore<E> for Core<E> {
     fn build(rib: &Rib<u32>) -> Result<Self, Overflow> {
         let mut core = Core {
             bitmap: vec![0; NODES / 64],
@@ -76,6 +71,76 @@ impl<E: Entry> Core<E> {
         Ok(core)
     }
 
+    #[inline]
+    fn lookup(&self, addr: u32) -> Option<NextHop> {
+        self.deepest(addr).and_then(|w| self.resolve(w, addr))
+    }
+
+    /// Groups of 16: prefetch the level-24 bitmap words, scan, prefetch the words found, then
+    /// the chunk entries.
+    fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]) {
+        assert!(out.len() >= addrs.len(), "output shorter than input");
+        const G: usize = 16;
+        for (group, res) in addrs.chunks(G).zip(out.chunks_mut(G)) {
+            for &a in group {
+                prefetch(&self.bitmap, node(PIVOT, a >> 8) / 64);
+            }
+            let mut words = [None; G];
+            for (w, &a) in words.iter_mut().zip(group) {
+                *w = self.deepest(a);
+                if let Some(word) = w.filter(|w| w.is_chunk()) {
+                    prefetch(
+                        &self.chunks.entries,
+                        word.payload() as usize * CHUNK + a as usize % CHUNK,
+                    );
+                }
+            }
+            for ((o, &a), w) in res.iter_mut().zip(group).zip(words) {
+                *o = w.and_then(|w| self.resolve(w, a));
+            }
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.bitmap.capacity() * 8
+            + self.next.capacity() * size_of::<E>()
+            + self.chunks.memory_bytes()
+    }
+
+    fn apply(&mut self, rib: &Rib<u32>, changed: &[Prefix<u32>]) -> Result<(), Overflow> {
+        super::entry::fits::<E>(super::entry::Demand {
+            max_hop_raw: push::max_changed_hop(rib, changed),
+            max_chunks: 0,
+        })?;
+        for p in changed {
+            if p.len() > PIVOT {
+                self.refresh_node(rib, p.truncated(PIVOT))?;
+                continue;
+            }
+            self.refresh_node(rib, *p)?;
+            if p.len() < PIVOT {
+                // The pushed-down answers of the chunks below `p` may have changed.
+                let slots: Vec<_> = push::deeper_slots(rib, Some(*p), PIVOT).collect();
+                for q in slots {
+                    self.refresh_node(rib, q)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[cfg(test)]
+    fn same_answers(&self, other: &Self) -> bool {
+        let word_eq = |a: E, b: E| match (a.is_chunk(), b.is_chunk()) {
+            (true, true) => self.chunks.chunk(a.payload()) == other.chunks.chunk(b.payload()),
+            _ => a == b,
+        };
+        self.bitmap == other.bitmap
+            && super::set_bits(&self.bitmap).all(|n| word_eq(self.next[n], other.next[n]))
+    }
+}
+
+impl<E: Entry> Core<E> {
     /// Sets (`Some`) or clears (`None`) node `n`.
     fn set(&mut self, n: usize, word: Option<E>) {
         let bit = 1u64 << (n % 64);
@@ -117,42 +182,6 @@ impl<E: Entry> Core<E> {
         word.next_hop()
     }
 
-    #[inline]
-    fn lookup(&self, addr: u32) -> Option<NextHop> {
-        self.deepest(addr).and_then(|w| self.resolve(w, addr))
-    }
-
-    /// Groups of 16: prefetch the level-24 bitmap words, scan, prefetch the words found, then
-    /// the chunk entries.
-    fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]) {
-        assert!(out.len() >= addrs.len(), "output shorter than input");
-        const G: usize = 16;
-        for (group, res) in addrs.chunks(G).zip(out.chunks_mut(G)) {
-            for &a in group {
-                prefetch(&self.bitmap, node(PIVOT, a >> 8) / 64);
-            }
-            let mut words = [None; G];
-            for (w, &a) in words.iter_mut().zip(group) {
-                *w = self.deepest(a);
-                if let Some(word) = w.filter(|w| w.is_chunk()) {
-                    prefetch(
-                        &self.chunks.entries,
-                        word.payload() as usize * CHUNK + a as usize % CHUNK,
-                    );
-                }
-            }
-            for ((o, &a), w) in res.iter_mut().zip(group).zip(words) {
-                *o = w.and_then(|w| self.resolve(w, a));
-            }
-        }
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.bitmap.capacity() * 8
-            + self.next.capacity() * size_of::<E>()
-            + self.chunks.memory_bytes()
-    }
-
     /// Brings node `p` (a route of at most /24, or a /24 pivot slot) up to date with `rib`.
     fn refresh_node(&mut self, rib: &Rib<u32>, p: Prefix<u32>) -> Result<(), Overflow> {
         let n = node_of(&p);
@@ -165,28 +194,15 @@ impl<E: Entry> Core<E> {
         self.set(n, rib.get(&p).map(|h| E::hop(Some(h))));
         Ok(())
     }
+}
 
-    fn apply(&mut self, rib: &Rib<u32>, changed: &[Prefix<u32>]) -> Result<(), Overflow> {
-        super::entry::fits::<E>(super::entry::Demand {
-            max_hop_raw: push::max_changed_hop(rib, changed),
-            max_chunks: 0,
-        })?;
-        for p in changed {
-            if p.len() > PIVOT {
-                self.refresh_node(rib, p.truncated(PIVOT))?;
-                continue;
-            }
-            self.refresh_node(rib, *p)?;
-            if p.len() < PIVOT {
-                // The pushed-down answers of the chunks below `p` may have changed.
-                let slots: Vec<_> = push::deeper_slots(rib, Some(*p), PIVOT).collect();
-                for q in slots {
-                    self.refresh_node(rib, q)?;
-                }
-            }
-        }
-        Ok(())
-    }
+/// SAIL_B's core in either width (`widths.rs`).
+#[derive(Clone, Debug)]
+pub(crate) struct Basic;
+
+impl Variant for Basic {
+    const NAME: &'static str = NAME;
+    type Core<E: Entry> = Core<E>;
 }
 
 impl SailB {
@@ -197,40 +213,17 @@ impl SailB {
 
     /// The word width in bits (16 or 32).
     pub fn width_bits(&self) -> u32 {
-        match self.tables {
-            Tables::Narrow(_) => 16,
-            Tables::Wide(_) => 32,
-        }
-    }
-
-    fn build(rib: &Rib<u32>, wide: bool) -> Result<Self, BuildError> {
-        let tables = if wide {
-            Tables::Wide(Core::build(rib).map_err(|o| o.into_error::<u32>(NAME))?)
-        } else {
-            Tables::Narrow(Core::build(rib).map_err(|o| o.into_error::<u16>(NAME))?)
-        };
-        Ok(SailB { tables })
+        self.tables.width_bits()
     }
 }
 
-impl Lookup<u32> for SailB {
-    #[inline]
-    fn lookup(&self, addr: u32) -> Option<NextHop> {
-        dispatch!(&self.tables, t => t.lookup(addr))
-    }
-    fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]) {
-        dispatch!(&self.tables, t => t.lookup_batch(addrs, out))
-    }
-    fn memory_bytes(&self) -> usize {
-        dispatch!(&self.tables, t => t.memory_bytes())
-    }
-}
+lookup_via_tables!(SailB);
 
 impl Compile<u32> for SailB {
     type Config = SailConfig;
     fn compile(rib: &Rib<u32>, cfg: &SailConfig) -> Result<Self, BuildError> {
         let wide = choose_wide(NAME, cfg.width, push::demand(rib, &[PIVOT]))?;
-        Self::build(rib, wide)
+        Ok(SailB { tables: Tables::build(rib, wide)? })
     }
 }
 
@@ -239,40 +232,15 @@ impl Incremental<u32> for SailB {
     /// the chunks below it; a change longer than /24 refreshes its /24's chunk. When 16-bit
     /// words overflow, the structure is rebuilt with 32-bit words.
     fn apply_changes(&mut self, rib: &Rib<u32>, changed: &[Prefix<u32>]) -> Result<(), BuildError> {
-        let overflow = match &mut self.tables {
-            Tables::Narrow(t) => t.apply(rib, changed).err(),
-            Tables::Wide(t) => {
-                return t.apply(rib, changed).map_err(|o| o.into_error::<u32>(NAME));
-            }
-        };
-        if overflow.is_some() {
-            *self = Self::build(rib, true)?;
-        }
-        Ok(())
+        self.tables.apply(rib, changed)
     }
 }
 
 #[cfg(test)]
 impl SailB {
-    /// True when both answer every address alike (same bits and words; chunks compared by
-    /// content, since ids depend on the order of allocation).
+    /// True when both answer every address alike (chunks compared by content, since ids
+    /// depend on the order of allocation).
     pub(crate) fn same_answers(&self, other: &SailB) -> bool {
-        match (&self.tables, &other.tables) {
-            (Tables::Narrow(a), Tables::Narrow(b)) => a.same_answers(b),
-            (Tables::Wide(a), Tables::Wide(b)) => a.same_answers(b),
-            _ => false,
-        }
-    }
-}
-
-#[cfg(test)]
-impl<E: Entry> Core<E> {
-    fn same_answers(&self, other: &Self) -> bool {
-        let word_eq = |a: E, b: E| match (a.is_chunk(), b.is_chunk()) {
-            (true, true) => self.chunks.chunk(a.payload()) == other.chunks.chunk(b.payload()),
-            _ => a == b,
-        };
-        self.bitmap == other.bitmap
-            && super::set_bits(&self.bitmap).all(|n| word_eq(self.next[n], other.next[n]))
+        self.tables.same_answers(&other.tables)
     }
 }

@@ -22,8 +22,9 @@
 
 use super::entry::{Demand, Entry, Overflow, SailConfig, choose_wide, fits};
 use super::push::{self, CHUNK, ChunkPool};
+use super::widths::{Tables, Variant, WordCore, lookup_via_tables};
 use super::{dispatch, prefetch};
-use crate::fib::{BuildError, Compile, Incremental, Lookup};
+use crate::fib::{BuildError, Compile, Incremental};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::rib::Rib;
@@ -36,17 +37,11 @@ const PIVOT: u32 = 24;
 /// SAIL_U for IPv4 (Yang et al., SIGCOMM 2014, §4: update-oriented optimisation).
 #[derive(Clone, Debug)]
 pub struct SailU {
-    tables: Tables,
+    tables: Tables<UpdateOriented>,
 }
 
 #[derive(Clone, Debug)]
-enum Tables {
-    Narrow(Core<u16>),
-    Wide(Core<u32>),
-}
-
-#[derive(Clone, Debug)]
-struct Core<E> {
+pub(crate) struct Core<E> {
     bits: [Vec<u64>; 4],
     next: [Vec<E>; 4],
     chunks: ChunkPool<E>,
@@ -69,15 +64,7 @@ fn slot(addr: u32, k: usize) -> usize {
     (addr >> (32 - LEVELS[k])) as usize
 }
 
-impl<E: Entry> Core<E> {
-    fn empty() -> Self {
-        Core {
-            bits: LEVELS.map(|l| vec![0u64; (1usize << l).div_ceil(64)]),
-            next: LEVELS.map(|l| vec![E::default(); 1 << l]),
-            chunks: ChunkPool::default(),
-        }
-    }
-
+impl<E: Entry> WordCore<E> for Core<E> {
     fn build(rib: &Rib<u32>) -> Result<Self, Overflow> {
         let mut core = Self::empty();
         // Paint shorter routes first so that longer ones of the same band win.
@@ -96,6 +83,88 @@ impl<E: Entry> Core<E> {
             core.set(3, slot(q.addr(), 3), Some(word));
         }
         Ok(core)
+    }
+
+    #[inline]
+    fn lookup(&self, addr: u32) -> Option<NextHop> {
+        self.deepest(addr).and_then(|w| self.resolve(w, addr))
+    }
+
+    /// Groups of 16: prefetch the B24 words and level-24 words, probe, prefetch the chunk
+    /// entries, resolve.
+    fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]) {
+        assert!(out.len() >= addrs.len(), "output shorter than input");
+        const G: usize = 16;
+        for (group, res) in addrs.chunks(G).zip(out.chunks_mut(G)) {
+            for &a in group {
+                let v = slot(a, 3);
+                prefetch(&self.bits[3], v / 64);
+                prefetch(&self.next[3], v);
+            }
+            let mut words = [None; G];
+            for (w, &a) in words.iter_mut().zip(group) {
+                *w = self.deepest(a);
+                if let Some(word) = w.filter(|w| w.is_chunk()) {
+                    prefetch(
+                        &self.chunks.entries,
+                        word.payload() as usize * CHUNK + a as usize % CHUNK,
+                    );
+                }
+            }
+            for ((o, &a), w) in res.iter_mut().zip(group).zip(words) {
+                *o = w.and_then(|w| self.resolve(w, a));
+            }
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        let bits: usize = self.bits.iter().map(|b| b.capacity() * 8).sum();
+        let next: usize = self.next.iter().map(|n| n.capacity() * size_of::<E>()).sum();
+        bits + next + self.chunks.memory_bytes()
+    }
+
+    fn apply(&mut self, rib: &Rib<u32>, changed: &[Prefix<u32>]) -> Result<(), Overflow> {
+        fits::<E>(Demand { max_hop_raw: push::max_changed_hop(rib, changed), max_chunks: 0 })?;
+        for p in changed {
+            if p.len() > PIVOT {
+                self.refresh_slot(rib, 3, slot(p.addr(), 3))?;
+                continue;
+            }
+            let k = band(p.len());
+            for v in self.slots(p, k) {
+                self.refresh_slot(rib, k, v)?;
+            }
+            if k < 3 {
+                // The answers pushed into the chunks below `p` may have changed.
+                let pivots: Vec<_> = push::deeper_slots(rib, Some(*p), PIVOT).collect();
+                for q in pivots {
+                    self.refresh_slot(rib, 3, slot(q.addr(), 3))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[cfg(test)]
+    fn same_answers(&self, other: &Self) -> bool {
+        let word_eq = |a: E, b: E| match (a.is_chunk(), b.is_chunk()) {
+            (true, true) => self.chunks.chunk(a.payload()) == other.chunks.chunk(b.payload()),
+            _ => a == b,
+        };
+        self.bits == other.bits
+            && (0..LEVELS.len()).all(|k| {
+                super::set_bits(&self.bits[k]).all(|v| word_eq(self.next[k][v], other.next[k][v]))
+            })
+    }
+}
+
+impl<E: Entry> Core<E> {
+    fn empty() -> Self {
+        Core {
+            bits: LEVELS.map(|l| vec![0u64; (1usize << l).div_ceil(64)]),
+            next: LEVELS.map(|l| vec![E::default(); 1 << l]),
+            chunks: ChunkPool::default(),
+        }
     }
 
     /// The slots of level `LEVELS[k]` covered by `p` (`p.len() <= LEVELS[k]`).
@@ -143,44 +212,6 @@ impl<E: Entry> Core<E> {
         word.next_hop()
     }
 
-    #[inline]
-    fn lookup(&self, addr: u32) -> Option<NextHop> {
-        self.deepest(addr).and_then(|w| self.resolve(w, addr))
-    }
-
-    /// Groups of 16: prefetch the B24 words and level-24 words, probe, prefetch the chunk
-    /// entries, resolve.
-    fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]) {
-        assert!(out.len() >= addrs.len(), "output shorter than input");
-        const G: usize = 16;
-        for (group, res) in addrs.chunks(G).zip(out.chunks_mut(G)) {
-            for &a in group {
-                let v = slot(a, 3);
-                prefetch(&self.bits[3], v / 64);
-                prefetch(&self.next[3], v);
-            }
-            let mut words = [None; G];
-            for (w, &a) in words.iter_mut().zip(group) {
-                *w = self.deepest(a);
-                if let Some(word) = w.filter(|w| w.is_chunk()) {
-                    prefetch(
-                        &self.chunks.entries,
-                        word.payload() as usize * CHUNK + a as usize % CHUNK,
-                    );
-                }
-            }
-            for ((o, &a), w) in res.iter_mut().zip(group).zip(words) {
-                *o = w.and_then(|w| self.resolve(w, a));
-            }
-        }
-    }
-
-    fn memory_bytes(&self) -> usize {
-        let bits: usize = self.bits.iter().map(|b| b.capacity() * 8).sum();
-        let next: usize = self.next.iter().map(|n| n.capacity() * size_of::<E>()).sum();
-        bits + next + self.chunks.memory_bytes()
-    }
-
     /// Recomputes slot `v` of level `LEVELS[k]` from `rib`.
     fn refresh_slot(&mut self, rib: &Rib<u32>, k: usize, v: usize) -> Result<(), Overflow> {
         let level = LEVELS[k];
@@ -195,28 +226,15 @@ impl<E: Entry> Core<E> {
         self.set(k, v, hop.map(|h| E::hop(Some(h))));
         Ok(())
     }
+}
 
-    fn apply(&mut self, rib: &Rib<u32>, changed: &[Prefix<u32>]) -> Result<(), Overflow> {
-        fits::<E>(Demand { max_hop_raw: push::max_changed_hop(rib, changed), max_chunks: 0 })?;
-        for p in changed {
-            if p.len() > PIVOT {
-                self.refresh_slot(rib, 3, slot(p.addr(), 3))?;
-                continue;
-            }
-            let k = band(p.len());
-            for v in self.slots(p, k) {
-                self.refresh_slot(rib, k, v)?;
-            }
-            if k < 3 {
-                // The answers pushed into the chunks below `p` may have changed.
-                let pivots: Vec<_> = push::deeper_slots(rib, Some(*p), PIVOT).collect();
-                for q in pivots {
-                    self.refresh_slot(rib, 3, slot(q.addr(), 3))?;
-                }
-            }
-        }
-        Ok(())
-    }
+/// SAIL_U's core in either width (`widths.rs`).
+#[derive(Clone, Debug)]
+pub(crate) struct UpdateOriented;
+
+impl Variant for UpdateOriented {
+    const NAME: &'static str = NAME;
+    type Core<E: Entry> = Core<E>;
 }
 
 impl SailU {
@@ -227,45 +245,22 @@ impl SailU {
 
     /// The word width in bits (16 or 32).
     pub fn width_bits(&self) -> u32 {
-        match self.tables {
-            Tables::Narrow(_) => 16,
-            Tables::Wide(_) => 32,
-        }
+        self.tables.width_bits()
     }
 
     /// The four bitmaps (levels 6, 12, 18, 24): what the paper keeps on chip.
     pub fn bitmaps(&self) -> [&[u64]; 4] {
         dispatch!(&self.tables, t => [&t.bits[0][..], &t.bits[1][..], &t.bits[2][..], &t.bits[3][..]])
     }
-
-    fn build(rib: &Rib<u32>, wide: bool) -> Result<Self, BuildError> {
-        let tables = if wide {
-            Tables::Wide(Core::build(rib).map_err(|o| o.into_error::<u32>(NAME))?)
-        } else {
-            Tables::Narrow(Core::build(rib).map_err(|o| o.into_error::<u16>(NAME))?)
-        };
-        Ok(SailU { tables })
-    }
 }
 
-impl Lookup<u32> for SailU {
-    #[inline]
-    fn lookup(&self, addr: u32) -> Option<NextHop> {
-        dispatch!(&self.tables, t => t.lookup(addr))
-    }
-    fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]) {
-        dispatch!(&self.tables, t => t.lookup_batch(addrs, out))
-    }
-    fn memory_bytes(&self) -> usize {
-        dispatch!(&self.tables, t => t.memory_bytes())
-    }
-}
+lookup_via_tables!(SailU);
 
 impl Compile<u32> for SailU {
     type Config = SailConfig;
     fn compile(rib: &Rib<u32>, cfg: &SailConfig) -> Result<Self, BuildError> {
         let wide = choose_wide(NAME, cfg.width, push::demand(rib, &[PIVOT]))?;
-        Self::build(rib, wide)
+        Ok(SailU { tables: Tables::build(rib, wide)? })
     }
 }
 
@@ -274,42 +269,15 @@ impl Incremental<u32> for SailU {
     /// (one bitmap word) and refills the chunks below it; a change longer than /24 refreshes
     /// its /24's chunk. When 16-bit words overflow, the structure is rebuilt with 32-bit words.
     fn apply_changes(&mut self, rib: &Rib<u32>, changed: &[Prefix<u32>]) -> Result<(), BuildError> {
-        let overflow = match &mut self.tables {
-            Tables::Narrow(t) => t.apply(rib, changed).err(),
-            Tables::Wide(t) => {
-                return t.apply(rib, changed).map_err(|o| o.into_error::<u32>(NAME));
-            }
-        };
-        if overflow.is_some() {
-            *self = Self::build(rib, true)?;
-        }
-        Ok(())
+        self.tables.apply(rib, changed)
     }
 }
 
 #[cfg(test)]
 impl SailU {
-    /// True when both answer every address alike (same bits and words; chunks compared by
-    /// content, since ids depend on the order of allocation).
+    /// True when both answer every address alike (chunks compared by content, since ids
+    /// depend on the order of allocation).
     pub(crate) fn same_answers(&self, other: &SailU) -> bool {
-        match (&self.tables, &other.tables) {
-            (Tables::Narrow(a), Tables::Narrow(b)) => a.same_answers(b),
-            (Tables::Wide(a), Tables::Wide(b)) => a.same_answers(b),
-            _ => false,
-        }
-    }
-}
-
-#[cfg(test)]
-impl<E: Entry> Core<E> {
-    fn same_answers(&self, other: &Self) -> bool {
-        let word_eq = |a: E, b: E| match (a.is_chunk(), b.is_chunk()) {
-            (true, true) => self.chunks.chunk(a.payload()) == other.chunks.chunk(b.payload()),
-            _ => a == b,
-        };
-        self.bits == other.bits
-            && (0..LEVELS.len()).all(|k| {
-                super::set_bits(&self.bits[k]).all(|v| word_eq(self.next[k][v], other.next[k][v]))
-            })
+        self.tables.same_answers(&other.tables)
     }
 }

@@ -1,0 +1,116 @@
+//! The word width of SAIL_B and SAIL_U: a structure is kept in 16-bit words while its next
+//! hops and chunk ids fit them, else in 32-bit words (`width=auto`, or as requested), and an
+//! update that overflows 16-bit words rebuilds it in 32-bit ones. The variants differ only in
+//! their core (`Variant::Core`, a [`WordCore`] in either width), so the choice, the dispatch and the rebuild live here once.
+
+use super::entry::{Entry, Overflow};
+use crate::fib::BuildError;
+use crate::nexthop::NextHop;
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+use std::fmt::Debug;
+
+/// A variant's structure in words of type `E`.
+pub(crate) trait WordCore<E: Entry>: Sized {
+    fn build(rib: &Rib<u32>) -> Result<Self, Overflow>;
+    /// Applies changed routes (the RIB already holds them).
+    fn apply(&mut self, rib: &Rib<u32>, changed: &[Prefix<u32>]) -> Result<(), Overflow>;
+    fn lookup(&self, addr: u32) -> Option<NextHop>;
+    fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]);
+    fn memory_bytes(&self) -> usize;
+    /// True when both answer every address alike (chunks compared by content, since their
+    /// ids depend on the order of allocation).
+    #[cfg(test)]
+    fn same_answers(&self, other: &Self) -> bool;
+}
+
+/// A SAIL variant: its name in errors and its core in either width.
+pub(crate) trait Variant: Clone + Debug {
+    const NAME: &'static str;
+    type Core<E: Entry>: WordCore<E> + Clone + Debug;
+}
+
+/// The structure in the width chosen for it.
+#[derive(Clone, Debug)]
+pub(crate) enum Tables<V: Variant> {
+    Narrow(V::Core<u16>),
+    Wide(V::Core<u32>),
+}
+
+impl<V: Variant> Tables<V> {
+    /// Builds in 32-bit words when `wide`, else in 16-bit ones.
+    pub(crate) fn build(rib: &Rib<u32>, wide: bool) -> Result<Self, BuildError> {
+        Ok(if wide {
+            Tables::Wide(V::Core::build(rib).map_err(|o| o.into_error::<u32>(V::NAME))?)
+        } else {
+            Tables::Narrow(V::Core::build(rib).map_err(|o| o.into_error::<u16>(V::NAME))?)
+        })
+    }
+
+    /// Applies changed routes; when 16-bit words overflow, rebuilds in 32-bit words.
+    pub(crate) fn apply(
+        &mut self,
+        rib: &Rib<u32>,
+        changed: &[Prefix<u32>],
+    ) -> Result<(), BuildError> {
+        match self {
+            Tables::Narrow(t) => {
+                if t.apply(rib, changed).is_err() {
+                    *self = Self::build(rib, true)?;
+                }
+                Ok(())
+            }
+            Tables::Wide(t) => t.apply(rib, changed).map_err(|o| o.into_error::<u32>(V::NAME)),
+        }
+    }
+
+    /// The word width in bits (16 or 32).
+    pub(crate) fn width_bits(&self) -> u32 {
+        match self {
+            Tables::Narrow(_) => 16,
+            Tables::Wide(_) => 32,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn lookup(&self, addr: u32) -> Option<NextHop> {
+        super::dispatch!(self, t => t.lookup(addr))
+    }
+
+    pub(crate) fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]) {
+        super::dispatch!(self, t => t.lookup_batch(addrs, out))
+    }
+
+    pub(crate) fn memory_bytes(&self) -> usize {
+        super::dispatch!(self, t => t.memory_bytes())
+    }
+
+    /// True when both answer every address alike, in the same width.
+    #[cfg(test)]
+    pub(crate) fn same_answers(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Tables::Narrow(a), Tables::Narrow(b)) => a.same_answers(b),
+            (Tables::Wide(a), Tables::Wide(b)) => a.same_answers(b),
+            _ => false,
+        }
+    }
+}
+
+/// `Lookup<u32>` for a public SAIL type whose `tables` field is a [`Tables`].
+macro_rules! lookup_via_tables {
+    ($sail:ty) => {
+        impl $crate::fib::Lookup<u32> for $sail {
+            #[inline]
+            fn lookup(&self, addr: u32) -> Option<$crate::nexthop::NextHop> {
+                self.tables.lookup(addr)
+            }
+            fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<$crate::nexthop::NextHop>]) {
+                self.tables.lookup_batch(addrs, out)
+            }
+            fn memory_bytes(&self) -> usize {
+                self.tables.memory_bytes()
+            }
+        }
+    };
+}
+pub(crate) use lookup_via_tables;
