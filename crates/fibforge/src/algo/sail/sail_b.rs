@@ -17,11 +17,10 @@
 //! pushing); node 0 is unused.
 
 use super::entry::{Entry, Overflow, SailConfig, choose_wide};
-use super::push::{self, CHUNK, ChunkPool};
+use super::prefetch;
+use super::push::{self, ChunkPool};
 use super::widths::{Tables, Variant, WordCore, lookup_via_tables};
-use super::{dispatch, prefetch};
 use crate::fib::{BuildError, Compile, Incremental};
-use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::rib::Rib;
 
@@ -55,6 +54,28 @@ fn node_of(p: &Prefix<u32>) -> usize {
 }
 
 impl<E: Entry> WordCore<E> for Core<E> {
+    /// The word of the deepest set node on the path from level 24 to the root.
+    #[inline]
+    fn deepest(&self, addr: u32) -> Option<E> {
+        let mut n = node(PIVOT, addr >> (32 - PIVOT));
+        while n != 0 {
+            if self.is_set(n) {
+                return Some(self.next[n]);
+            }
+            n >>= 1;
+        }
+        None
+    }
+
+    #[inline]
+    fn prefetch_top(&self, addr: u32) {
+        prefetch(&self.bitmap, node(PIVOT, addr >> 8) / 64);
+    }
+
+    fn chunks(&self) -> &ChunkPool<E> {
+        &self.chunks
+    }
+
     fn build(rib: &Rib<u32>) -> Result<Self, Overflow> {
         let mut core = Core {
             bitmap: vec![0; NODES / 64],
@@ -69,36 +90,6 @@ impl<E: Entry> WordCore<E> for Core<E> {
             core.set(node_of(&q), Some(word));
         }
         Ok(core)
-    }
-
-    #[inline]
-    fn lookup(&self, addr: u32) -> Option<NextHop> {
-        self.deepest(addr).and_then(|w| self.resolve(w, addr))
-    }
-
-    /// Groups of 16: prefetch the level-24 bitmap words, scan, prefetch the words found, then
-    /// the chunk entries.
-    fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]) {
-        assert!(out.len() >= addrs.len(), "output shorter than input");
-        const G: usize = 16;
-        for (group, res) in addrs.chunks(G).zip(out.chunks_mut(G)) {
-            for &a in group {
-                prefetch(&self.bitmap, node(PIVOT, a >> 8) / 64);
-            }
-            let mut words = [None; G];
-            for (w, &a) in words.iter_mut().zip(group) {
-                *w = self.deepest(a);
-                if let Some(word) = w.filter(|w| w.is_chunk()) {
-                    prefetch(
-                        &self.chunks.entries,
-                        word.payload() as usize * CHUNK + a as usize % CHUNK,
-                    );
-                }
-            }
-            for ((o, &a), w) in res.iter_mut().zip(group).zip(words) {
-                *o = w.and_then(|w| self.resolve(w, a));
-            }
-        }
     }
 
     fn memory_bytes(&self) -> usize {
@@ -131,12 +122,9 @@ impl<E: Entry> WordCore<E> for Core<E> {
 
     #[cfg(test)]
     fn same_answers(&self, other: &Self) -> bool {
-        let word_eq = |a: E, b: E| match (a.is_chunk(), b.is_chunk()) {
-            (true, true) => self.chunks.chunk(a.payload()) == other.chunks.chunk(b.payload()),
-            _ => a == b,
-        };
         self.bitmap == other.bitmap
-            && super::set_bits(&self.bitmap).all(|n| word_eq(self.next[n], other.next[n]))
+            && super::set_bits(&self.bitmap)
+                .all(|n| self.same_word(self.next[n], other, other.next[n]))
     }
 }
 
@@ -159,27 +147,6 @@ impl<E: Entry> Core<E> {
     #[inline]
     fn is_set(&self, n: usize) -> bool {
         self.bitmap[n / 64] >> (n % 64) & 1 != 0
-    }
-
-    /// The word of the deepest set node on the path from level 24 to the root.
-    #[inline]
-    fn deepest(&self, addr: u32) -> Option<E> {
-        let mut n = node(PIVOT, addr >> (32 - PIVOT));
-        while n != 0 {
-            if self.is_set(n) {
-                return Some(self.next[n]);
-            }
-            n >>= 1;
-        }
-        None
-    }
-
-    #[inline]
-    fn resolve(&self, word: E, addr: u32) -> Option<NextHop> {
-        if word.is_chunk() {
-            return self.chunks.chunk(word.payload())[addr as usize % CHUNK].next_hop();
-        }
-        word.next_hop()
     }
 
     /// Brings node `p` (a route of at most /24, or a /24 pivot slot) up to date with `rib`.
@@ -208,7 +175,7 @@ impl Variant for Basic {
 impl SailB {
     /// Number of level-32 chunks in use.
     pub fn chunks(&self) -> usize {
-        dispatch!(&self.tables, t => t.chunks.in_use())
+        self.tables.chunks_in_use()
     }
 
     /// The word width in bits (16 or 32).

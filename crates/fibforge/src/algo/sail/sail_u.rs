@@ -21,7 +21,7 @@
 //! is off-chip.
 
 use super::entry::{Demand, Entry, Overflow, SailConfig, choose_wide, fits};
-use super::push::{self, CHUNK, ChunkPool};
+use super::push::{self, ChunkPool};
 use super::widths::{Tables, Variant, WordCore, lookup_via_tables};
 use super::{dispatch, prefetch};
 use crate::fib::{BuildError, Compile, Incremental};
@@ -65,6 +65,29 @@ fn slot(addr: u32, k: usize) -> usize {
 }
 
 impl<E: Entry> WordCore<E> for Core<E> {
+    /// The word of the deepest level whose bit is set for `addr`.
+    #[inline]
+    fn deepest(&self, addr: u32) -> Option<E> {
+        for k in (0..LEVELS.len()).rev() {
+            let v = slot(addr, k);
+            if self.is_set(k, v) {
+                return Some(self.next[k][v]);
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn prefetch_top(&self, addr: u32) {
+        let v = slot(addr, 3);
+        prefetch(&self.bits[3], v / 64);
+        prefetch(&self.next[3], v);
+    }
+
+    fn chunks(&self) -> &ChunkPool<E> {
+        &self.chunks
+    }
+
     fn build(rib: &Rib<u32>) -> Result<Self, Overflow> {
         let mut core = Self::empty();
         // Paint shorter routes first so that longer ones of the same band win.
@@ -83,38 +106,6 @@ impl<E: Entry> WordCore<E> for Core<E> {
             core.set(3, slot(q.addr(), 3), Some(word));
         }
         Ok(core)
-    }
-
-    #[inline]
-    fn lookup(&self, addr: u32) -> Option<NextHop> {
-        self.deepest(addr).and_then(|w| self.resolve(w, addr))
-    }
-
-    /// Groups of 16: prefetch the B24 words and level-24 words, probe, prefetch the chunk
-    /// entries, resolve.
-    fn lookup_batch(&self, addrs: &[u32], out: &mut [Option<NextHop>]) {
-        assert!(out.len() >= addrs.len(), "output shorter than input");
-        const G: usize = 16;
-        for (group, res) in addrs.chunks(G).zip(out.chunks_mut(G)) {
-            for &a in group {
-                let v = slot(a, 3);
-                prefetch(&self.bits[3], v / 64);
-                prefetch(&self.next[3], v);
-            }
-            let mut words = [None; G];
-            for (w, &a) in words.iter_mut().zip(group) {
-                *w = self.deepest(a);
-                if let Some(word) = w.filter(|w| w.is_chunk()) {
-                    prefetch(
-                        &self.chunks.entries,
-                        word.payload() as usize * CHUNK + a as usize % CHUNK,
-                    );
-                }
-            }
-            for ((o, &a), w) in res.iter_mut().zip(group).zip(words) {
-                *o = w.and_then(|w| self.resolve(w, a));
-            }
-        }
     }
 
     fn memory_bytes(&self) -> usize {
@@ -147,13 +138,10 @@ impl<E: Entry> WordCore<E> for Core<E> {
 
     #[cfg(test)]
     fn same_answers(&self, other: &Self) -> bool {
-        let word_eq = |a: E, b: E| match (a.is_chunk(), b.is_chunk()) {
-            (true, true) => self.chunks.chunk(a.payload()) == other.chunks.chunk(b.payload()),
-            _ => a == b,
-        };
         self.bits == other.bits
             && (0..LEVELS.len()).all(|k| {
-                super::set_bits(&self.bits[k]).all(|v| word_eq(self.next[k][v], other.next[k][v]))
+                super::set_bits(&self.bits[k])
+                    .all(|v| self.same_word(self.next[k][v], other, other.next[k][v]))
             })
     }
 }
@@ -192,26 +180,6 @@ impl<E: Entry> Core<E> {
         self.bits[k][v / 64] >> (v % 64) & 1 != 0
     }
 
-    /// The word of the deepest level whose bit is set for `addr`.
-    #[inline]
-    fn deepest(&self, addr: u32) -> Option<E> {
-        for k in (0..LEVELS.len()).rev() {
-            let v = slot(addr, k);
-            if self.is_set(k, v) {
-                return Some(self.next[k][v]);
-            }
-        }
-        None
-    }
-
-    #[inline]
-    fn resolve(&self, word: E, addr: u32) -> Option<NextHop> {
-        if word.is_chunk() {
-            return self.chunks.chunk(word.payload())[addr as usize % CHUNK].next_hop();
-        }
-        word.next_hop()
-    }
-
     /// Recomputes slot `v` of level `LEVELS[k]` from `rib`.
     fn refresh_slot(&mut self, rib: &Rib<u32>, k: usize, v: usize) -> Result<(), Overflow> {
         let level = LEVELS[k];
@@ -240,7 +208,7 @@ impl Variant for UpdateOriented {
 impl SailU {
     /// Number of level-32 chunks in use.
     pub fn chunks(&self) -> usize {
-        dispatch!(&self.tables, t => t.chunks.in_use())
+        self.tables.chunks_in_use()
     }
 
     /// The word width in bits (16 or 32).
