@@ -444,6 +444,27 @@ fn avx512_check(api: &str) -> Result<(), PeerError> {
     Ok(())
 }
 
+/// The next-hop width (bytes, at least `min_width`) of an `rte_fib`/`rte_fib6` for next hops
+/// up to `max_raw` and `tbl8` groups (with room for the doublings of `make`), and the most
+/// tbl8 groups that width can name.
+fn fib_sizes(api: &str, max_raw: u32, tbl8: u64, min_width: u32) -> Result<(u32, u64), PeerError> {
+    let width = fib_width(max_raw, tbl8 << (ATTEMPTS - 1), min_width).ok_or_else(|| {
+        PeerError::NotAvailable(format!("{api}: next hops or tbl8 groups exceed 63 bits"))
+    })?;
+    Ok((width, (1u64 << (8 * width - 1)) - 1))
+}
+
+/// The result of DPDK's `call` (a `*_select_lookup`) choosing `api`'s lookup function.
+fn selected(api: &str, call: &str, ret: c_int) -> Result<(), PeerError> {
+    if ret == 0 {
+        return Ok(());
+    }
+    Err(PeerError::NotAvailable(format!(
+        "{api}: {call} refused ({}): this DPDK build lacks that lookup",
+        strerror(ret)
+    )))
+}
+
 fn fib(rib: &Rib<u32>, avx512: bool) -> Result<Built<u32>, PeerError> {
     init().map_err(PeerError::NotAvailable)?;
     let api = if avx512 { "rte_fib_avx512" } else { "rte_fib" };
@@ -452,11 +473,7 @@ fn fib(rib: &Rib<u32>, avx512: bool) -> Result<Built<u32>, PeerError> {
     }
     let plan = Plan::of(rib, &V4_BOUNDARIES);
     let tbl8 = plan.tbl8_with_margin();
-    // Room for the tbl8 doublings of `make`.
-    let width = fib_width(plan.max_raw, tbl8 << (ATTEMPTS - 1), 1).ok_or_else(|| {
-        PeerError::NotAvailable(format!("{api}: next hops or tbl8 groups exceed 63 bits"))
-    })?;
-    let max_tbl8 = (1u64 << (8 * width - 1)) - 1;
+    let (width, max_tbl8) = fib_sizes(api, plan.max_raw, tbl8, 1)?;
     let max_routes = capped(plan.routes.len() as u64 + 1);
     let default = u64::from(plan.default_raw);
     let create = |tbl8: u64| {
@@ -471,12 +488,7 @@ fn fib(rib: &Rib<u32>, avx512: bool) -> Result<Built<u32>, PeerError> {
     let (h, memory, tbl8) = make(&m, &plan.routes, tbl8, max_tbl8)?;
     // SAFETY: `h` is a live rte_fib; selecting a lookup function only sets a pointer.
     let ret = unsafe { ffi::ff_fib_select(h.ptr.as_ptr(), c_int::from(avx512)) };
-    if ret != 0 {
-        return Err(PeerError::NotAvailable(format!(
-            "{api}: rte_fib_select_lookup refused ({}): this DPDK build lacks that lookup",
-            strerror(ret)
-        )));
-    }
+    selected(api, "rte_fib_select_lookup", ret)?;
     let dataplane = ((1u64 << 24) + (tbl8 + 1) * 256) * u64::from(width);
     Ok(Built {
         fib: Box::new(Dpdk4 {
@@ -548,10 +560,7 @@ fn fib6(rib: &Rib<u128>, avx512: bool) -> Result<Built<u128>, PeerError> {
     let plan = Plan::of(rib, &V6_BOUNDARIES);
     let reserve = trie_reservation(rib);
     let tbl8 = plan.tbl8_with_margin().max(reserve);
-    let width = fib_width(plan.max_raw, tbl8 << (ATTEMPTS - 1), 2).ok_or_else(|| {
-        PeerError::NotAvailable(format!("{api}: next hops or tbl8 groups exceed 63 bits"))
-    })?;
-    let max_tbl8 = (1u64 << (8 * width - 1)) - 1;
+    let (width, max_tbl8) = fib_sizes(api, plan.max_raw, tbl8, 2)?;
     let max_routes = capped(plan.routes.len() as u64 + 1);
     let default = u64::from(plan.default_raw);
     let create = |tbl8: u64| {
@@ -567,12 +576,7 @@ fn fib6(rib: &Rib<u128>, avx512: bool) -> Result<Built<u128>, PeerError> {
     let (h, memory, tbl8) = make(&m, &plan.routes, tbl8, max_tbl8)?;
     // SAFETY: `h` is a live rte_fib6; selecting a lookup function only sets a pointer.
     let ret = unsafe { ffi::ff_fib6_select(h.ptr.as_ptr(), c_int::from(avx512)) };
-    if ret != 0 {
-        return Err(PeerError::NotAvailable(format!(
-            "{api}: rte_fib6_select_lookup refused ({}): this DPDK build lacks that lookup",
-            strerror(ret)
-        )));
-    }
+    selected(api, "rte_fib6_select_lookup", ret)?;
     let dataplane = ((1u64 << 24) + (tbl8 + 1) * 256) * u64::from(width);
     Ok(Built {
         fib: Box::new(Dpdk6 {
