@@ -60,6 +60,7 @@ mod widths;
 
 pub use entry::{SailConfig, Width};
 pub use sail_b::SailB;
+pub(crate) use sail_l::{STRIDE, TOP, final_word};
 pub use sail_l::{SailL, max_len};
 pub use sail_u::SailU;
 

@@ -28,9 +28,25 @@ use std::marker::PhantomData;
 
 const NAME: &str = "sail_l";
 /// Bits resolved by `top`.
-const TOP: u32 = 16;
+pub(crate) const TOP: u32 = 16;
 /// Bits resolved by each chunk level.
-const STRIDE: u32 = 8;
+pub(crate) const STRIDE: u32 = 8;
+
+/// The word that answers `addr` in SAIL_L's layout (SAIL_M's too): `top` by the first `TOP`
+/// bits, then a chunk level per `STRIDE` bits while the word names a chunk.
+#[inline]
+pub(crate) fn final_word<E: Entry, A: Address>(top: &[E], levels: &[Vec<E>], addr: A) -> E {
+    let mut w = top[addr.bits(0, TOP) as usize];
+    let mut pos = TOP;
+    for chunks in levels {
+        if !w.is_chunk() {
+            break;
+        }
+        w = chunks[(w.payload() as usize) << STRIDE | addr.bits(pos, STRIDE) as usize];
+        pos += STRIDE;
+    }
+    w
+}
 
 /// The longest route length SAIL_L represents: /32 for IPv4, /64 for IPv6 (as the paper).
 pub const fn max_len<A: Address>() -> u32 {
@@ -115,16 +131,7 @@ impl<A: Address, E: Entry> Core<A, E> {
 
     #[inline]
     fn lookup(&self, addr: A) -> Option<NextHop> {
-        let mut w = self.top[addr.bits(0, TOP) as usize];
-        let mut pos = TOP;
-        for chunks in &self.levels {
-            if !w.is_chunk() {
-                break;
-            }
-            w = chunks[(w.payload() as usize) << STRIDE | addr.bits(pos, STRIDE) as usize];
-            pos += STRIDE;
-        }
-        w.next_hop()
+        final_word(&self.top, &self.levels, addr).next_hop()
     }
 
     /// Groups of 16 addresses walk down together: each level's entries are prefetched for the

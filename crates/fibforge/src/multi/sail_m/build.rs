@@ -16,10 +16,9 @@ use crate::prefix::Prefix;
 use crate::rib::Rib;
 use std::collections::HashMap;
 
-/// Bits resolved by each step (top: two steps from /0; chunks: one step each).
-pub(super) const STRIDE: u32 = 8;
-/// Bits resolved by the top array.
-pub(super) const TOP: u32 = 16;
+/// SAIL_L's layout: `TOP` bits resolved by the top array, `STRIDE` by each chunk level (the
+/// top is two steps from /0); SAIL_M also shares its walk (`final_word`).
+pub(super) use crate::algo::sail::{STRIDE, TOP};
 
 /// `"composites"` for overflow errors.
 pub(super) const COMPOSITES: &str = "distinct per-table next-hop vectors (composite ids)";

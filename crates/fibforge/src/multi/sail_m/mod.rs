@@ -36,7 +36,7 @@ use super::{MultiLookup, VrfId};
 use crate::addr::Address;
 use crate::algo::prefetch;
 use crate::algo::sail::entry::{CHUNKS, Entry, Overflow};
-use crate::algo::sail::{SailConfig, Width, max_len};
+use crate::algo::sail::{SailConfig, Width, final_word, max_len};
 use crate::fib::{BuildError, Lookup};
 use crate::nexthop::NextHop;
 use crate::rib::Rib;
@@ -100,16 +100,7 @@ impl<E: Entry> Core<E> {
     /// The composite id of the leaf covering `addr`.
     #[inline]
     fn leaf<A: Address>(&self, addr: A) -> usize {
-        let mut w = self.top[addr.bits(0, TOP) as usize];
-        let mut pos = TOP;
-        for chunks in &self.levels {
-            if !w.is_chunk() {
-                break;
-            }
-            w = chunks[(w.payload() as usize) << STRIDE | addr.bits(pos, STRIDE) as usize];
-            pos += STRIDE;
-        }
-        w.payload() as usize
+        final_word(&self.top, &self.levels, addr).payload() as usize
     }
 
     #[inline]
