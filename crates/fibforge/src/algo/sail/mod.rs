@@ -75,21 +75,6 @@ macro_rules! dispatch {
 }
 use dispatch;
 
-/// Asks the CPU to start loading `slice[index]` into the cache (a hint; no effect elsewhere).
-#[inline(always)]
-fn prefetch<T>(slice: &[T], index: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let p = slice.as_ptr().wrapping_add(index) as *const i8;
-        // SAFETY: a prefetch is only a hint: it never faults, whatever the address, and
-        // reads or writes no memory visible to the program. SSE is part of x86_64.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (slice, index);
-}
-
 /// The positions of the set bits of a bitmap, in increasing order (for test comparisons).
 #[cfg(test)]
 fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {

@@ -17,9 +17,9 @@
 //! pushing); node 0 is unused.
 
 use super::entry::{Entry, Overflow, SailConfig, choose_wide};
-use super::prefetch;
 use super::push::{self, ChunkPool};
 use super::widths::{Tables, Variant, WordCore, lookup_via_tables};
+use crate::algo::prefetch;
 use crate::fib::{BuildError, Compile, Incremental};
 use crate::prefix::Prefix;
 use crate::rib::Rib;
@@ -69,7 +69,7 @@ impl<E: Entry> WordCore<E> for Core<E> {
 
     #[inline]
     fn prefetch_top(&self, addr: u32) {
-        prefetch(&self.bitmap, node(PIVOT, addr >> 8) / 64);
+        prefetch::read(&self.bitmap, node(PIVOT, addr >> 8) / 64);
     }
 
     fn chunks(&self) -> &ChunkPool<E> {

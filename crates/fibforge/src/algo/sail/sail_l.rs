@@ -16,10 +16,11 @@
 //! route aggregation); every other word holds the longest match of its whole slot. Chunk ids
 //! are assigned in address order, level by level. The last level never holds chunk ids.
 
+use super::dispatch;
 use super::entry::{CHUNKS, Entry, Overflow, SailConfig, choose_wide};
 use super::push;
-use super::{dispatch, prefetch};
 use crate::addr::Address;
+use crate::algo::prefetch;
 use crate::fib::{BuildError, Compile, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
@@ -142,7 +143,7 @@ impl<A: Address, E: Entry> Core<A, E> {
         for (group, res) in addrs.chunks(G).zip(out.chunks_mut(G)) {
             let mut words = [E::default(); G];
             for &a in group {
-                prefetch(&self.top, a.bits(0, TOP) as usize);
+                prefetch::read(&self.top, a.bits(0, TOP) as usize);
             }
             for (w, &a) in words.iter_mut().zip(group) {
                 *w = self.top[a.bits(0, TOP) as usize];
@@ -154,7 +155,7 @@ impl<A: Address, E: Entry> Core<A, E> {
                 for ((i, &w), &a) in at.iter_mut().zip(&words).zip(group) {
                     if w.is_chunk() {
                         *i = (w.payload() as usize) << STRIDE | a.bits(pos, STRIDE) as usize;
-                        prefetch(chunks, *i);
+                        prefetch::read(chunks, *i);
                         any = true;
                     }
                 }

@@ -20,10 +20,11 @@
 //! a change longer than /24 rewrites one bit of B24; the rest (next-hop words, chunk contents)
 //! is off-chip.
 
+use super::dispatch;
 use super::entry::{Demand, Entry, Overflow, SailConfig, choose_wide, fits};
 use super::push::{self, ChunkPool};
 use super::widths::{Tables, Variant, WordCore, lookup_via_tables};
-use super::{dispatch, prefetch};
+use crate::algo::prefetch;
 use crate::fib::{BuildError, Compile, Incremental};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
@@ -80,8 +81,8 @@ impl<E: Entry> WordCore<E> for Core<E> {
     #[inline]
     fn prefetch_top(&self, addr: u32) {
         let v = slot(addr, 3);
-        prefetch(&self.bits[3], v / 64);
-        prefetch(&self.next[3], v);
+        prefetch::read(&self.bits[3], v / 64);
+        prefetch::read(&self.next[3], v);
     }
 
     fn chunks(&self) -> &ChunkPool<E> {

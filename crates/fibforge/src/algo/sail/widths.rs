@@ -1,11 +1,12 @@
 //! The word width of SAIL_B and SAIL_U: a structure is kept in 16-bit words while its next
 //! hops and chunk ids fit them, else in 32-bit words (`width=auto`, or as requested), and an
 //! update that overflows 16-bit words rebuilds it in 32-bit ones. The variants differ only in
-//! their core (`Variant::Core`, a [`WordCore`] in either width), so the choice, the dispatch and the rebuild live here once.
+//! their core (`Variant::Core`, a [`WordCore`] in either width), so the choice, the dispatch,
+//! the rebuild and the lookups live here once.
 
 use super::entry::{Entry, Overflow};
-use super::prefetch;
 use super::push::{CHUNK, ChunkPool};
+use crate::algo::prefetch;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
@@ -67,7 +68,7 @@ pub(crate) trait WordCore<E: Entry>: Sized {
                 *w = self.deepest(a);
                 if let Some(word) = w.filter(|w| w.is_chunk()) {
                     let entry = word.payload() as usize * CHUNK + a as usize % CHUNK;
-                    prefetch(&self.chunks().entries, entry);
+                    prefetch::read(&self.chunks().entries, entry);
                 }
             }
             for ((o, &a), w) in res.iter_mut().zip(group).zip(words) {
