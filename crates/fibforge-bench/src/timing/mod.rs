@@ -1,12 +1,12 @@
 //! Timing: lookup rates over a fixed duration, per-lookup TSC cycles, thread scaling.
 //!
-//! Every loop is compiled once per traffic generator ([`GenUser`](crate::traffic::GenUser)) and calls the structure
-//! through `&dyn Lookup` — one indirect call per lookup (per batch in batch mode), the same for
-//! every row, ours and the in-process peers. Lookups are independent (no data dependency from
-//! one answer to the next address), as in the Poptrie benchmark, so out-of-order execution may
-//! overlap them: rates are throughput. Answers are folded into a checksum that is passed to
-//! [`std::hint::black_box`], and the structure reference itself goes through `black_box` before
-//! each chunk, so the compiler can neither drop nor hoist lookups.
+//! Every loop is compiled once per traffic generator ([`GenUser`](crate::traffic::GenUser)) and
+//! calls the structure through `&dyn Lookup` — one indirect call per lookup (per batch in batch
+//! mode), the same for every row, ours and the in-process peers. Lookups are independent (no data
+//! dependency from one answer to the next address), as in the Poptrie benchmark, so out-of-order
+//! execution may overlap them: rates are throughput. Answers are folded into a checksum that is
+//! passed to [`std::hint::black_box`], and the structure reference itself goes through `black_box`
+//! before each chunk, so the compiler can neither drop nor hoist lookups.
 
 pub mod cycles;
 pub mod rate;

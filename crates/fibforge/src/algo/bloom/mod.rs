@@ -73,8 +73,8 @@
 //!   width, or 0).
 //! - Every key in a table has all its filter bits set (counters > 0), so no false negatives.
 //! - The direct array entry `i` holds the longest route of length ≤ 20 covering the `/20` `i`.
-//! - After [`Incremental::apply_changes`](crate::Incremental::apply_changes) every lookup answers as a fresh compile would (the
-//!   filters may differ in size: they only grow).
+//! - After [`Incremental::apply_changes`](crate::Incremental::apply_changes) every lookup answers
+//!   as a fresh compile would (the filters may differ in size: they only grow).
 //!
 //! # Structural limits
 //!

@@ -24,14 +24,14 @@
 //!
 //! # Updates
 //!
-//! Both compilation and [`Incremental::apply_changes`](crate::Incremental::apply_changes) *repaint a region*: for a changed
-//! route of length ≤ 24 the region is the route itself, for a longer one its enclosing /24.
-//! The region's answers are taken from the RIB as consecutive ranges
-//! ([`Rib::ranges_within`]), and every /24 block of the region is rewritten from them:
-//! flat when one range covers the block, a (reused or newly allocated) chunk otherwise. So
-//! the structure after any sequence of updates is exactly the one a fresh compile gives, up
-//! to which chunk index each block uses. The cost is proportional to the number of /24 blocks
-//! in the region (65,536 for a /8, 2^24 for the default route) plus its routes.
+//! Both compilation and [`Incremental::apply_changes`](crate::Incremental::apply_changes) *repaint
+//! a region*: for a changed route of length ≤ 24 the region is the route itself, for a longer one
+//! its enclosing /24. The region's answers are taken from the RIB as consecutive ranges
+//! ([`Rib::ranges_within`]), and every /24 block of the region is rewritten from them: flat when
+//! one range covers the block, a (reused or newly allocated) chunk otherwise. So the structure
+//! after any sequence of updates is exactly the one a fresh compile gives, up to which chunk index
+//! each block uses. The cost is proportional to the number of /24 blocks in the region (65,536 for
+//! a /8, 2^24 for the default route) plus its routes.
 //!
 //! # Limits
 //!

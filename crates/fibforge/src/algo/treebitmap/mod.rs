@@ -37,13 +37,14 @@
 //!
 //! # Updates
 //!
-//! [`Incremental::apply_changes`](crate::Incremental::apply_changes) rebuilds only the affected nodes, as the paper's updates do: for a changed
-//! route, the node that holds it gets a fresh internal bitmap and result block from the RIB's
-//! exact routes; a missing node (and the missing chain above it) is built from the RIB and
-//! inserted into its parent's child block; a node left with no prefix and no child is removed
-//! from its parent, recursively. A parent's child block changes size, so it is copied into a
-//! new block; freed blocks go to exact-size free lists and are reused first. The structure
-//! then answers exactly like a fresh compile and has the same shape ([`TreeBitmap::same_shape`]).
+//! [`Incremental::apply_changes`](crate::Incremental::apply_changes) rebuilds only the affected
+//! nodes, as the paper's updates do: for a changed route, the node that holds it gets a fresh
+//! internal bitmap and result block from the RIB's exact routes; a missing node (and the missing
+//! chain above it) is built from the RIB and inserted into its parent's child block; a node left
+//! with no prefix and no child is removed from its parent, recursively. A parent's child block
+//! changes size, so it is copied into a new block; freed blocks go to exact-size free lists and are
+//! reused first. The structure then answers exactly like a fresh compile and has the same shape
+//! ([`TreeBitmap::same_shape`]).
 //!
 //! # Invariants
 //!
