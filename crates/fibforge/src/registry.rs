@@ -92,6 +92,13 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         summary: "Poptrie, direct pointing on the first 18 address bits (s=18)",
     },
     AlgoInfo {
+        name: "bplus",
+        ipv4: true,
+        ipv6: true,
+        summary: "interval B+-tree (after PlanB, NSDI 2026): predecessor search over the RIB's \
+                  ranges in 64-byte SIMD nodes; options isa=auto|portable|avx2|avx512, delta=N",
+    },
+    AlgoInfo {
         name: "dir24_8",
         ipv4: true,
         ipv6: false,
@@ -519,6 +526,14 @@ fn build_cpe<A: Address>(
     }
 }
 
+fn build_bplus<A: algo::bplus::Key>(
+    spec: &AlgoSpec,
+    rib: &Rib<A>,
+) -> Result<Box<dyn Lookup<A>>, BuildError> {
+    let cfg = algo::bplus::config_from_spec(spec)?;
+    algo::bplus::BPlus::compile(rib, &cfg).map(boxed)
+}
+
 impl RegistryFamily for u32 {
     fn build(spec: &AlgoSpec, rib: &Rib<u32>) -> Result<Box<dyn Lookup<u32>>, BuildError> {
         if let Some(r) = build_common(spec, rib) {
@@ -528,6 +543,7 @@ impl RegistryFamily for u32 {
             return r;
         }
         match spec.name.as_str() {
+            "bplus" => build_bplus(spec, rib),
             "dir24_8" => spec
                 .check_options("dir24_8", &[])
                 .and_then(|_| algo::dir24_8::Dir24_8::compile(rib, &()).map(boxed)),
@@ -549,6 +565,7 @@ impl RegistryFamily for u128 {
             return r;
         }
         match spec.name.as_str() {
+            "bplus" => build_bplus(spec, rib),
             "bsl_hybrid" => hybrid_config(spec)
                 .and_then(|cfg| algo::bsl::hybrid::BslHybrid::compile(rib, &cfg).map(boxed)),
             _ => Err(unknown(spec, Family::Ipv6)),

@@ -2,6 +2,7 @@
 //! memory layout, its invariants and its structural limits.
 
 pub mod bloom;
+pub mod bplus;
 pub mod bsl;
 pub mod cpe;
 pub mod dir24_8;

@@ -60,6 +60,43 @@ impl<A: Address> Rib<A> {
     }
 }
 
+impl<A: Address> Rib<A> {
+    /// The addresses `first..=last` as consecutive ranges, the first starting at `first`;
+    /// adjacent ranges have different answers. The span is cut into aligned prefixes
+    /// (at most two per length) and each is swept with [`Rib::ranges_within`].
+    pub fn ranges_between(&self, first: A, last: A) -> Vec<Range<A>> {
+        assert!(first <= last, "ranges_between: {first:?} > {last:?}");
+        let mut out: Vec<Range<A>> = Vec::new();
+        for region in aligned_prefixes(first, last) {
+            for r in self.ranges_within(&region) {
+                if out.last().is_none_or(|l| l.hop != r.hop) {
+                    out.push(r);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The fewest prefixes covering exactly `first..=last`, in address order.
+fn aligned_prefixes<A: Address>(first: A, last: A) -> Vec<Prefix<A>> {
+    let (mut at, end) = (first.to_u128(), last.to_u128());
+    let mut out = Vec::new();
+    loop {
+        // The largest block starting at `at` that is aligned and ends by `end`.
+        let mut host_bits = if at == 0 { A::BITS } else { at.trailing_zeros().min(A::BITS) };
+        while host_bits > 0 && at + (u128::MAX >> (128 - host_bits)) > end {
+            host_bits -= 1;
+        }
+        out.push(Prefix::from_parts_unchecked(A::from_u128(at), A::BITS - host_bits));
+        let block_last = at + if host_bits == 0 { 0 } else { u128::MAX >> (128 - host_bits) };
+        if block_last >= end {
+            return out;
+        }
+        at = block_last + 1;
+    }
+}
+
 /// The bounds of a sweep: the answer outside every route of the region, and its last address.
 struct Sweep<A: Address> {
     outer: Option<NextHop>,

@@ -1,0 +1,225 @@
+//! Interval B+-tree: longest-prefix match as a predecessor search over elementary intervals,
+//! in a pointer-free tree of 64-byte nodes searched with SIMD compares (after PlanB, Zhang et
+//! al., NSDI 2026, "Efficient Software IPv6 Lookup with Linearized B+-Tree"; our own design).
+//!
+//! # Idea
+//!
+//! The routes cut the address space into maximal runs of addresses with one answer (the
+//! RIB's range partition, `Rib::ranges`: boundaries are prefix starts and the address after
+//! each prefix end, adjacent runs with equal answers merged). A lookup finds the last run
+//! starting at or before the address: a 1-D predecessor search, whatever the prefix lengths.
+//!
+//! # Layout
+//!
+//! - Keys: IPv4 the address (16 `u32` per node, 17 children), IPv6 the top 64 bits (8 `u64`
+//!   per node, 9 children). `tree.rs` states the node layout; `node.rs` the rank of a probe
+//!   in a node (AVX-512, AVX2 or portable, detected once; `FIBFORGE_ISA` or the `isa` option
+//!   forces one).
+//! - Answers: one word per interval in `hops.rs` (16 bits when every raw next hop and side
+//!   slot is below 2^15, else 32 bits): a raw next hop, or a tag naming a side table.
+//! - Side tables (`side.rs`): exact full-address ranges. IPv6 /64 blocks holding routes
+//!   /65–/128 get one at build (so all of IPv6 is exact, not only the top 64 bits); updates
+//!   that move boundaries get one for the intervals they touch.
+//! - The last key (`K::MAX`, e.g. the block `ffff:ffff:ffff:ffff::/64`) cannot be a tree key
+//!   (it pads the nodes), so when it starts an interval that interval's word sits after the
+//!   others and lookups of that key go to it directly.
+//!
+//! # Updates
+//!
+//! A change repaints the tree intervals its prefix touches (widened to whole side tables):
+//! the RIB's ranges over them are computed; when they start exactly at the intervals' first
+//! addresses, the words are rewritten in place (a next-hop change that moves no boundary);
+//! otherwise a new side table answers the whole span, and the span's words are retagged to
+//! it. Replaced side tables are freed after an epoch grace period once readers share the
+//! view. When the side slots run out (option `delta`), the tree is rebuilt from the RIB
+//! and the new view published with one atomic swap by `sync::Table`.
+//!
+//! # Invariants
+//!
+//! - Every interval word is a raw next hop of the current RIB for every address of its
+//!   interval, or a tag whose side answers like the current RIB over the whole interval.
+//! - A side is published before any word names it, and freed only after no word names it
+//!   and a grace period has passed.
+//!
+//! # Limits
+//!
+//! Raw next-hop ids and side slots below 2^31. IPv6 blocks with very many long routes are
+//! searched by binary search in their side table (exact, but a deeper search).
+
+mod hops;
+mod key;
+mod lookup;
+mod node;
+mod side;
+mod tree;
+mod update;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use key::Key;
+pub use lookup::LANES;
+pub use node::Simd;
+pub use view::Fib;
+
+use crate::fib::{BuildError, Compile, Incremental, Lookup};
+use crate::nexthop::NextHop;
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+use std::sync::Arc;
+
+/// Build parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The node search's instruction set; `None` detects the best (see [`Simd::detect`]).
+    pub simd: Option<Simd>,
+    /// Side slots for updates that move boundaries before a rebuild.
+    pub delta: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { simd: None, delta: 4096 }
+    }
+}
+
+/// The interval B+-tree with its update state (the writer's handle; readers use [`Fib`]).
+pub struct BPlus<A: Key> {
+    view: Arc<Fib<A>>,
+    cfg: Config,
+    /// Per side slot: the interval positions its tag covers, while in use.
+    spans: Vec<Option<(usize, usize)>>,
+    next_slot: usize,
+    side_ranges: usize,
+    shared: bool,
+    rebuilds: u64,
+}
+
+impl<A: Key> BPlus<A> {
+    /// The view readers search.
+    pub fn view(&self) -> &Arc<Fib<A>> {
+        &self.view
+    }
+
+    /// From now on freed side tables wait for an epoch grace period (readers pin).
+    pub fn defer_reclamation(&mut self) {
+        self.shared = true;
+    }
+
+    /// Full rebuilds done by updates so far.
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
+    }
+
+    fn simd(cfg: &Config) -> Result<Simd, BuildError> {
+        match cfg.simd {
+            None => Ok(Simd::detect()),
+            Some(s) if s.available() => Ok(s),
+            Some(s) => Err(BuildError::BadOption {
+                algo: "bplus",
+                option: format!("isa={}", s.name()),
+                reason: "this CPU does not have it".into(),
+            }),
+        }
+    }
+}
+
+impl<A: Key> Lookup<A> for BPlus<A> {
+    #[inline]
+    fn lookup(&self, addr: A) -> Option<NextHop> {
+        self.view.lookup(addr)
+    }
+    fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        self.view.lookup_batch(addrs, out)
+    }
+    fn memory_bytes(&self) -> usize {
+        self.view.memory_bytes()
+    }
+}
+
+impl<A: Key> Lookup<A> for Fib<A> {
+    #[inline]
+    fn lookup(&self, addr: A) -> Option<NextHop> {
+        Fib::lookup(self, addr)
+    }
+    fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        Fib::lookup_batch(self, addrs, out)
+    }
+    fn memory_bytes(&self) -> usize {
+        Fib::memory_bytes(self)
+    }
+}
+
+impl<A: Key> Compile<A> for BPlus<A> {
+    type Config = Config;
+
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
+        let view = Fib::build(rib, Self::simd(cfg)?, cfg.delta)?;
+        let mut spans = vec![None; view.sides.capacity()];
+        for pos in 0..view.intervals() {
+            let word = view.hops.get(pos);
+            if word & view.hops.tag() != 0 {
+                spans[(word & !view.hops.tag()) as usize] = Some((pos, pos));
+            }
+        }
+        let next_slot = view.built_sides;
+        Ok(BPlus {
+            view: Arc::new(view),
+            cfg: cfg.clone(),
+            spans,
+            next_slot,
+            side_ranges: 0,
+            shared: false,
+            rebuilds: 0,
+        })
+    }
+}
+
+impl<A: Key> Incremental<A> for BPlus<A> {
+    fn apply_changes(&mut self, rib: &Rib<A>, changed: &[Prefix<A>]) -> Result<(), BuildError> {
+        for p in changed {
+            if self.repaint(rib, p).is_err() {
+                return self.rebuild(rib);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<A: Key> crate::sync::Concurrent<A> for BPlus<A> {
+    type View = Fib<A>;
+    fn view(&self) -> &Arc<Fib<A>> {
+        &self.view
+    }
+    fn share(&mut self) {
+        self.defer_reclamation();
+    }
+}
+
+/// The configuration `spec` names (`bplus:isa=avx2,delta=1024`).
+pub fn config_from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, BuildError> {
+    spec.check_options("bplus", &["isa", "delta"])?;
+    let simd = match spec.options.get("isa").map(String::as_str) {
+        None | Some("auto") => None,
+        Some("portable") => Some(Simd::Portable),
+        Some("avx2") => Some(Simd::Avx2),
+        Some("avx512") => Some(Simd::Avx512),
+        Some(other) => {
+            return Err(BuildError::BadOption {
+                algo: "bplus",
+                option: format!("isa={other}"),
+                reason: "expected auto, portable, avx2 or avx512".into(),
+            });
+        }
+    };
+    let delta = spec.get_u32("bplus", "delta", Config::default().delta as u32)?;
+    if !(1..=1 << 20).contains(&delta) {
+        return Err(BuildError::BadOption {
+            algo: "bplus",
+            option: format!("delta={delta}"),
+            reason: "expected 1 to 1048576 side slots".into(),
+        });
+    }
+    Ok(Config { simd, delta: delta as usize })
+}

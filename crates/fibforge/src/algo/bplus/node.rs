@@ -1,0 +1,245 @@
+//! One tree node: a 64-byte line of sorted keys, and its rank (how many keys are `<=` a
+//! probe) in three instruction sets chosen once at build time.
+//!
+//! IPv4 nodes hold 16 `u32` keys, IPv6 nodes 8 `u64` keys (the top 64 address bits). The
+//! rank of a node is the child to descend into (inner levels) or one past the predecessor
+//! (the leaf level). AVX-512 compares the line against the probe into a k-mask; AVX2
+//! compares signed lanes after flipping the sign bit of both sides (it has no unsigned
+//! 64-bit compare); the portable twin counts in a loop. All three give the same rank, and
+//! the tests check that on every table.
+
+/// A key type of the tree: `u32` (IPv4) or `u64` (IPv6 top half).
+pub trait TreeKey: Copy + Ord + Default + Send + Sync + std::fmt::Debug + 'static {
+    /// Keys per 64-byte node.
+    const PER_NODE: usize;
+    /// The padding key; real keys are always smaller (see `Tree`).
+    const MAX: Self;
+    /// `MAX - 1`, the largest probe a descent sees.
+    const MAX_BELOW: Self;
+    /// One node.
+    type Line: Copy + Send + Sync + 'static + AsRef<[Self]> + AsMut<[Self]>;
+    /// A node of padding keys.
+    const PADDING: Self::Line;
+    /// Keys of `line` that are `<= x`, counted with the instruction set `I`.
+    fn rank<I: Isa>(line: &Self::Line, x: Self) -> usize;
+    /// Widens to `u128` (for the full-address bounds of intervals).
+    fn to_u128(self) -> u128;
+    /// Narrows from `u128`, keeping the low bits.
+    fn from_u128_lossy(v: u128) -> Self;
+}
+
+/// A 64-byte line of 16 IPv4 keys.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Line32(pub [u32; 16]);
+
+/// A 64-byte line of 8 IPv6 (top 64-bit) keys.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Line64(pub [u64; 8]);
+
+macro_rules! line_slices {
+    ($line:ty, $key:ty) => {
+        impl AsRef<[$key]> for $line {
+            fn as_ref(&self) -> &[$key] {
+                &self.0
+            }
+        }
+        impl AsMut<[$key]> for $line {
+            fn as_mut(&mut self) -> &mut [$key] {
+                &mut self.0
+            }
+        }
+    };
+}
+line_slices!(Line32, u32);
+line_slices!(Line64, u64);
+
+impl TreeKey for u32 {
+    const PER_NODE: usize = 16;
+    const MAX: u32 = u32::MAX;
+    const MAX_BELOW: u32 = u32::MAX - 1;
+    type Line = Line32;
+    const PADDING: Line32 = Line32([u32::MAX; 16]);
+    #[inline(always)]
+    fn rank<I: Isa>(line: &Line32, x: u32) -> usize {
+        I::rank32(line, x)
+    }
+    fn to_u128(self) -> u128 {
+        self as u128
+    }
+    fn from_u128_lossy(v: u128) -> u32 {
+        v as u32
+    }
+}
+
+impl TreeKey for u64 {
+    const PER_NODE: usize = 8;
+    const MAX: u64 = u64::MAX;
+    const MAX_BELOW: u64 = u64::MAX - 1;
+    type Line = Line64;
+    const PADDING: Line64 = Line64([u64::MAX; 8]);
+    #[inline(always)]
+    fn rank<I: Isa>(line: &Line64, x: u64) -> usize {
+        I::rank64(line, x)
+    }
+    fn to_u128(self) -> u128 {
+        self as u128
+    }
+    fn from_u128_lossy(v: u128) -> u64 {
+        v as u64
+    }
+}
+
+/// An instruction set for node ranks. Its methods are `#[inline(always)]` so that they
+/// compile with the target features of the lookup function they are inlined into (the
+/// lookups of `lookup.rs` are instantiated once per instruction set, each inside a function
+/// enabling that set).
+pub trait Isa: Copy + Send + Sync + 'static {
+    /// Keys of `line` `<= x`.
+    fn rank32(line: &Line32, x: u32) -> usize;
+    /// Keys of `line` `<= x`.
+    fn rank64(line: &Line64, x: u64) -> usize;
+}
+
+/// Plain Rust: a count over the line (the compiler vectorises it with the baseline SSE2).
+#[derive(Copy, Clone, Debug)]
+pub struct Portable;
+
+impl Isa for Portable {
+    #[inline(always)]
+    fn rank32(line: &Line32, x: u32) -> usize {
+        line.0.iter().map(|&k| (k <= x) as usize).sum()
+    }
+    #[inline(always)]
+    fn rank64(line: &Line64, x: u64) -> usize {
+        line.0.iter().map(|&k| (k <= x) as usize).sum()
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub use x86::{Avx2, Avx512};
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{Isa, Line32, Line64};
+    use std::arch::x86_64::*;
+
+    /// AVX2 signed compares on sign-flipped lanes, two 32-byte halves per line.
+    #[derive(Copy, Clone, Debug)]
+    pub struct Avx2;
+
+    impl Isa for Avx2 {
+        #[inline(always)]
+        fn rank32(line: &Line32, x: u32) -> usize {
+            // SAFETY: only instantiated inside functions that enable `avx2` and `popcnt`,
+            // which callers enter after runtime detection (`Simd::detect`); the line is
+            // 64-byte aligned, so both aligned 32-byte loads are in bounds.
+            unsafe {
+                let flip = _mm256_set1_epi32(i32::MIN);
+                let probe = _mm256_xor_si256(_mm256_set1_epi32(x as i32), flip);
+                let p = line.0.as_ptr() as *const __m256i;
+                let a = _mm256_xor_si256(_mm256_load_si256(p), flip);
+                let b = _mm256_xor_si256(_mm256_load_si256(p.add(1)), flip);
+                // Lanes with key > x; the rank is the lanes left over.
+                let gt_a = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, probe)));
+                let gt_b = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(b, probe)));
+                16 - (gt_a | (gt_b << 8)).count_ones() as usize
+            }
+        }
+        #[inline(always)]
+        fn rank64(line: &Line64, x: u64) -> usize {
+            // SAFETY: as in `rank32`.
+            unsafe {
+                let flip = _mm256_set1_epi64x(i64::MIN);
+                let probe = _mm256_xor_si256(_mm256_set1_epi64x(x as i64), flip);
+                let p = line.0.as_ptr() as *const __m256i;
+                let a = _mm256_xor_si256(_mm256_load_si256(p), flip);
+                let b = _mm256_xor_si256(_mm256_load_si256(p.add(1)), flip);
+                let gt_a = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(a, probe)));
+                let gt_b = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(b, probe)));
+                8 - (gt_a | (gt_b << 4)).count_ones() as usize
+            }
+        }
+    }
+
+    /// AVX-512 unsigned compares of the whole line into a k-mask.
+    #[derive(Copy, Clone, Debug)]
+    pub struct Avx512;
+
+    impl Isa for Avx512 {
+        #[inline(always)]
+        fn rank32(line: &Line32, x: u32) -> usize {
+            // SAFETY: only instantiated inside functions that enable `avx512f` and `popcnt`,
+            // entered after runtime detection; the line is one aligned 64-byte vector.
+            unsafe {
+                let keys = _mm512_load_si512(line.0.as_ptr() as *const _);
+                _mm512_cmple_epu32_mask(keys, _mm512_set1_epi32(x as i32)).count_ones() as usize
+            }
+        }
+        #[inline(always)]
+        fn rank64(line: &Line64, x: u64) -> usize {
+            // SAFETY: as in `rank32`.
+            unsafe {
+                let keys = _mm512_load_si512(line.0.as_ptr() as *const _);
+                _mm512_cmple_epu64_mask(keys, _mm512_set1_epi64(x as i64)).count_ones() as usize
+            }
+        }
+    }
+}
+
+/// The instruction set a structure's lookups use, detected once at build time (or forced).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Simd {
+    /// No SIMD (any CPU).
+    Portable,
+    /// x86-64 AVX2.
+    Avx2,
+    /// x86-64 AVX-512F.
+    Avx512,
+}
+
+impl Simd {
+    /// The widest set this CPU has, unless `FIBFORGE_ISA` (`portable`, `avx2`, `avx512`)
+    /// asks for a narrower one.
+    pub fn detect() -> Simd {
+        let best = Self::best();
+        match std::env::var("FIBFORGE_ISA").as_deref() {
+            Ok("portable") => Simd::Portable,
+            Ok("avx2") if best != Simd::Portable => Simd::Avx2,
+            _ => best,
+        }
+    }
+
+    fn best() -> Simd {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let popcnt = is_x86_feature_detected!("popcnt");
+            if popcnt && is_x86_feature_detected!("avx512f") {
+                return Simd::Avx512;
+            }
+            if popcnt && is_x86_feature_detected!("avx2") {
+                return Simd::Avx2;
+            }
+        }
+        Simd::Portable
+    }
+
+    /// True when this CPU can run `self`.
+    pub fn available(self) -> bool {
+        match self {
+            Simd::Portable => true,
+            Simd::Avx2 => Self::best() != Simd::Portable,
+            Simd::Avx512 => Self::best() == Simd::Avx512,
+        }
+    }
+
+    /// The name used in options and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Simd::Portable => "portable",
+            Simd::Avx2 => "avx2",
+            Simd::Avx512 => "avx512",
+        }
+    }
+}

@@ -1,0 +1,223 @@
+use super::node::Simd;
+use super::tree::Tree;
+use super::{BPlus, Config, Key};
+use crate::algo::testkit::{arb_routes, assert_same, edge_tables, hop, next_random, probes, table};
+use crate::fib::{Compile, Incremental, Lookup};
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+use proptest::prelude::*;
+
+/// Every instruction set this CPU has.
+fn isas() -> Vec<Simd> {
+    [Simd::Portable, Simd::Avx2, Simd::Avx512].into_iter().filter(|s| s.available()).collect()
+}
+
+fn config(simd: Simd) -> Config {
+    Config { simd: Some(simd), ..Config::default() }
+}
+
+/// Builds `rib` with every instruction set and checks it on its probes.
+fn check<A: Key>(name: &str, rib: &Rib<A>, extra: &[A]) {
+    let mut addrs = probes(rib, 2000, 7);
+    addrs.extend_from_slice(extra);
+    addrs.extend([A::ZERO, A::from_u128(u128::MAX), A::from_u128(1), A::from_u128(u128::MAX - 1)]);
+    for simd in isas() {
+        let fib = BPlus::compile(rib, &config(simd)).unwrap();
+        assert_same(&format!("{name} ({})", simd.name()), &fib, rib, &addrs);
+    }
+}
+
+#[test]
+fn edge_tables_v4() {
+    for (name, rib) in edge_tables::<u32>() {
+        check(name, &rib, &[]);
+    }
+}
+
+#[test]
+fn edge_tables_v6() {
+    for (name, rib) in edge_tables::<u128>() {
+        check(name, &rib, &[]);
+    }
+}
+
+#[test]
+fn longer_prefix_ending_where_a_shorter_one_starts() {
+    // 10.0.0.0/9 ends at 10.127.255.255; 10.128.0.0/9 starts right after; /24 ends where a
+    // /16 starts, and a /32 sits on the last address before another route.
+    let v4 = table::<u32>(&[
+        (0x0A00_0000, 9, 1),
+        (0x0A80_0000, 9, 2),
+        (0x0B00_FF00, 24, 3),
+        (0x0B01_0000, 16, 4),
+        (0x0C00_FFFF, 32, 5),
+        (0x0C01_0000, 16, 5),
+        (0x0C01_0000, 17, 6),
+    ]);
+    check("abutting v4", &v4, &[]);
+    let base = 0x2001_0db8u128 << 96;
+    let v6 = table::<u128>(&[
+        (base, 48, 1),
+        (base + (1 << 80), 48, 2),
+        (base + (1 << 80) - (1 << 64), 64, 3),
+        (base + (1 << 80) - 1, 128, 4),
+        (base + (1 << 80), 128, 5),
+        (base + (1 << 80) + (1 << 64) - 4, 126, 6),
+        (base + (1 << 80) + (1 << 64), 65, 7),
+    ]);
+    check("abutting v6", &v6, &[]);
+}
+
+#[test]
+fn nested_chain_and_all_ones() {
+    let ones = u128::MAX;
+    let chain: Vec<(u128, u32, u32)> = (0..=128).map(|l| (ones, l, l % 5)).collect();
+    check("chain to all-ones v6", &table(&chain), &[]);
+    let chain: Vec<(u128, u32, u32)> = (0..=128).map(|l| (0, l, l % 3)).collect();
+    check("chain to all-zeros v6", &table(&chain), &[]);
+    let chain: Vec<(u32, u32, u32)> = (0..=32).map(|l| (u32::MAX, l, l)).collect();
+    check("chain to all-ones v4", &table(&chain), &[]);
+    check("single /128", &table::<u128>(&[(ones, 128, 1)]), &[]);
+    check("single /32", &table::<u32>(&[(u32::MAX, 32, 1)]), &[]);
+    check("only ::/0", &table::<u128>(&[(0, 0, 1)]), &[]);
+}
+
+/// `n` host routes with alternating hops: `n` intervals or so, around each level-size cliff.
+fn spaced<A: Key>(n: usize) -> Rib<A> {
+    let step = u128::MAX >> (128 - A::BITS) >> 1;
+    let step = step / (n as u128 + 1);
+    let routes: Vec<(A, u32, u32)> =
+        (0..n).map(|i| (A::from_u128((i as u128 + 1) * step), A::BITS, (i % 2) as u32)).collect();
+    table(&routes)
+}
+
+#[test]
+fn key_counts_at_the_level_cliffs() {
+    for cliff in [8usize, 72, 648, 5832] {
+        for n in [cliff / 2 - 1, cliff / 2, cliff / 2 + 1] {
+            check("v6 cliff", &spaced::<u128>(n), &[]);
+        }
+    }
+    for cliff in [16usize, 272, 4624] {
+        for n in [cliff / 2 - 1, cliff / 2, cliff / 2 + 1] {
+            check("v4 cliff", &spaced::<u32>(n), &[]);
+        }
+    }
+}
+
+#[test]
+fn tree_search_is_the_predecessor() {
+    for n in [1usize, 2, 8, 9, 16, 17, 100, 1000, 5000] {
+        let keys: Vec<u64> = (0..n as u64).map(|i| i * 1000).collect();
+        let tree = Tree::build(&keys);
+        let keys32: Vec<u32> = (0..n as u32).map(|i| i * 7).collect();
+        let tree32 = Tree::build(&keys32);
+        let mut state = 1u64;
+        for _ in 0..2000 {
+            let x = next_random(&mut state) % (n as u64 * 1000 + 5);
+            let want = keys.partition_point(|&k| k <= x) - 1;
+            assert_eq!(tree.search::<super::node::Portable>(x), want, "n={n} x={x}");
+            let x32 = (x % (n as u64 * 7 + 5)) as u32;
+            let want = keys32.partition_point(|&k| k <= x32) - 1;
+            assert_eq!(tree32.search::<super::node::Portable>(x32), want, "n={n} x={x32}");
+        }
+    }
+}
+
+/// Applies `ops` one by one (insert when `hop` is some, else remove), checking after each
+/// against the RIB, and at the end against a fresh compile.
+fn replay<A: Key>(
+    start: &[(Prefix<A>, crate::NextHop)],
+    ops: &[(Prefix<A>, Option<u32>)],
+    delta: usize,
+) {
+    let mut rib: Rib<A> = start.iter().copied().collect();
+    let cfg = Config { delta, ..Config::default() };
+    let mut fib = BPlus::compile(&rib, &cfg).unwrap();
+    for (i, &(p, h)) in ops.iter().enumerate() {
+        match h {
+            Some(h) => rib.insert(p, hop(h)),
+            None => rib.remove(&p),
+        };
+        fib.apply_changes(&rib, &[p]).unwrap();
+        let addrs = probes(&rib, 50, i as u64);
+        assert_same(&format!("after op {i} ({p:?} -> {h:?})"), &fib, &rib, &addrs);
+    }
+    let fresh = BPlus::compile(&rib, &cfg).unwrap();
+    let addrs = probes(&rib, 500, 99);
+    let mut a = vec![None; addrs.len()];
+    let mut b = vec![None; addrs.len()];
+    fib.lookup_batch(&addrs, &mut a);
+    fresh.lookup_batch(&addrs, &mut b);
+    assert_eq!(a, b, "updated structure differs from a fresh compile");
+}
+
+fn arb_ops<A: Key>() -> impl Strategy<Value = Vec<(Prefix<A>, Option<u32>)>> {
+    arb_routes::<A>(40, 6)
+        .prop_flat_map(|routes| {
+            let n = routes.len();
+            (Just(routes), proptest::collection::vec(any::<bool>(), n))
+        })
+        .prop_map(|(routes, removes)| {
+            routes
+                .into_iter()
+                .zip(removes)
+                .map(|((p, h), remove)| (p, (!remove).then_some(h.index())))
+                .collect()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_tables_v4(routes in arb_routes::<u32>(200, 9)) {
+        check("random v4", &routes.into_iter().collect(), &[]);
+    }
+
+    #[test]
+    fn random_tables_v6(routes in arb_routes::<u128>(200, 9)) {
+        check("random v6", &routes.into_iter().collect(), &[]);
+    }
+
+    #[test]
+    fn updates_v4(start in arb_routes::<u32>(60, 6), ops in arb_ops::<u32>(), delta in 1usize..6) {
+        replay(&start, &ops, delta);
+    }
+
+    #[test]
+    fn updates_v6(start in arb_routes::<u128>(60, 6), ops in arb_ops::<u128>(), delta in 1usize..6) {
+        replay(&start, &ops, delta);
+    }
+}
+
+#[test]
+fn next_hop_changes_that_move_no_boundary_are_written_in_place() {
+    let mut rib = table::<u32>(&[(0x0A00_0000, 8, 1), (0x0A01_0000, 16, 2)]);
+    let mut fib = BPlus::compile(&rib, &Config::default()).unwrap();
+    let p: Prefix<u32> = "10.1.0.0/16".parse().unwrap();
+    rib.insert(p, hop(3));
+    fib.apply_changes(&rib, &[p]).unwrap();
+    assert_eq!(fib.next_slot, 0, "no side table for a change that moves no boundary");
+    assert_eq!(fib.lookup(0x0A01_0203), Some(hop(3)));
+    // A new route moves boundaries: it gets a side table, and the answers follow.
+    let q: Prefix<u32> = "10.2.0.0/16".parse().unwrap();
+    rib.insert(q, hop(4));
+    fib.apply_changes(&rib, &[q]).unwrap();
+    assert_eq!(fib.next_slot, 1);
+    assert_eq!(fib.lookup(0x0A02_0001), Some(hop(4)));
+    assert_eq!(fib.lookup(0x0A03_0001), Some(hop(1)));
+}
+
+#[test]
+fn running_out_of_side_slots_rebuilds() {
+    let mut rib = table::<u128>(&[(0, 0, 1)]);
+    let mut fib = BPlus::compile(&rib, &Config { delta: 2, ..Config::default() }).unwrap();
+    for i in 0..10u128 {
+        let p = Prefix::new((0x2001u128 << 112) + (i << 80), 48).unwrap();
+        rib.insert(p, hop(2 + i as u32));
+        fib.apply_changes(&rib, &[p]).unwrap();
+    }
+    assert!(fib.rebuilds() >= 3, "rebuilds: {}", fib.rebuilds());
+    assert_same("after rebuilds", &fib, &rib, &probes(&rib, 100, 3));
+}

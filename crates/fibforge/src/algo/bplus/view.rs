@@ -1,0 +1,129 @@
+//! What readers look up in: the tree, the interval answers and the side tables.
+
+use super::hops::Hops;
+use super::key::{Answer, Key, intervals};
+use super::node::{Simd, TreeKey};
+use super::side::{Side, Sides};
+use super::tree::Tree;
+use crate::fib::BuildError;
+use crate::rib::Rib;
+
+/// The compiled interval B+-tree of one table (the part readers share).
+pub struct Fib<A: Key> {
+    pub(super) simd: Simd,
+    pub(super) tree: Tree<A::T>,
+    /// One word per interval, and one more when the last key (`K::MAX`) starts an interval
+    /// of its own (the tree cannot hold that key, see `tree.rs`).
+    pub(super) hops: Hops,
+    /// The interval of the last key.
+    pub(super) max_pos: usize,
+    pub(super) sides: Sides<A>,
+    /// Slots `0..built_sides` were filled at build; the rest serve updates.
+    pub(super) built_sides: usize,
+}
+
+/// The largest raw next hop or side slot a build accepts (the tag bit is above it).
+const WIDE_LIMIT: u32 = (1 << 31) - 1;
+
+fn raw_hop<A: Key>(answer: &Answer<A>) -> u32 {
+    match answer {
+        Answer::Hop(h) => h.map_or(0, |h| h.raw()),
+        // Sides hold full next hops, whatever the width.
+        Answer::Ranges(_) => 0,
+    }
+}
+
+impl<A: Key> Fib<A> {
+    /// Compiles the routes of `rib` with `delta_slots` side slots free for updates.
+    pub fn build(rib: &Rib<A>, simd: Simd, delta_slots: usize) -> Result<Self, BuildError> {
+        let (mut keys, mut answers): (Vec<A::T>, Vec<Answer<A>>) =
+            intervals::<A>(&rib.ranges()).into_iter().unzip();
+        // The last key cannot be a tree key: its interval gets the word after the others.
+        let max_pos = if keys.last() == Some(&A::T::MAX) {
+            keys.pop();
+            keys.len()
+        } else {
+            keys.len() - 1
+        };
+        let built_sides = answers.iter().filter(|a| matches!(a, Answer::Ranges(_))).count();
+        let sides = Sides::new(built_sides + delta_slots);
+        let largest_hop = answers.iter().map(raw_hop).max().unwrap_or(0);
+        let largest = largest_hop.max(sides.capacity() as u32);
+        if largest > WIDE_LIMIT {
+            return Err(BuildError::LimitExceeded {
+                algo: "bplus",
+                what: "raw next-hop id or side slot",
+                limit: WIDE_LIMIT as u64,
+                found: largest as u64,
+            });
+        }
+        let tag = Hops::tag_for(largest);
+        let mut slot = 0;
+        let words: Vec<u32> = answers
+            .drain(..)
+            .map(|a| match a {
+                Answer::Hop(h) => h.map_or(0, |h| h.raw()),
+                Answer::Ranges(r) => {
+                    sides.publish(slot, Side::new(&r));
+                    slot += 1;
+                    tag | (slot as u32 - 1)
+                }
+            })
+            .collect();
+        let hops = Hops::new(&words, largest);
+        Ok(Fib { simd, tree: Tree::build(&keys), hops, max_pos, sides, built_sides })
+    }
+
+    /// The interval holding key `k`.
+    #[inline]
+    pub(super) fn position(&self, k: A::T) -> usize {
+        if k == A::T::MAX { self.max_pos } else { self.search(k) }
+    }
+
+    /// The first key of the interval at `pos`.
+    pub(super) fn key_at(&self, pos: usize) -> A::T {
+        if pos < self.tree.len() { self.tree.key(pos) } else { A::T::MAX }
+    }
+
+    /// The first address of the interval at `pos`.
+    pub(super) fn first_addr(&self, pos: usize) -> A {
+        A::block_first(self.key_at(pos))
+    }
+
+    /// The last address of the interval at `pos`.
+    pub(super) fn last_addr(&self, pos: usize) -> A {
+        if pos == self.max_pos {
+            return A::from_u128(u128::MAX);
+        }
+        let next = self.key_at(pos + 1);
+        A::block_last(super::key::from_u128(next.to_u128() - 1))
+    }
+
+    /// Number of intervals (positions `0..intervals()`).
+    pub(super) fn intervals(&self) -> usize {
+        self.max_pos + 1
+    }
+
+    /// Bytes of every array.
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.tree.memory_bytes()
+            + self.hops.memory_bytes()
+            + self.sides.memory_bytes()
+    }
+
+    /// Inner levels above the leaf level.
+    pub fn height(&self) -> usize {
+        self.tree.height()
+    }
+
+    /// The instruction set of the node searches.
+    pub fn simd(&self) -> Simd {
+        self.simd
+    }
+
+    /// Bits per interval answer (16 or 32).
+    pub fn hop_width(&self) -> u32 {
+        self.hops.width()
+    }
+}
