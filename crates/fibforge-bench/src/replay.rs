@@ -21,8 +21,8 @@
 use crate::BenchAddress;
 use crate::rng::XorShift64;
 use crate::timing::{Percentiles, Spread};
-use fibforge::algo::poptrie::{Config, Key, Poptrie};
-use fibforge::{AnyPrefix, BuildError, Compile, Lookup, NextHop, Prefix, Rib, Table};
+use fibforge::sync::Concurrent;
+use fibforge::{AnyPrefix, BuildError, NextHop, Prefix, Rib, Table};
 use fibforge_io::{ReadConfig, ReadError, UpdateKind, read_updates};
 use serde::Serialize;
 use std::path::Path;
@@ -163,7 +163,7 @@ impl Progress {
 }
 
 impl Readers {
-    fn start<A: Key + BenchAddress>(table: &Table<A>, n: usize) -> Readers {
+    fn start<A: BenchAddress, F: Concurrent<A>>(table: &Table<A, F>, n: usize) -> Readers {
         let stop = Arc::new(AtomicBool::new(false));
         let counts: Vec<_> = (0..n).map(|_| Arc::new(AtomicU64::new(0))).collect();
         let cpu_ns: Vec<_> = (0..n).map(|_| Arc::new(AtomicU64::new(0))).collect();
@@ -206,8 +206,8 @@ impl Readers {
 
 /// Lookups per second (millions) over `window` by the readers, per wall and CPU second, or
 /// on this thread if there are no readers.
-fn idle_rate<A: Key + BenchAddress>(
-    table: &Table<A>,
+fn idle_rate<A: BenchAddress, F: Concurrent<A>>(
+    table: &Table<A, F>,
     readers: &Readers,
     window: Duration,
 ) -> (f64, Option<f64>) {
@@ -244,16 +244,18 @@ fn wait_for(pace: Option<f64>, start: Instant, times_us: &[u64], i: usize) {
 }
 
 /// Replays `updates` (recorded at `times_us`, used when `settings.pace` is set) onto a
-/// Poptrie table compiled from `rib` with `cfg`.
-pub fn replay<A: Key + BenchAddress>(
+/// concurrent table of the structure `F` compiled from `rib` with `cfg`; `algo` names the
+/// structure and its configuration in the report.
+pub fn replay<A: BenchAddress, F: Concurrent<A>>(
     rib: Rib<A>,
     updates: &[Update<A>],
     times_us: &[u64],
-    cfg: &Config,
+    cfg: &F::Config,
+    algo: String,
     settings: &ReplaySettings,
 ) -> Result<ReplayReport, BuildError> {
     let routes_before = rib.len();
-    let mut table = Table::<A>::with_config(rib, cfg)?;
+    let mut table = Table::<A, F>::with_config(rib, cfg)?;
     let memory_bytes_before = table.fib().memory_bytes();
     let readers = Readers::start(&table, settings.readers);
     let (lookup_mlps_idle, lookup_mlps_idle_cpu) = idle_rate(&table, &readers, settings.idle);
@@ -277,18 +279,12 @@ pub fn replay<A: Key + BenchAddress>(
     let (during, during_cpu) = readers.progress().rates(before, elapsed);
     readers.stop();
     let pct = Percentiles::of(&ns);
-    let fresh = Poptrie::compile(table.rib(), cfg)?;
+    let fresh = F::compile(table.rib(), cfg)?;
     let (after, fresh_rate) = compare_rates(&table, &fresh, settings.compare);
     let (checked, vs_fresh, vs_rib) = final_check(&table, &fresh, settings.final_random);
     Ok(ReplayReport {
         family: A::FAMILY.name(),
-        algo: format!(
-            "poptrie:s={},aggregate={},dir16={},fanout={}",
-            cfg.s,
-            on_off(cfg.aggregate),
-            on_off(cfg.narrow_dir),
-            on_off(cfg.fanout)
-        ),
+        algo,
         routes_before,
         routes_after: table.rib().len(),
         readers: settings.readers,
@@ -316,16 +312,12 @@ pub fn replay<A: Key + BenchAddress>(
     })
 }
 
-fn on_off(b: bool) -> &'static str {
-    if b { "on" } else { "off" }
-}
-
 /// Single-thread lookup rates (millions per second) of the updated table and of `fresh` on
 /// the same random addresses, alternating, 3 repeats of `window` each; medians. `(None,
 /// None)` when `window` is zero.
-fn compare_rates<A: Key + BenchAddress>(
-    table: &Table<A>,
-    fresh: &Poptrie<A>,
+fn compare_rates<A: BenchAddress, F: Concurrent<A>>(
+    table: &Table<A, F>,
+    fresh: &F,
     window: Duration,
 ) -> (Option<f64>, Option<f64>) {
     if window.is_zero() {
@@ -356,9 +348,9 @@ fn rate_for<A: BenchAddress>(window: Duration, lookup: impl Fn(A) -> Option<Next
 }
 
 /// Compares the table with a fresh compile and with the RIB: (checked, vs fresh, vs RIB).
-fn final_check<A: Key + BenchAddress>(
-    table: &Table<A>,
-    fresh: &Poptrie<A>,
+fn final_check<A: BenchAddress, F: Concurrent<A>>(
+    table: &Table<A, F>,
+    fresh: &F,
     random: usize,
 ) -> (u64, u64, u64) {
     let mut addrs = Vec::with_capacity(table.rib().len() * 4 + random);

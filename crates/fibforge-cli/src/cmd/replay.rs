@@ -10,7 +10,7 @@
 
 use crate::load::{TableArgs, load_table};
 use anyhow::{Context, bail};
-use fibforge::algo::poptrie::Key;
+use fibforge::algo::{bplus, poptrie};
 use fibforge::registry::{AlgoSpec, poptrie_config};
 use fibforge_bench::BenchAddress;
 use fibforge_bench::replay::{ReplayReport, ReplaySettings, Update, load_updates, replay};
@@ -24,7 +24,8 @@ pub struct Args {
     table: TableArgs,
     /// Update stream: MRT BGP4MP updates or text (`time a|w prefix [nexthop]`), any compression.
     updates: PathBuf,
-    /// Algorithm (an updatable concurrent one: `poptrie`, `poptrie16`, `poptrie:s=N,...`).
+    /// Algorithm (an updatable concurrent one: `poptrie`, `poptrie16`, `poptrie:s=N,...`,
+    /// `bplus`, `bplus:delta=N,...`).
     #[arg(long, default_value = crate::load::DEFAULT_ALGO)]
     algo: String,
     /// Reader threads looking up random addresses during the replay.
@@ -93,17 +94,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn run_family<A: Key + BenchAddress>(
+fn run_family<A: poptrie::Key + bplus::Key + BenchAddress>(
     spec: &AlgoSpec,
     rib: fibforge::Rib<A>,
     ups: &[Update<A>],
     times_us: &[u64],
     settings: &ReplaySettings,
 ) -> anyhow::Result<ReplayReport> {
+    if spec.name == "bplus" {
+        let cfg = bplus::config_from_spec(spec)?;
+        let name = spec.to_string();
+        return Ok(replay::<A, bplus::BPlus<A>>(rib, ups, times_us, &cfg, name, settings)?);
+    }
     let Some(cfg) = poptrie_config::<A>(spec) else {
-        bail!("replay needs an updatable concurrent algorithm: poptrie (got '{}')", spec.name);
+        bail!(
+            "replay needs an updatable concurrent algorithm: poptrie or bplus (got '{}')",
+            spec.name
+        );
     };
-    Ok(replay(rib, ups, times_us, &cfg?, settings)?)
+    let cfg = cfg?;
+    let on_off = |b: bool| if b { "on" } else { "off" };
+    let name = format!(
+        "poptrie:s={},aggregate={},dir16={},fanout={}",
+        cfg.s,
+        on_off(cfg.aggregate),
+        on_off(cfg.narrow_dir),
+        on_off(cfg.fanout)
+    );
+    Ok(replay::<A, poptrie::Poptrie<A>>(rib, ups, times_us, &cfg, name, settings)?)
 }
 
 fn parse_pace(s: &str) -> Result<f64, String> {

@@ -16,7 +16,7 @@ use crate::algo::prefetch;
 use crate::nexthop::{NextHop, as_raw_slots};
 
 /// Addresses walked in lock step by a batch.
-pub const LANES: usize = 32;
+pub const LANES: usize = 16;
 
 /// Deepest tree (inner levels) with a batch loop of its own; deeper ones use a generic loop.
 const MAX_UNROLLED: usize = 7;
@@ -124,7 +124,8 @@ fn batch<I: Isa, S: HopSlots + ?Sized, A: Key>(
     }
 }
 
-/// A batch through a tree of `D` inner levels, `LANES` addresses at a time.
+/// A batch through a tree of `D` inner levels, `LANES` addresses at a time (the tail of
+/// the batch one by one).
 #[inline(always)]
 fn lanes<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize>(
     fib: &Fib<A>,
@@ -132,36 +133,59 @@ fn lanes<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize>(
     addrs: &[A],
     out: &mut [u32],
 ) {
-    let tree = &fib.tree;
-    let fanout = Tree::<A::T>::FANOUT;
-    for (chunk, out) in addrs.chunks(LANES).zip(out.chunks_mut(LANES)) {
-        let n = chunk.len();
-        let mut key = [A::T::default(); LANES];
-        let mut node = [0usize; LANES];
-        for g in 0..n {
-            key[g] = chunk[g].top().min(A::T::MAX_BELOW);
-        }
-        for level in 0..D {
-            let below = tree.level_start(level + 1);
-            for g in 0..n {
-                node[g] = node[g] * fanout + A::T::rank::<I>(tree.line(level, node[g]), key[g]);
-                prefetch::read(tree.lines(), below + node[g]);
-            }
-        }
-        let mut pos = [0usize; LANES];
-        for g in 0..n {
-            let rank = A::T::rank::<I>(tree.line(D, node[g]), key[g]);
-            pos[g] = node[g] * A::T::PER_NODE + rank - 1;
-            if chunk[g].top() == A::T::MAX {
-                pos[g] = fib.max_pos;
-            }
-            hops.prefetch(pos[g]);
-        }
-        for g in 0..n {
-            out[g] = fib.answer::<S>(hops.get(pos[g]), chunk[g]);
-        }
+    let full = addrs.len() / LANES * LANES;
+    for (chunk, out) in addrs[..full].chunks_exact(LANES).zip(out.chunks_exact_mut(LANES)) {
+        let chunk: &[A; LANES] = chunk.try_into().expect("chunks_exact");
+        let out: &mut [u32; LANES] = out.try_into().expect("chunks_exact");
+        group::<I, S, A, D>(fib, hops, chunk, out);
+    }
+    for (o, &a) in out[full..].iter_mut().zip(&addrs[full..]) {
+        *o = one::<I, S, A>(fib, hops, a).map_or(0, |h| h.raw());
     }
 }
+
+/// `LANES` lookups in lock step, level by level.
+#[inline(always)]
+fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize>(
+    fib: &Fib<A>,
+    hops: &S,
+    chunk: &[A; LANES],
+    out: &mut [u32; LANES],
+) {
+    let tree = &fib.tree;
+    let fanout = Tree::<A::T>::FANOUT;
+    let key: [A::T; LANES] = std::array::from_fn(|g| chunk[g].top().min(A::T::MAX_BELOW));
+    let mut node = [0usize; LANES];
+    for level in 0..D {
+        let lines = tree.level(level);
+        // Levels that fit in L1 need no prefetch; the wide lower ones do.
+        let prefetch_below = tree.level(level + 1).len() > PREFETCH_FROM_LINES;
+        let below = tree.level(level + 1);
+        for g in 0..LANES {
+            node[g] = node[g] * fanout + A::T::rank::<I>(tree.line_in(lines, node[g]), key[g]);
+            if prefetch_below {
+                prefetch::read(below, node[g]);
+            }
+        }
+    }
+    let leaves = tree.level(D);
+    let mut pos = [0usize; LANES];
+    for g in 0..LANES {
+        let rank = A::T::rank::<I>(tree.line_in(leaves, node[g]), key[g]);
+        pos[g] = if chunk[g].top() == A::T::MAX {
+            fib.max_pos
+        } else {
+            node[g] * A::T::PER_NODE + rank - 1
+        };
+        hops.prefetch(pos[g]);
+    }
+    for g in 0..LANES {
+        out[g] = fib.answer::<S>(hops.get(pos[g]), chunk[g]);
+    }
+}
+
+/// Levels of more lines than this get their lines prefetched (512 lines: 32 KiB).
+const PREFETCH_FROM_LINES: usize = 512;
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {

@@ -96,16 +96,19 @@ impl<K: TreeKey> Tree<K> {
         unsafe { self.lines.get_unchecked(index) }
     }
 
-    /// Index of the first line of `level`.
+    /// The lines of `level` (`0..=height()`).
     #[inline(always)]
-    pub fn level_start(&self, level: usize) -> usize {
-        self.level_start[level]
+    pub fn level(&self, level: usize) -> &[K::Line] {
+        let end = self.level_start.get(level + 1).copied().unwrap_or(self.lines.len());
+        &self.lines[self.level_start[level]..end]
     }
 
-    /// All lines, levels top-down.
+    /// Line `node` of `lines`, a level reached by a descent (see `line`).
     #[inline(always)]
-    pub fn lines(&self) -> &[K::Line] {
-        &self.lines
+    pub fn line_in<'a>(&self, lines: &'a [K::Line], node: usize) -> &'a K::Line {
+        debug_assert!(node < lines.len());
+        // SAFETY: as in `line`: a descent's node index is within its level.
+        unsafe { lines.get_unchecked(node) }
     }
 
     fn leaf_start(&self) -> usize {
