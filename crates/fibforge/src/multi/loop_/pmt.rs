@@ -8,10 +8,8 @@
 //!   smaller when tables share next hops, at two more dependent accesses per lookup, and table
 //!   insertion/deletion rewrites every row (see [`pmt_packed`](super::pmt_packed)).
 //!
-//! The flat `entries × width` row table of earlier versions was replaced by the columns: same
-//! bytes and the same single dependent access per lookup (lookup rates measured side by side
-//! were equal within the noise of a shared machine), but adding a table had to copy every row
-//! into a wider table, so its time grew with the number of tables. The trade-off left is
+//! Columns rather than one flat `entries × width` row table: lookups are the same, and adding
+//! a table no longer copies every row (history: `docs/experiments/loop.md`). The trade-off is
 //! locality across tables: the values of one composite for all tables are no longer adjacent,
 //! so the writer's whole-composite reads (interning checks, Optimization 1) touch one cache
 //! line per table instead of `width / 16`; lookups read one value and are unaffected.
