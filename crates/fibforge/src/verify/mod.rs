@@ -39,3 +39,21 @@ pub use check::{Probes, Report, check, compare};
 pub use exhaustive::exhaustive;
 pub use probes::{in_prefix, level_boundaries, probes, route_edges, uniform};
 pub use rng::{XorShift64, xorshift64_step};
+
+/// The environment variable that sets how many random cases property tests and soak checks
+/// run ([`cases`]).
+pub const CASES_ENV: &str = "FIBFORGE_CASES";
+
+/// How many random cases a property test or soak check runs: `FIBFORGE_CASES` when it holds a
+/// positive whole number (for long runs, e.g. `FIBFORGE_CASES=10000 cargo test`), else
+/// `default` (the quick count of an ordinary test run; another value is reported on stderr and
+/// ignored).
+pub fn cases(default: u32) -> u32 {
+    match std::env::var(CASES_ENV) {
+        Err(_) => default,
+        Ok(v) => v.trim().parse().ok().filter(|&n| n > 0).unwrap_or_else(|| {
+            eprintln!("{CASES_ENV}={v:?} is not a positive whole number: {default} cases");
+            default
+        }),
+    }
+}

@@ -213,7 +213,7 @@ fn assert_same_contents<A: BloomKey>(fib: &BloomFib<A>, fresh: &BloomFib<A>, wha
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(48)))]
 
     #[test]
     fn v4_equals_rib(routes in prop::collection::vec(route_strategy(32), 0..200)) {

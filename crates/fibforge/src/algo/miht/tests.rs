@@ -173,7 +173,7 @@ fn replay<A: Address>(routes: Vec<(Prefix<A>, NextHop)>, ops: Vec<Op<A>>, seed: 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(32)))]
 
     #[test]
     fn random_tables_match_the_rib(routes in testkit::arb_routes::<u32>(200, 100_000), seed in any::<u64>()) {

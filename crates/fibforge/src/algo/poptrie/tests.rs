@@ -258,7 +258,7 @@ fn rib_from<A: Key>(routes: &[(u128, u32, u32)]) -> Rib<A> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(64)))]
 
     #[test]
     fn v4_matches_rib(routes in arb_table::<u32>(80), s in prop::sample::select(vec![0u32, 5, 16, 18, 24]), agg in any::<bool>(), dir16 in any::<bool>(), fan in any::<bool>()) {

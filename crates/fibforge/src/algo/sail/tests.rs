@@ -281,7 +281,7 @@ fn rib_from<A: Address>(routes: &[(Prefix<A>, u32)]) -> Rib<A> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(64)))]
 
     #[test]
     fn random_v4_tables_match_the_rib(routes in arb_v4_routes()) {
@@ -300,7 +300,7 @@ proptest! {
 
 proptest! {
     // Each case compiles SAIL_B (2^25 words) afresh after every batch: fewer cases.
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(24)))]
 
     #[test]
     fn updates_equal_a_fresh_compile(

@@ -112,7 +112,7 @@ pub(super) fn arb_prefix() -> impl Strategy<Value = Prefix4> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(64)))]
     #[test]
     fn updates_equal_fresh_build(
         initial in prop::collection::vec((0u32..3, arb_prefix(), 0u32..6), 0..40),
