@@ -41,17 +41,7 @@ pub(crate) fn probes<A: Key>(rib: &Rib<A>, random: usize, seed: u64) -> Vec<A> {
         let mid = first + ((last - first) >> 1);
         v.push(A::from_u128(mid));
     }
-    let mut x = seed | 1;
-    for _ in 0..random {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let hi = x;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        v.push(A::from_u128(((hi as u128) << 64) | x as u128));
-    }
+    v.extend(crate::verify::uniform::<A>(&mut crate::verify::XorShift64::new(seed), random));
     v.extend([A::ZERO, A::from_u128(u128::MAX)]);
     v
 }
