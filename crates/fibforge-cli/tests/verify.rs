@@ -5,7 +5,7 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A fresh file holding `text` in this test's own temporary folder.
 fn table(name: &str, text: &str) -> PathBuf {
@@ -16,7 +16,7 @@ fn table(name: &str, text: &str) -> PathBuf {
     path
 }
 
-fn verify(path: &PathBuf, algo: &str) -> assert_cmd::assert::Assert {
+fn verify(path: &Path, algo: &str) -> assert_cmd::assert::Assert {
     Command::cargo_bin("fibforge")
         .unwrap()
         .args(["verify", path.to_str().unwrap(), "--algo", algo, "--samples", "2000"])

@@ -4,12 +4,13 @@
 //!
 //! Layout:
 //! - [`rng`]: [`XorShift64`], the workspace's pseudo-random generator;
-//! - [`probes`]: probe addresses ([`route_edges`]: route first/last ± 1; [`uniform`];
-//!   [`in_prefix`]; [`probes`] combines them);
-//! - [`check`]: [`Probes`] (addresses with the RIB's answers), [`check`] through `lookup` and
-//!   `lookup_batch`, [`compare`] for answers computed elsewhere, [`Report`];
-//! - [`exhaustive`]: all 2^32 IPv4 addresses against [`Rib::ranges`];
-//! - [`multi`]: every table of a [`MultiLookup`](crate::multi::MultiLookup) against its own RIB.
+//! - [`probes`](mod@probes): probe addresses ([`route_edges`]: route first/last ± 1;
+//!   [`uniform`]; [`in_prefix`]; [`probes()`] combines them);
+//! - [`check`](mod@check): [`Probes`] (addresses with the RIB's answers), [`check()`] through
+//!   `lookup` and `lookup_batch`, [`compare`] for answers computed elsewhere, [`Report`];
+//! - [`exhaustive`](mod@exhaustive): all 2^32 IPv4 addresses against [`Rib::ranges`];
+//! - [`multi`]: every table of a [`MultiLookup`](crate::multi::MultiLookup) against its own RIB;
+//! - [`cases`]: how many random cases property tests run (`FIBFORGE_CASES`).
 //!
 //! Invariant: a [`Report`]'s `checked` counts every comparison made (a probe looked up through
 //! both paths counts twice), so "0 mismatches of N checked" means N answers agreed.
