@@ -6,8 +6,8 @@
 use fibforge::Rib;
 use fibforge_bench::peers::{Peer, PeerError, PeerFamily, bart};
 use fibforge_bench::traffic::TrafficSource;
+use fibforge_bench::verify::check;
 use fibforge_bench::verify::compare;
-use fibforge_bench::verify::{Probes, check};
 use fibforge_io::{ReadConfig, read_table};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -51,7 +51,8 @@ fn agree<A: PeerFamily>(peer: Peer, rib: &Rib<A>) {
         return;
     }
     assert!(!rib.is_empty());
-    let probes = Probes::build(rib, &[&TrafficSource::Random], 50_000, 30_000, 0, 7);
+    let probes =
+        fibforge_bench::verify::probes(rib, &[&TrafficSource::Random], 50_000, 30_000, 0, 7);
     let variants = A::variants(peer).expect("available peers have variants");
     assert!(!variants.is_empty(), "{peer} has no {} variant", A::FAMILY);
     for v in variants {
@@ -112,7 +113,8 @@ fn bart_agrees<A: PeerFamily>(rib: &Rib<A>) {
     if !available(Peer::Bart) {
         return;
     }
-    let probes = Probes::build(rib, &[&TrafficSource::Random], 50_000, 30_000, 0, 7);
+    let probes =
+        fibforge_bench::verify::probes(rib, &[&TrafficSource::Random], 50_000, 30_000, 0, 7);
     let got = bart::answers(rib, &probes.addrs).expect("the bart helper runs");
     let c = compare(&got, &probes, "bart");
     assert_eq!(c.mismatches, 0, "bart {}: {:?}", A::FAMILY, c.examples);

@@ -6,7 +6,8 @@
 //! - [`mrt`]: MRT RIB dumps and BGP update files (TABLE_DUMP, TABLE_DUMP_V2, BGP4MP, BGP4MP_ET),
 //!   as entries ([`mrt::MrtReader`]) or as a [`Table`] of one peer or all;
 //! - [`updates`]: update streams (MRT or `time a|w prefix nexthop` text) as [`updates::Update`]s;
-//! - [`trace`]: destination addresses of pcap/pcapng captures and address lists.
+//! - [`trace`]: destination addresses of pcap/pcapng captures and address lists;
+//! - [`data`]: where the workplace's shared data folder is (`FIBFORGE_SHARED_DATA`).
 //!
 //! [`read_table`] chooses the format by content: after decompression, a stream whose first
 //! 12 bytes are an MRT header of a routing type is MRT, anything else is text.
@@ -14,6 +15,7 @@
 //! Every error names the file and the line or byte offset and what was wrong; a failed load
 //! still hands back everything valid that was read before the failure.
 
+pub mod data;
 pub mod error;
 pub mod mrt;
 pub mod open;

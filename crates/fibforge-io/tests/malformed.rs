@@ -55,7 +55,7 @@ fn offset_of(e: &ReadError) -> Option<u64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(fibforge::verify::cases(200)))]
 
     /// A cut stream yields exactly the entries of the records before the cut, then an error
     /// at the cut (or nothing more when it falls between records).

@@ -114,7 +114,7 @@ fn shipped_address_list() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(fibforge::verify::cases(300)))]
     /// Damaged captures give errors or fewer addresses, never a panic.
     #[test]
     fn damaged_captures_never_panic(cut in 0usize..200, flips in proptest::collection::vec((0usize..200, any::<u8>()), 0..4)) {

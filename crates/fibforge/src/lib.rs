@@ -5,6 +5,7 @@
 //! - [`Lookup`], [`Compile`], [`Incremental`]: what every algorithm implements.
 //! - [`Table`]: the concurrent table (one writer, lock-free [`Reader`]s), Poptrie by default.
 //! - [`algo`]: the algorithms, one module each; [`registry`] builds them by name.
+//! - [`verify`]: any structure checked against its RIB (probes, exhaustive IPv4, many tables).
 //!
 //! Addresses are `u32` (IPv4) and `u128` (IPv6) through the [`Address`] trait; next hops are
 //! dense [`NextHop`] ids interned from user values with [`Interner`].
@@ -33,6 +34,7 @@ pub mod prefix;
 pub mod registry;
 pub mod rib;
 pub mod sync;
+pub mod verify;
 
 pub use addr::{Address, Family};
 pub use fib::{BuildError, Compile, Incremental, Lookup};

@@ -8,7 +8,6 @@ use crate::peers::{Peer, PeerError, PeerFamily, Variant};
 use crate::report::{Row, Status};
 use crate::timing::Mode;
 use crate::traffic::TrafficSource;
-use crate::verify::Probes;
 use fibforge::Rib;
 use fibforge::registry::{AlgoSpec, build};
 use std::time::{Duration, Instant};
@@ -42,8 +41,14 @@ pub fn run_family<A: PeerFamily>(
     }
     let scaling = TrafficSource::resolve(&s.scaling_traffic, rib, s.seed).ok();
     let refs: Vec<&TrafficSource<A>> = sources.iter().map(|(_, src)| src).collect();
-    let probes =
-        Probes::build(rib, &refs, s.verify_routes, s.verify_random, VERIFY_PER_TRAFFIC, s.seed);
+    let probes = crate::verify::probes(
+        rib,
+        &refs,
+        s.verify_routes,
+        s.verify_random,
+        VERIFY_PER_TRAFFIC,
+        s.seed,
+    );
     log(&format!("  verification sample: {} addresses", probes.addrs.len()));
     let ctx = Ctx::new(s, table, rib, duration, sources, scaling, probes);
     for spec in s.algos_for(A::FAMILY) {

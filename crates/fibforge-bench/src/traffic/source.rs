@@ -155,18 +155,7 @@ const IN_PREFIX_BYTES: usize = 4 << 20;
 /// random entry of the route array (several MiB), a cache miss per address that would be
 /// charged to the lookup. An empty table gives no addresses.
 pub fn draw_in_prefix<A: BenchAddress>(rib: &Rib<A>, n: usize, seed: u64) -> Vec<A> {
-    let routes: Vec<(u128, u128)> =
-        rib.iter().map(|(p, _)| (p.addr().to_u128(), !A::netmask(p.len()).to_u128())).collect();
-    if routes.is_empty() {
-        return Vec::new();
-    }
-    let mut rng = XorShift64::new(seed);
-    (0..n)
-        .map(|_| {
-            let (net, host) = routes[rng.below(routes.len() as u64) as usize];
-            A::from_u128(net | (rng.next_u128() & host))
-        })
-        .collect()
+    fibforge::verify::in_prefix(rib, &mut XorShift64::new(seed), n)
 }
 
 /// Traces: an array read in order, cycled.

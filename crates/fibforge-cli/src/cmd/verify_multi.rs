@@ -7,14 +7,15 @@
 //! table, every table added in order, then the middle table removed and added back (it gets
 //! its VRF id again, the lowest free slot), so the checks cover insertion and deletion.
 
-use super::verify::{Args, Outcome, check_all_ranges, check_probes, probe_addresses};
+use super::verify::Args;
 use crate::load::{DEFAULT_ALGO, load_table};
 use anyhow::Context;
 use fibforge::multi::loop_::{Loop, LoopConfig};
 use fibforge::multi::sail_m::SailM;
 use fibforge::multi::{MultiLookup, PerTable, VrfId};
 use fibforge::registry::{AlgoSpec, RegistryFamily, sail_config};
-use fibforge::{Address, BuildError, Interner, Lookup, NextHop, Rib};
+use fibforge::verify::{Report, multi::check_tables};
+use fibforge::{Address, BuildError, Family, Interner, Rib};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,6 +35,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         v4.push(remap(&t.v4, &t, &mut hops)?);
         v6.push(remap(&t.v6, &t, &mut hops)?);
     }
+    anyhow::ensure!(
+        v4.iter().any(|r| !r.is_empty()) || v6.iter().any(|r| !r.is_empty()),
+        "{}: the tables hold no routes: nothing to verify",
+        args.table.path.display()
+    );
     let algos: Vec<String> = if args.algo == "all" {
         vec!["loop".into(), "sail_m".into(), "per_table".into()]
     } else {
@@ -44,18 +50,21 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         outcomes.extend(verify_family(&v4, algo, args)?);
         outcomes.extend(verify_family(&v6, algo, args)?);
     }
-    let failed = outcomes.iter().any(|(_, o)| o.mismatches > 0);
+    let failed = outcomes.iter().any(|(_, o)| !o.report.is_ok());
     if args.json {
         let results: Vec<_> = outcomes
             .iter()
-            .map(|(vrf, o)| json!({"algo": o.algo, "family": o.family.name(), "vrf": vrf, "table": files[*vrf as usize].display().to_string(), "checked": o.checked, "mismatches": o.mismatches}))
+            .map(|(vrf, o)| json!({"algo": o.algo, "family": o.family.name(), "vrf": vrf, "table": files[*vrf as usize].display().to_string(), "checked": o.report.checked, "mismatches": o.report.mismatches}))
             .collect();
         let report = json!({"table": args.table.path.display().to_string(), "results": results});
         println!("{}", serde_json::to_string_pretty(&report)?);
     }
-    for (vrf, o) in outcomes.iter().filter(|(_, o)| o.mismatches > 0) {
-        eprintln!("{} {} vrf {vrf}: {} mismatches; first ones:", o.algo, o.family, o.mismatches);
-        for e in &o.examples {
+    for (vrf, o) in outcomes.iter().filter(|(_, o)| !o.report.is_ok()) {
+        eprintln!(
+            "{} {} vrf {vrf}: {} mismatches; first ones:",
+            o.algo, o.family, o.report.mismatches
+        );
+        for e in &o.report.examples {
             eprintln!("  {e}");
         }
     }
@@ -89,24 +98,11 @@ pub(crate) fn remap<A: Address>(
     Ok(out)
 }
 
-/// One table of a multi-table structure seen as a single-table `Lookup`.
-struct Vrf<'a, A: Address, M: MultiLookup<A> + ?Sized> {
-    multi: &'a M,
-    vrf: VrfId,
-    _family: std::marker::PhantomData<fn() -> A>,
-}
-
-impl<A: Address, M: MultiLookup<A> + ?Sized> Lookup<A> for Vrf<'_, A, M> {
-    fn lookup(&self, addr: A) -> Option<NextHop> {
-        self.multi.lookup(self.vrf, addr)
-    }
-    fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
-        let keys: Vec<(VrfId, A)> = addrs.iter().map(|&a| (self.vrf, a)).collect();
-        self.multi.lookup_batch(&keys, out)
-    }
-    fn memory_bytes(&self) -> usize {
-        self.multi.memory_bytes()
-    }
+/// One table's verdict.
+struct Outcome {
+    algo: String,
+    family: Family,
+    report: Report,
 }
 
 /// LOOP over `ribs` (VRF id = position), built at once or (`build=incremental`) by table
@@ -150,7 +146,7 @@ fn verify_family<A: RegistryFamily>(
         "sail_m" => match SailM::build(ribs, &sail_config("sail_m", &spec)?) {
             Ok(m) => Box::new(m),
             Err(e @ BuildError::Unsupported { .. }) if args.algo == "all" => {
-                eprintln!("{spec} {}: skipped: {e}", A::FAMILY);
+                println!("{:<22} {}  not applicable: {e}", spec.to_string(), A::FAMILY);
                 return Ok(Vec::new());
             }
             Err(e) => return Err(e.into()),
@@ -166,32 +162,18 @@ fn verify_family<A: RegistryFamily>(
         }
     };
     let built = t0.elapsed();
-    let mut union = Rib::new();
-    for r in ribs {
-        for (p, h) in r.iter() {
-            union.insert(p, h);
-        }
-    }
-    let probes = probe_addresses(&union, args);
-    let mut out = Vec::new();
-    for (vrf, rib) in ribs.iter().enumerate() {
-        let view = Vrf { multi: &*multi, vrf: vrf as VrfId, _family: Default::default() };
-        let mut o = Outcome {
-            algo: spec.to_string(),
-            family: A::FAMILY,
-            checked: 0,
-            mismatches: 0,
-            examples: vec![],
-        };
-        check_probes(rib, &view, &probes, &mut o);
-        if args.exhaustive && A::BITS == 32 && vrf < EXHAUSTIVE_TABLES {
-            check_all_ranges(&rib.ranges(), &view, &mut o);
-        }
-        out.push((vrf as VrfId, o));
-    }
+    let exhaustive_tables = if args.exhaustive { EXHAUSTIVE_TABLES } else { 0 };
+    let reports = check_tables(ribs, &*multi, args.samples::<A>(), args.seed, exhaustive_tables);
+    let out: Vec<(VrfId, Outcome)> = reports
+        .into_iter()
+        .enumerate()
+        .map(|(vrf, report)| {
+            (vrf as VrfId, Outcome { algo: spec.to_string(), family: A::FAMILY, report })
+        })
+        .collect();
     if !args.json {
-        let checked: u64 = out.iter().map(|(_, o)| o.checked).sum();
-        let bad: u64 = out.iter().map(|(_, o)| o.mismatches).sum();
+        let checked: u64 = out.iter().map(|(_, o)| o.report.checked).sum();
+        let bad: u64 = out.iter().map(|(_, o)| o.report.mismatches).sum();
         let status = if bad == 0 { "ok" } else { "MISMATCH" };
         println!(
             "{:<22} {}  {} tables  built in {:>8.1} ms  {:>8.2} MiB  {checked:>12} lookups checked  {bad} mismatches  {status}",

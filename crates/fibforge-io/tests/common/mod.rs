@@ -8,14 +8,14 @@ pub fn repo_data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data")
 }
 
-/// The workplace's shared data, when it exists: `<repo>/../shared/data`, or the folder named
-/// by `FIBFORGE_SHARED_DATA` (for checkouts elsewhere, such as git worktrees).
+/// The workplace's shared data, when it exists (`fibforge_io::data`: `$FIBFORGE_SHARED_DATA`,
+/// else `../shared/data` beside the workspace).
 pub fn shared_data() -> Option<PathBuf> {
-    let beside_repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
-    let from_env = std::env::var_os("FIBFORGE_SHARED_DATA").map(PathBuf::from);
-    let found = [Some(beside_repo), from_env].into_iter().flatten().find(|d| d.is_dir());
+    let found = fibforge_io::data::shared_data_dir(&repo_data().join(".."));
     if found.is_none() {
-        eprintln!("../shared/data not found: the shared-data part of this test is skipped");
+        eprintln!(
+            "the shared data folder was not found: the shared-data part of this test is skipped"
+        );
     }
     found
 }

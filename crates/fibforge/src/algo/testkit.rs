@@ -1,11 +1,14 @@
-//! Test support shared by the algorithm tests: edge-case tables, probe addresses and checks
-//! against the RIB oracle.
+//! Test support shared by the algorithm tests: edge-case tables, and probe addresses and
+//! checks against the RIB oracle as thin callers of [`crate::verify`].
 
 use crate::addr::Address;
 use crate::fib::Lookup;
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
-use crate::rib::{Range, Rib};
+use crate::rib::Rib;
+use crate::verify::{self, Probes};
+
+pub use crate::verify::level_boundaries as boundaries;
 
 /// A next hop by index.
 pub fn hop(i: u32) -> NextHop {
@@ -15,21 +18,6 @@ pub fn hop(i: u32) -> NextHop {
 /// A table from `(address, length, hop index)` triples (host bits are masked).
 pub fn table<A: Address>(routes: &[(A, u32, u32)]) -> Rib<A> {
     routes.iter().map(|&(a, l, h)| (Prefix::new_masked(a, l).unwrap(), hop(h))).collect()
-}
-
-/// xorshift64* step: deterministic pseudo-random numbers for probes.
-pub fn next_random(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-}
-
-/// A random address (IPv6: two draws).
-pub fn random_addr<A: Address>(state: &mut u64) -> A {
-    let hi = next_random(state) as u128;
-    let lo = next_random(state) as u128;
-    A::from_u128((hi << 64) | lo)
 }
 
 /// The edge-case tables every algorithm must answer correctly, by name.
@@ -112,39 +100,7 @@ pub fn many_hops<A: Address>(n: u32) -> Rib<A> {
 /// Addresses that stress a table: the first and last address of every route and their
 /// outside neighbours, `random` uniform addresses and as many inside random routes.
 pub fn probes<A: Address>(rib: &Rib<A>, random: usize, seed: u64) -> Vec<A> {
-    let mut v = Vec::with_capacity(rib.len() * 4 + random * 2);
-    for (p, _) in rib.iter() {
-        v.extend([p.addr(), p.last()]);
-        v.push(A::from_u128(p.addr().to_u128().wrapping_sub(1)));
-        v.push(A::from_u128(p.last().to_u128().wrapping_add(1)));
-    }
-    let routes: Vec<_> = rib.iter().map(|(p, _)| p).collect();
-    let mut state = seed | 1;
-    for _ in 0..random {
-        let a: A = random_addr(&mut state);
-        v.push(a);
-        if let Some(p) = routes.get((next_random(&mut state) % routes.len().max(1) as u64) as usize)
-        {
-            let host = a.to_u128() & !A::netmask(p.len()).to_u128();
-            v.push(A::from_u128(p.addr().to_u128() | host));
-        }
-    }
-    v
-}
-
-/// Every multiple of 2^(BITS − k) and the address before it, for each `k` in `levels`
-/// (IPv4 /16 and /18 boundaries: all 2^k of them).
-pub fn boundaries<A: Address>(levels: &[u32]) -> Vec<A> {
-    let mut v = Vec::new();
-    for &k in levels {
-        let step = 1u128 << (A::BITS - k);
-        for i in 0..(1u128 << k) {
-            let a = i * step;
-            v.push(A::from_u128(a));
-            v.push(A::from_u128(a.wrapping_sub(1)));
-        }
-    }
-    v
+    verify::probes(rib, 1, random, seed)
 }
 
 /// The /k boundaries (and the address before each) of the 256 /k blocks around every route:
@@ -168,8 +124,9 @@ pub fn boundaries_near_routes<A: Address>(rib: &Rib<A>, k: u32) -> Vec<A> {
     v
 }
 
-/// Asserts that `fib` answers like the RIB on `addrs`, through `lookup` and `lookup_batch`.
-/// The oracle walks the RIB's range partition over the sorted addresses (fast for millions).
+/// Asserts that `fib` answers like the RIB on `addrs`, through `lookup` and `lookup_batch`
+/// in the given order, and through `lookup_batch` sorted too (batches must not depend on
+/// neighbouring addresses being similar, nor miss what similar neighbours expose).
 #[track_caller]
 pub fn assert_same<A: Address, F: Lookup<A> + ?Sized>(
     name: &str,
@@ -177,43 +134,15 @@ pub fn assert_same<A: Address, F: Lookup<A> + ?Sized>(
     rib: &Rib<A>,
     addrs: &[A],
 ) {
-    let mut sorted = addrs.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
-    let expected = answers_from_ranges(&rib.ranges(), &sorted);
-    let mut batch = vec![None; sorted.len()];
-    fib.lookup_batch(&sorted, &mut batch);
-    let mut bad = 0;
-    for (i, (&a, &want)) in sorted.iter().zip(&expected).enumerate() {
-        let single = fib.lookup(a);
-        if single != want || batch[i] != want {
-            if bad < 5 {
-                eprintln!("{name}: {a:?}: lookup {single:?} batch {:?} rib {want:?}", batch[i]);
-            }
-            bad += 1;
-        }
-    }
-    assert_eq!(bad, 0, "{name}: {bad} of {} addresses differ from the RIB", sorted.len());
-    // Unsorted order too: batches must not depend on neighbouring addresses being similar.
-    let mut out = vec![None; addrs.len()];
-    fib.lookup_batch(addrs, &mut out);
-    for (&a, &o) in addrs.iter().zip(&out) {
-        assert_eq!(o, fib.lookup(a), "{name}: batch lookup of {a:?} in input order");
-    }
-}
-
-/// The RIB answer of each sorted address, from the range partition.
-fn answers_from_ranges<A: Address>(ranges: &[Range<A>], sorted: &[A]) -> Vec<Option<NextHop>> {
-    let mut i = 0;
-    sorted
-        .iter()
-        .map(|&a| {
-            while i + 1 < ranges.len() && ranges[i + 1].start <= a {
-                i += 1;
-            }
-            ranges[i].hop
-        })
-        .collect()
+    let given = Probes::new(rib, addrs.to_vec());
+    verify::check(fib, &given, true, true).assert_ok(name);
+    let mut pairs: Vec<(A, Option<NextHop>)> =
+        given.addrs.into_iter().zip(given.expected).collect();
+    pairs.sort_unstable_by_key(|&(a, _)| a);
+    pairs.dedup_by_key(|&mut (a, _)| a);
+    let (addrs, expected) = pairs.into_iter().unzip();
+    let sorted = Probes { addrs, expected };
+    verify::check(fib, &sorted, false, true).assert_ok(&format!("{name} (sorted)"));
 }
 
 /// Routes from a proptest-friendly description: few distinct top bits so routes nest and

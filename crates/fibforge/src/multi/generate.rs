@@ -30,13 +30,13 @@ impl Default for Perturbation {
     }
 }
 
+/// One xorshift64 stream: the generated tables stay what they were before the workspace's
+/// generator became the four-stream [`crate::verify::XorShift64`].
 struct XorShift(u64);
 
 impl XorShift {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
+        self.0 = crate::verify::xorshift64_step(self.0);
         self.0
     }
     fn chance(&mut self, p: f64) -> bool {

@@ -38,9 +38,9 @@
 //!   all filter words, test all filter bits, prefetch the table slots of the hits, read them —
 //!   and overlaps the next level's filter loads with this level's table reads. Single lookups
 //!   start the direct-array load first and test all `k` bits of a filter without an early
-//!   exit (independent loads, no branch per bit). Profile before this (ris2015, random, batch):
-//!   ~45 % of the time waiting on table slots and ~16 % on the direct array, one address at a
-//!   time.
+//!   exit (independent loads, no branch per bit). Before this, batches spent most of their
+//!   time waiting on table slots and the direct array one address at a time
+//!   (`docs/experiments/bloom.md`).
 //! - **Table home slot** = top bits of `a · odd constant` rather than of `a` itself
 //!   ([`table`]): the filter also uses the top bits of `a`, so without the multiply a false
 //!   positive tends to land on an occupied probe run.

@@ -10,7 +10,7 @@
 //! paper's hash reuse). The extra multiply decorrelates the home slot from the filter bit that
 //! `a` addresses (also the top bits of `a`): without it, a false positive caused by a stored
 //! key with a nearby `a` lands on that key's own probe run, so a miss reads a longer run
-//! (measured on ris2015 and tier1-v6: 1.8–2.8 slots per false positive at load ≤ 1/2).
+//! (figures: `docs/experiments/bloom.md`).
 
 use crate::nexthop::NextHop;
 use std::fmt::Debug;

@@ -6,6 +6,7 @@ use crate::addr::Address;
 use crate::fib::{Compile, Incremental, Lookup};
 use crate::prefix::Prefix;
 use crate::rib::Rib;
+use crate::verify::XorShift64;
 use proptest::prelude::*;
 
 /// Tests keep expansions small: a larger one fails fast with `LimitExceeded`.
@@ -25,16 +26,6 @@ fn configs() -> Vec<BloomConfig> {
     all.into_iter().map(small).collect()
 }
 
-struct Xorshift(u64);
-impl Xorshift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Addresses worth checking: every route's first and last address and their neighbours, plus
 /// random ones.
 fn probe_addrs<A: Address>(rib: &Rib<A>, random: usize) -> Vec<A> {
@@ -43,8 +34,10 @@ fn probe_addrs<A: Address>(rib: &Rib<A>, random: usize) -> Vec<A> {
         let (lo, hi) = (p.addr().to_u128(), p.last().to_u128());
         out.extend([lo, hi, lo.wrapping_sub(1), hi.wrapping_add(1)].map(A::from_u128));
     }
-    let mut x = Xorshift(0x9e37_79b9_7f4a_7c15);
-    out.extend((0..random).map(|_| A::from_u128(((x.next() as u128) << 64) | x.next() as u128)));
+    let mut x = XorShift64::new(0x9e37_79b9_7f4a_7c15);
+    out.extend(
+        (0..random).map(|_| A::from_u128(((x.next_u64() as u128) << 64) | x.next_u64() as u128)),
+    );
     out
 }
 
@@ -213,7 +206,7 @@ fn assert_same_contents<A: BloomKey>(fib: &BloomFib<A>, fresh: &BloomFib<A>, wha
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(48)))]
 
     #[test]
     fn v4_equals_rib(routes in prop::collection::vec(route_strategy(32), 0..200)) {

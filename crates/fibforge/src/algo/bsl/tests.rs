@@ -108,7 +108,7 @@ fn one_line_tables_find_every_key() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(32)))]
 
     #[test]
     fn random_tables_match_the_rib(routes in testkit::arb_routes::<u32>(150, 100_000), seed in any::<u64>()) {

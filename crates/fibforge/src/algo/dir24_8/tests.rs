@@ -91,7 +91,7 @@ fn arb_ops() -> impl Strategy<Value = Vec<Op>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(16))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(16)))]
 
     #[test]
     fn random_tables_match_the_rib(routes in testkit::arb_routes::<u32>(80, 100_000), seed in any::<u64>()) {

@@ -29,10 +29,10 @@ fn bplus_tree_follows_a_btreemap() {
     fn run<const M: usize>() {
         let mut t = BPlusTree::<M>::new();
         let mut model = BTreeMap::new();
-        let mut s = 7u64;
+        let mut rng = crate::verify::XorShift64::new(7);
         for round in 0..20_000u32 {
-            let k = (testkit::next_random(&mut s) % 3000) as u32;
-            if testkit::next_random(&mut s) % 5 < 3 || round < 3000 {
+            let k = rng.below(3000) as u32;
+            if rng.below(5) < 3 || round < 3000 {
                 assert_eq!(t.insert(k, round), model.insert(k, round));
             } else {
                 assert_eq!(t.remove(k), model.remove(&k));
@@ -173,7 +173,7 @@ fn replay<A: Address>(routes: Vec<(Prefix<A>, NextHop)>, ops: Vec<Op<A>>, seed: 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(32)))]
 
     #[test]
     fn random_tables_match_the_rib(routes in testkit::arb_routes::<u32>(200, 100_000), seed in any::<u64>()) {

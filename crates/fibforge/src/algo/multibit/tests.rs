@@ -162,7 +162,7 @@ pub(crate) fn small_rib(max_len: u32, max_routes: usize) -> impl Strategy<Value 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(64)))]
 
     #[test]
     fn tries_answer_like_the_rib(
@@ -291,7 +291,7 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(48)))]
 
     #[test]
     fn updates_match_the_rib_and_a_fresh_compile(

@@ -214,10 +214,9 @@ impl Leaf for u32 {
 /// leaf slot is `leaves[base0 + popcount(leafvec & mask(n)) - 1]`, `mask(n)` keeping bits
 /// `0..=n`.
 ///
-/// Two or three records in every eight straddle a cache line (by the arena's alignment).
-/// Neither padding them to 32 bytes nor
-/// prefetching a record's last byte as well helped (tier1-v6 in-prefix batch, medians of 5
-/// alternating runs: 75.2 against 79.5, 79.1 against 82.8 Mlps).
+/// Two or three records in every eight straddle a cache line (by the arena's alignment);
+/// neither padding them to 32 bytes nor prefetching a record's last byte as well helped
+/// (`docs/experiments/poptrie.md`).
 #[repr(C)]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Node {

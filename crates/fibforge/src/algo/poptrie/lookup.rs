@@ -68,10 +68,8 @@ impl<A: Key, L: Leaf> Core<A, L> {
 
     /// The walk from node `d` with cursor `k` (the address bits below that node's offset).
     ///
-    /// The loop branches on every level: a branch-free walk of the first five IPv6 levels
-    /// (a node whose slot is a leaf read again) measured slower (tier1-v6 in-prefix single,
-    /// 3 alternating runs: 41–49 against 55–58 Mlps): predicted branches let the next
-    /// lookups' loads start early.
+    /// The loop branches on every level: predicted branches let the next lookups' loads start
+    /// early, which made it faster than a branch-free walk (`docs/experiments/poptrie.md`).
     ///
     /// # Safety
     /// `d` is a node index reached from a published entry.
@@ -125,17 +123,15 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// group of lookups: the direct-pointing entries of the whole group are prefetched, then
     /// the walks that continue below them proceed in lock step (see `group`).
     ///
-    /// Measured on the project's tables (`poptrie_bench`, quiet machine): the lock step makes
-    /// IPv6 in-prefix batches about 1.2× faster (deep /48 walks overlap), but costs IPv4
-    /// 10–20% (its walks are one or two levels, shorter than the bookkeeping pays for), so
-    /// IPv4 takes one level of every walking lane, then the leaves, then the deeper walks
-    /// lane after lane ([`Key::LOCKSTEP_WALK`], `first_level_then_lanes`).
+    /// The lock step pays for IPv6's deep /48 walks, whose loads overlap, but not for IPv4's
+    /// walks of one or two levels, so IPv4 takes one level of every walking lane, then the
+    /// leaves, then the deeper walks lane after lane ([`Key::LOCKSTEP_WALK`],
+    /// `first_level_then_lanes`; figures in `docs/experiments/poptrie.md`).
     ///
     /// With `GATHER` (only when the CPU has AVX-512F) the direct-pointing step of each 16
     /// lanes is one gather, and all the group's gathers are issued before any of their
-    /// results is branched on (loaded machine, `poptrie_bench` ris2015, 3 alternating rounds,
-    /// batch Mlps: 206–233 → 240–250 with groups of 32, 244–254 with groups of 64; a
-    /// branch-free lock-step round measured 5–10 % slower on IPv6 in-prefix and was dropped).
+    /// results is branched on, so their latencies overlap; groups are 64 lanes, the fastest
+    /// size measured.
     #[inline(always)]
     pub(crate) fn lookup_batch_inline<const GATHER: bool>(&self, addrs: &[A], out: &mut [u32]) {
         const GROUP: usize = 64;
@@ -159,9 +155,8 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// index is known, so the group's dependent loads overlap; lanes that reach their leaf
     /// leave the round-robin (`live` holds the lanes still walking, `walking` all of them).
     ///
-    /// The per-lane arrays are zero-filled at every group; compact `arrayvec` lists of the
-    /// walking lanes instead (no fill, fewer bytes) measured slower (idle machine, `fibforge
-    /// bench` ris2015 random batch, 3 alternating runs: 404–430 against 328–343 Mlps).
+    /// The per-lane arrays are zero-filled at every group: compact lists of the walking
+    /// lanes (no fill, fewer bytes) measured slower (`docs/experiments/poptrie.md`).
     #[inline(always)]
     fn group<const G: usize, const GATHER: bool>(&self, a: &[A; G], out: &mut [u32; G]) {
         let mut node = [0u32; G];
@@ -205,21 +200,9 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// (`Key::window`) with no per-lane cursor; the few lanes still walking past the window
     /// finish with the full cursor.
     ///
-    /// Measured (idle machine, `fibforge bench` tier1-v6 in-prefix batch, 3 alternating
-    /// runs, Mlps): against per-lane 128-bit cursors 61–68 → 73–77. Tried and slower: a
-    /// branch-free round (both ranks computed, the live list compacted by a conditional
-    /// increment: 57–59 against 78–80; the increment chains every lane on its node's load)
-    /// and groups of 128 lanes (49–62 against 72–77). Tried later (same measure): live lanes
-    /// as a bit mask iterated by `tzcnt` (19 instead of 27 instructions per lane and level):
-    /// medians of 6 alternating runs 78.0 against 76.3, within the noise; the same mask with a
-    /// branch-free level (both ranks, the prefetch address selected): 62–67 against 69–79;
-    /// lanes refilled with the next address as soon as they finish (AMAC, 16 or 48 lanes):
-    /// 44–47 against 68–71; each address walked to its leaf in turn (as single lookups):
-    /// medians 59.7 against 74.2, but 95.0 against 85.0 on the small LINX table (1.1 MiB);
-    /// the same with `dir` and the first record prefetched 16 and 8 addresses ahead: 44
-    /// against 63. Branch-free rounds over every walking lane (no list; a finished lane parked
-    /// on a static record with no children, its leaf index OR-ed in, rounds until no lane
-    /// descends): medians of 5, 55.4 against 72.3.
+    /// The 64-bit window beats per-lane 128-bit cursors; branch-free rounds, bit-mask lane
+    /// lists, larger groups, AMAC refills and lane-after-lane walks were all measured and were
+    /// no faster (`docs/experiments/poptrie.md`).
     #[inline(always)]
     fn lockstep<const G: usize>(
         &self,
@@ -289,9 +272,8 @@ impl<A: Key, L: Leaf> Core<A, L> {
 
     /// The walks of the lanes in `live` (lane `i` at node `node[i]`, cursor `k[i]`): one
     /// level for every lane first, prefetching each lane's leaf (or next node), then the
-    /// leaves, then the few deeper walks lane after lane. Against walking each lane to its
-    /// leaf at once (loaded machine, `poptrie_bench` ris2015, 3 alternating rounds, batch
-    /// Mlps): uniform 206–230 → 241–277, in-prefix 128–154 → 165–182.
+    /// leaves, then the few deeper walks lane after lane: the leaf loads of the whole group
+    /// overlap, which made it faster than walking each lane to its leaf at once (`docs/experiments/poptrie.md`).
     #[inline(always)]
     fn first_level_then_lanes<const G: usize>(
         &self,

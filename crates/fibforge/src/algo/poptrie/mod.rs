@@ -29,11 +29,10 @@
 //!   children are one contiguous block, in slot order.
 //! - `fanout` (IPv6 only, on by default, `fanout=on|off`; only with a 16-bit `dir`): 64
 //!   records per root slot, copies of each root's children and *fillers* for its leaf slots,
-//!   so a lookup skips the root (`fanout.rs`). tier1-v6, 3 runs: in-prefix batch 72–75 →
-//!   77–79 Mlps, single 57–60 → 64; uniform random single unchanged, batch 436–445 →
-//!   421–433; 2.36 → 2.75 MiB. IPv4 tables have thousands of roots and walks of one or two
-//!   levels: ris2015 took 58.7 MiB and halved the rates, so IPv4 has none (and no test for
-//!   it in its lookups: [`Key::FANOUT`]).
+//!   so a lookup skips the root (`fanout.rs`); it speeds up IPv6's deep walks for a few
+//!   hundred KiB. IPv4 tables have thousands of roots and walks of one or two levels, where
+//!   it costs tens of MiB and speed, so IPv4 has none (and no test for it in its lookups:
+//!   [`Key::FANOUT`]; figures in `docs/experiments/poptrie.md`).
 //! - `leaves`: `u8` when every raw next hop (index + 1) is at most 255 (a router's
 //!   adjacencies, typically), `u16` up to 65,535, else `u32`; the lookup is compiled
 //!   separately for each width. A node's leaves are one block.
@@ -50,17 +49,12 @@
 //!   without, a node exists exactly where a route lies strictly inside its parent's slot.
 //! - Published blocks are never written; updates write new blocks and switch to them.
 //!
-//! # IPv6 lookups inside real prefixes: what bounds them (measured)
+//! # IPv6 lookups inside real prefixes
 //!
-//! A /48 takes `dir`, four records (offsets 24–42, the first from the fan-out) and a leaf.
-//! `fibforge bench` tier1-v6 in-prefix (single / batch Mlps) is about 63 / 80; traffic into
-//! the /32 routes only (a walk of one or two records) reaches 102 / 120, into the /48 routes
-//! only 68 / 87. Shortening the walk does not move the mix much: `s = 24` (one record fewer,
-//! 46 MiB) gained 5–15 % in batches; a hash from the top 42 bits to the node at offset 42
-//! (24,679 entries, probed before the walk; three of a /48's six dependent loads gone) gave
-//! single lookups 62–65 against 61 and made batches slower (62–69 against 78). Branch-free
-//! walks, AVX-512 lanes, AMAC schedules and padded records were all slower (see
-//! `lookup.rs`, `simd.rs`, `layout.rs`).
+//! A /48 takes `dir`, four records (offsets 24–42, the first from the fan-out) and a leaf: a
+//! chain of dependent loads that bounds in-prefix IPv6 rates. Shortening it (a larger `s`, a
+//! hash to the deepest node) and other walk schedules were measured and not adopted
+//! (`docs/experiments/poptrie.md`).
 //!
 //! # Structural limits
 //!
@@ -122,9 +116,9 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The recommended configuration for an address family (measured on this project's
-    /// tables; see the crate README): IPv6 with root fan-out (its walks are deep and its
-    /// roots few), IPv4 without (thousands of roots, walks of one or two levels).
+    /// The recommended configuration for an address family: IPv6 with root fan-out (its
+    /// walks are deep and its roots few), IPv4 without (thousands of roots, walks of one or
+    /// two levels; figures in `docs/experiments/poptrie.md`).
     pub fn for_family<A: Key>() -> Self {
         Config { fanout: A::FANOUT, ..Config::default() }
     }

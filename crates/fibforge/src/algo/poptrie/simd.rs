@@ -4,22 +4,13 @@
 //! top bits through a permute of their high halves.
 //!
 //! Only this step is vectorised: the walks below `dir` are data-dependent chains of
-//! different lengths (`lookup.rs` walks them). Measured on ris2015 with `poptrie_bench`
-//! (idle machine, 3 alternating rounds, batch Mlps): uniform random 215–218 → 246–249,
-//! in-prefix addresses 129–139 → 171–173.
+//! different lengths (`lookup.rs` walks them).
 //! [`super::lookup::Isa::X86Avx512`] is chosen at run time; the scalar twin is the
 //! `X86Popcnt`/`Portable` path, and the tests compare both on every table.
 //!
-//! Tried and dropped: the IPv6 walks in lock step with AVX-512 (8 lanes per vector, gathers
-//! of the node words, `vpopcntq` ranks, masked moves). `poptrie_bench` (a 16 MiB in-prefix
-//! address array) gave tier1-v6 batches 48–50 → 57–59 Mlps, but in `fibforge bench` (a
-//! 4 MiB array) on the idle machine it was slower than the scalar lock step (medians of 3
-//! alternating runs: 60.1 against 64.4 Mlps), so the simpler scalar walk stayed. Measured
-//! again after the benchmark's address fill moved to AVX2 (`fibforge bench`, idle machine,
-//! 5 alternating runs, in-prefix batch Mlps): scalar 52.6–62.5, SIMD 47.6–59.9. Once more on
-//! the code with root fan-out (lanes start at offset 24; the `leafvec` gather only when a
-//! lane stops), 3 alternating runs, medians: LINX (cache-resident) 77.4 against 82.7,
-//! tier1-v6 63.4 against 64.7.
+//! The IPv6 walks in lock step with AVX-512 (gathers of node words, `vpopcntq` ranks) were
+//! tried three times and were no faster than the scalar lock step, so the simpler scalar walk
+//! stayed (figures for both decisions: `docs/experiments/poptrie.md`).
 //!
 //! A narrow (16-bit) `dir` is gathered as the low halves of 32-bit lanes at 2-byte steps
 //! (`gather_narrow`); the wide one as 32-bit entries (`gather_wide`).

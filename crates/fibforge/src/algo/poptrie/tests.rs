@@ -41,17 +41,7 @@ pub(crate) fn probes<A: Key>(rib: &Rib<A>, random: usize, seed: u64) -> Vec<A> {
         let mid = first + ((last - first) >> 1);
         v.push(A::from_u128(mid));
     }
-    let mut x = seed | 1;
-    for _ in 0..random {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let hi = x;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        v.push(A::from_u128(((hi as u128) << 64) | x as u128));
-    }
+    v.extend(crate::verify::uniform::<A>(&mut crate::verify::XorShift64::new(seed), random));
     v.extend([A::ZERO, A::from_u128(u128::MAX)]);
     v
 }
@@ -258,7 +248,7 @@ fn rib_from<A: Key>(routes: &[(u128, u32, u32)]) -> Rib<A> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(64)))]
 
     #[test]
     fn v4_matches_rib(routes in arb_table::<u32>(80), s in prop::sample::select(vec![0u32, 5, 16, 18, 24]), agg in any::<bool>(), dir16 in any::<bool>(), fan in any::<bool>()) {

@@ -90,9 +90,8 @@ const ARENA_WAIT: Duration = Duration::from_millis(2);
 
 /// How long a full root region waits for retired roots before `dir` is widened. Widening is
 /// for good and drops the root fan-out, for a shortage that lasts only until a descheduled
-/// reader runs again: with 2 ms, the IPv6 stress test (`tests/table_stress.rs`, three tests
-/// and their six threads on two cores, debug build) lost its fan-out in 9 of 88 runs; with
-/// 100 ms in none of 80.
+/// reader runs again; 2 ms was too short on a loaded two-core machine and 100 ms was not
+/// (`docs/experiments/poptrie.md`).
 const ROOTS_WAIT: Duration = Duration::from_millis(100);
 
 impl<A: Key> Poptrie<A> {

@@ -250,7 +250,7 @@ fn run_ops<A: Key>(ops: &[(bool, u128, u32, u32)], s: u32, agg: bool, dir16: boo
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(48)))]
 
     #[test]
     fn v4_random_updates(ops in arb_ops(32), s in prop::sample::select(vec![0u32, 5, 16, 18]), agg in any::<bool>(), dir16 in any::<bool>(), fan in any::<bool>()) {

@@ -7,6 +7,7 @@ use crate::fib::{BuildError, Compile, Incremental, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::rib::Rib;
+use crate::verify::XorShift64;
 use proptest::prelude::*;
 
 fn hop(i: u32) -> NextHop {
@@ -15,17 +16,6 @@ fn hop(i: u32) -> NextHop {
 
 fn p4(text: &str) -> Prefix<u32> {
     text.parse().unwrap()
-}
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 /// Route boundaries and their neighbours, the boundaries of the /16 and /24 slots around
@@ -50,9 +40,9 @@ fn probes<A: Address>(rib: &Rib<A>, random: usize) -> Vec<A> {
         add(r.start.to_u128());
         add(r.start.to_u128().wrapping_sub(1));
     }
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut rng = XorShift64::new(0x9E37_79B9_7F4A_7C15);
     for _ in 0..random {
-        add(((rng.next() as u128) << 64) | rng.next() as u128);
+        add(((rng.next_u64() as u128) << 64) | rng.next_u64() as u128);
     }
     v
 }
@@ -281,7 +271,7 @@ fn rib_from<A: Address>(routes: &[(Prefix<A>, u32)]) -> Rib<A> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(64)))]
 
     #[test]
     fn random_v4_tables_match_the_rib(routes in arb_v4_routes()) {
@@ -300,7 +290,7 @@ proptest! {
 
 proptest! {
     // Each case compiles SAIL_B (2^25 words) afresh after every batch: fewer cases.
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(24)))]
 
     #[test]
     fn updates_equal_a_fresh_compile(
@@ -355,12 +345,13 @@ fn check_updates(base: &[(Prefix<u32>, u32)], ops: &[(bool, Routes<u32>)]) {
 
 #[test]
 fn sail_u_single_update_touches_at_most_one_bitmap_word() {
-    let mut rng = XorShift(42);
+    let mut rng = XorShift64::new(42);
     let mut rib = Rib::new();
     for _ in 0..3000 {
-        let len = [0, 3, 6, 7, 12, 13, 16, 18, 19, 22, 24, 25, 28, 32][rng.next() as usize % 14];
-        let p = Prefix::new_masked((rng.next() as u32) & 0xC3FF_FFFF, len).unwrap();
-        rib.insert(p, hop(rng.next() as u32 % 7));
+        let len =
+            [0, 3, 6, 7, 12, 13, 16, 18, 19, 22, 24, 25, 28, 32][rng.next_u64() as usize % 14];
+        let p = Prefix::new_masked((rng.next_u64() as u32) & 0xC3FF_FFFF, len).unwrap();
+        rib.insert(p, hop(rng.next_u64() as u32 % 7));
     }
     let mut u = SailU::compile(&rib, &SailConfig::default()).unwrap();
     let routes: Vec<_> = rib.iter().collect();
@@ -403,13 +394,13 @@ fn narrow_words_widen_when_an_update_overflows() {
 
 #[test]
 fn random_update_sequences_with_short_and_long_routes() {
-    let mut rng = XorShift(7);
+    let mut rng = XorShift64::new(7);
     let mut routes = |n: usize| -> Vec<(Prefix<u32>, u32)> {
         (0..n)
             .map(|_| {
-                let len = (rng.next() % 33) as u32;
-                let a = (rng.next() as u32) & 0x80FF_FFFF;
-                (Prefix::new_masked(a, len).unwrap(), (rng.next() % 9) as u32)
+                let len = (rng.next_u64() % 33) as u32;
+                let a = (rng.next_u64() as u32) & 0x80FF_FFFF;
+                (Prefix::new_masked(a, len).unwrap(), (rng.next_u64() % 9) as u32)
             })
             .collect()
     };

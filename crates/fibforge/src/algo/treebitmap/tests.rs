@@ -115,7 +115,7 @@ fn check_updates<A: Address, N: NodeLayout>(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(16))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(16)))]
 
     #[test]
     fn random_ipv4_tables_match_the_rib(routes in testkit::arb_routes::<u32>(80, 100_000), seed in any::<u64>()) {

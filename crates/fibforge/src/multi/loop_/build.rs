@@ -9,7 +9,7 @@
 
 use super::encode::{Special, encode_group, encode_sparse};
 use super::layout::{PAYLOAD_MAX, Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry};
-use super::pmt_columns::Book;
+use super::pmt::columns::Book;
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
@@ -246,7 +246,7 @@ impl Sink for VecSink {
         self.chunk_groups[(chunk * self.chunk_stride + g) as usize] = offset;
     }
     fn intern(&mut self, composite: &[u32]) -> Result<u32, BuildError> {
-        let (h, t) = (super::pmt_index::hash(composite), composite.len());
+        let (h, t) = (super::pmt::index::hash(composite), composite.len());
         let rows = &self.pmt;
         if let Some(i) = self.book.index.find(h, |i| &rows[i as usize * t..][..t] == composite) {
             return Ok(i);

@@ -14,7 +14,7 @@
 //! - current entry points at a chunk: the walk descends with the new table's value as the
 //!   child's default.
 //!
-//! With the column layout ([`pmt_columns`](super::pmt_columns)) an entry keeps its index when
+//! With the column layout ([`pmt::columns`](super::pmt::columns)) an entry keeps its index when
 //! all its elements get the same value in the added column, which is then written into that
 //! column alone; a second value divides it into a new entry (the only copy across tables, per
 //! divided composite). Deleting table `v` drops its column and maps each entry to the first
@@ -40,8 +40,8 @@ use super::build::{ChunkValues, Sink, VecSink, encode_chunk, note_special};
 use super::encode::Special;
 use super::layout::{Core, Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
 use super::merge_patch::Patch;
-use super::pmt_columns::ColumnEdit;
-use super::pmt_index::FastMap;
+use super::pmt::columns::ColumnEdit;
+use super::pmt::index::FastMap;
 use super::update::Store;
 
 use crate::addr::Address;
@@ -234,7 +234,7 @@ impl<A: Address> Merger<'_, A> {
             return Ok(entry(TAG_PMT, edit.map(index, value)?)); // keeps its own memo
         }
         let key = (index as u64) << 32 | value as u64;
-        let key_hash = super::pmt_index::mix(key); // a bijection: no collisions
+        let key_hash = super::pmt::index::mix(key); // a bijection: no collisions
         if let Some(&e) = self.memo.get(&key_hash) {
             return Ok(e);
         }

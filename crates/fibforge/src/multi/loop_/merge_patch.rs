@@ -40,7 +40,7 @@ use super::build::{Sink, encode_chunk};
 use super::encode::encode_group;
 use super::layout::{Core, TAG_CHUNK, TAG_PMT, TAG_SPARSE, codeword, entry, payload, tag};
 use super::merge::Walked;
-use super::pmt_columns::ColumnEdit;
+use super::pmt::columns::ColumnEdit;
 use super::update::{CoreSink, Retired, Store};
 use crate::fib::BuildError;
 use std::sync::atomic::Ordering;

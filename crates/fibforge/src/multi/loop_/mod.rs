@@ -16,7 +16,7 @@
 //! composite of every table's FPA value at that element (the Multiplexed FPA), so the overlay
 //! bitmap is the OR of the tables' bitmaps; lookup entries index a PortMapTable that stores each
 //! distinct composite once. The PortMapTable is stored as one column per table (see
-//! `pmt.rs`): a lookup reads `column[vrf][index]`, one dependent access after the
+//! `pmt/`): a lookup reads `column[vrf][index]`, one dependent access after the
 //! chunk walk, as with the paper's row table. With `compress_pmt` it is bitmap-compressed rows
 //! instead (§V-B, `S_pmt2`): smaller when tables share next hops, at two more dependent
 //! accesses per lookup and with table insertion/deletion rewriting every row.
@@ -61,9 +61,6 @@ mod layout;
 mod merge;
 mod merge_patch;
 mod pmt;
-mod pmt_columns;
-mod pmt_index;
-mod pmt_packed;
 mod single;
 mod sweep;
 mod update;
@@ -230,7 +227,7 @@ enum PmtSource {
     /// per slot; `false` marks a free slot.
     Rows(Vec<bool>),
     /// Columns edited by a table insertion/deletion.
-    Edited(pmt_columns::Columns, pmt_columns::Book),
+    Edited(pmt::columns::Columns, pmt::columns::Book),
 }
 
 /// Turns built vectors into live arrays (with update headroom) and their allocator.
@@ -447,8 +444,8 @@ impl<A: Address> Loop<A> {
         let old = current(&self.shared, &guard);
         let pmt::Pmt::Columns(cols) = &old.pmt else { return Ok(Some(false)) };
         let edit = match (reshape.add, reshape.clear) {
-            (Some((slot, _)), _) => pmt_columns::ColumnEdit::add(cols, &self.store.pmt, slot),
-            (None, Some(slot)) => pmt_columns::ColumnEdit::remove(cols, &self.store.pmt, slot),
+            (Some((slot, _)), _) => pmt::columns::ColumnEdit::add(cols, &self.store.pmt, slot),
+            (None, Some(slot)) => pmt::columns::ColumnEdit::remove(cols, &self.store.pmt, slot),
             (None, None) => return Ok(Some(false)),
         };
         let shape = (&self.shape, self.cfg.sparse_limit);
@@ -526,10 +523,10 @@ impl<A: Address> Loop<A> {
         let width = reshape.width;
         let edit = match (&old.pmt, reshape.add, reshape.clear) {
             (pmt::Pmt::Columns(c), Some((slot, _)), _) => {
-                Some(pmt_columns::ColumnEdit::add(c, &self.store.pmt, slot))
+                Some(pmt::columns::ColumnEdit::add(c, &self.store.pmt, slot))
             }
             (pmt::Pmt::Columns(c), None, Some(slot)) => {
-                Some(pmt_columns::ColumnEdit::remove(c, &self.store.pmt, slot))
+                Some(pmt::columns::ColumnEdit::remove(c, &self.store.pmt, slot))
             }
             _ => None,
         };

@@ -112,7 +112,7 @@ pub(super) fn arb_prefix() -> impl Strategy<Value = Prefix4> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(64)))]
     #[test]
     fn updates_equal_fresh_build(
         initial in prop::collection::vec((0u32..3, arb_prefix(), 0u32..6), 0..40),
@@ -205,11 +205,9 @@ fn long_update_run_reuses_unnamed_entries() {
             }
         })
     };
-    let mut s = 0x2545_F491_4F6C_DD1Du64;
+    let mut rng = crate::verify::XorShift64::new(0x2545_F491_4F6C_DD1D);
     for step in 0..6_000u32 {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
+        let s = rng.next_u64();
         // Mostly /14 to /16 routes in 10.64.0.0/10 (root elements, replaced in place: the arena
         // is not used up), some /24 to /26 routes in 10.1.2.0/23 (a chunk's groups): few
         // entries are named at any time, while every announcement names a new next hop.

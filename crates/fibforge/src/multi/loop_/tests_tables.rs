@@ -141,7 +141,7 @@ fn table_churn_keeps_the_portmaptable_bounded() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(48)))]
     #[test]
     fn random_insertions_and_deletions_equal_fresh_build(
         tables in prop::collection::vec(
@@ -288,7 +288,7 @@ fn arb_step() -> impl Strategy<Value = Step> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(48)))]
     /// Insertions and deletions patched in place between route updates (which divide, merge
     /// and collapse the chunks the patches then walk) answer like a fresh build.
     #[test]

@@ -37,7 +37,7 @@ pub(super) struct Store {
     pub arena_top: u32,
     pub chunk_top: u32,
     /// PortMapTable entries: count, hashes, index.
-    pub pmt: super::pmt_columns::Book,
+    pub pmt: super::pmt::columns::Book,
     /// Packed PortMapTable words in use (`compress_pmt`).
     pub pmt_words: u32,
     pub free_words: HashMap<u32, Vec<u32>>,
@@ -151,7 +151,7 @@ impl Sink for CoreSink<'_> {
     }
 
     fn intern(&mut self, composite: &[u32]) -> Result<u32, BuildError> {
-        let h = super::pmt_index::hash(composite);
+        let h = super::pmt::index::hash(composite);
         let pmt = &self.core.pmt;
         let book = &mut self.store.pmt;
         if let Some(i) = book.index.find(h, |i| pmt.holds(i, composite)) {

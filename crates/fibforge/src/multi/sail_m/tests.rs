@@ -115,7 +115,7 @@ fn arb_set() -> impl Strategy<Value = Vec<Vec<(Prefix<u32>, NextHop)>>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(64)))]
     #[test]
     fn random_sets_answer_like_their_ribs(set in arb_set()) {
         let ribs: Vec<Rib<u32>> = set.into_iter().map(|r| r.into_iter().collect()).collect();

@@ -109,7 +109,7 @@ fn more_next_hops_than_16_bits() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(48)))]
 
     #[test]
     fn random_tables_match_the_rib(

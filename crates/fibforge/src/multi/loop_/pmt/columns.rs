@@ -20,16 +20,16 @@
 //!   table collapse in the walk.
 //!
 //! Hashes are kept per entry and updated in O(1) per changed column (see
-//! [`pmt_index`](super::pmt_index)). Entries are append-only while a structure is live:
+//! [`index`](super::index)). Entries are append-only while a structure is live:
 //! divided entries are written past every index the published structure references, so
 //! readers of the old structure never see them change. Entries merged away by a table
 //! deletion are retired: after the readers' grace period they are reused by later divisions
 //! and updates, so adding and removing tables repeatedly does not grow the table. Entries
 //! that fall out of use through route updates are found by a sweep and reused the same way
-//! (see [`sweep`](super::sweep)).
+//! (see [`sweep`](super::super::sweep)).
 
-use super::build::limit_error;
-use super::pmt_index::{FastMap, PmtIndex, mix, term};
+use super::super::build::limit_error;
+use super::index::{FastMap, PmtIndex, mix, term};
 use crate::fib::BuildError;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -40,7 +40,7 @@ fn column(len: usize) -> Column {
     (0..len).map(|_| AtomicU32::new(0)).collect()
 }
 
-pub(super) struct Columns {
+pub(in crate::multi::loop_) struct Columns {
     cols: Box<[Column]>,
     /// Entries every live column has room for.
     capacity: usize,
@@ -49,7 +49,12 @@ pub(super) struct Columns {
 impl Columns {
     /// Live table from `flat` composites (`live.len()` values each, `entries` of them) with
     /// room for `capacity` entries; slots whose `live` is false get no storage.
-    pub(super) fn new(flat: &[u32], live: &[bool], entries: usize, capacity: usize) -> Columns {
+    pub(in crate::multi::loop_) fn new(
+        flat: &[u32],
+        live: &[bool],
+        entries: usize,
+        capacity: usize,
+    ) -> Columns {
         let (capacity, width) = (capacity.max(entries), live.len());
         let cols = (0..width)
             .map(|v| {
@@ -66,24 +71,24 @@ impl Columns {
         Columns { cols, capacity }
     }
 
-    pub(super) fn width(&self) -> usize {
+    pub(in crate::multi::loop_) fn width(&self) -> usize {
         self.cols.len()
     }
 
     /// The same columns, shared (for a structure that differs in its other arrays only).
-    pub(super) fn share(&self) -> Columns {
+    pub(in crate::multi::loop_) fn share(&self) -> Columns {
         Columns { cols: self.cols.clone(), capacity: self.capacity }
     }
 
     /// The value of column `vrf` (< width) of entry `i`; 0 in a removed table's slot.
     #[inline]
-    pub(super) fn get(&self, i: u32, vrf: u32) -> u32 {
+    pub(in crate::multi::loop_) fn get(&self, i: u32, vrf: u32) -> u32 {
         self.cols[vrf as usize].get(i as usize).map_or(0, |x| x.load(Ordering::Relaxed))
     }
 
     /// Hints that `cols[vrf][i]` (`vrf` < width) is read soon.
     #[inline]
-    pub(super) fn prefetch(&self, i: u32, vrf: u32) {
+    pub(in crate::multi::loop_) fn prefetch(&self, i: u32, vrf: u32) {
         let col = &self.cols[vrf as usize];
         if (i as usize) < col.len() {
             crate::algo::prefetch::read(col, i as usize);
@@ -91,7 +96,11 @@ impl Columns {
     }
 
     /// Stores `composite` as entry `i` (the next one).
-    pub(super) fn append(&self, i: u32, composite: &[u32]) -> Result<(), BuildError> {
+    pub(in crate::multi::loop_) fn append(
+        &self,
+        i: u32,
+        composite: &[u32],
+    ) -> Result<(), BuildError> {
         if i as usize >= self.capacity {
             return Err(limit_error("reserved PortMapTable entries"));
         }
@@ -104,19 +113,19 @@ impl Columns {
     }
 
     /// Bytes in use for `entries` entries: live columns only.
-    pub(super) fn used_bytes(&self, entries: u32) -> usize {
+    pub(in crate::multi::loop_) fn used_bytes(&self, entries: u32) -> usize {
         4 * entries as usize * self.cols.iter().filter(|c| !c.is_empty()).count()
     }
 
     /// Bytes allocated.
-    pub(super) fn allocated_bytes(&self) -> usize {
+    pub(in crate::multi::loop_) fn allocated_bytes(&self) -> usize {
         4 * self.cols.iter().map(|c| c.len()).sum::<usize>()
     }
 }
 
 /// The writer's bookkeeping of PortMapTable entries.
 #[derive(Default)]
-pub(super) struct Book {
+pub(in crate::multi::loop_) struct Book {
     /// Entries in use (the next index).
     pub top: u32,
     /// Hash of every entry (for entries merged away or out of use: stale, never looked up).
@@ -133,23 +142,23 @@ pub(super) struct Book {
     pub freed: Arc<Mutex<Vec<u32>>>,
     /// `idle[i]`: entry `i` is free or waiting for its grace period (missing: false).
     pub idle: Vec<bool>,
-    /// Entries made by route updates since the last sweep (see [`sweep`](super::sweep)).
+    /// Entries made by route updates since the last sweep (see [`sweep`](super::super::sweep)).
     pub created: u32,
 }
 
 impl Book {
     /// Moves entries whose grace period has passed into `free`.
-    pub(super) fn collect(&mut self) {
+    pub(in crate::multi::loop_) fn collect(&mut self) {
         self.free.append(&mut self.freed.lock().expect("freed lock"));
     }
 
     /// Entries not free (named by lookup entries, or out of use through updates).
-    pub(super) fn in_use(&self) -> u32 {
+    pub(in crate::multi::loop_) fn in_use(&self) -> u32 {
         self.top - self.free.len() as u32
     }
 
     /// The index for a new entry: a free one, else the next one.
-    pub(super) fn next_index(&mut self) -> u32 {
+    pub(in crate::multi::loop_) fn next_index(&mut self) -> u32 {
         let i = self.free.pop().unwrap_or_else(|| {
             self.top += 1;
             self.top - 1
@@ -162,7 +171,7 @@ impl Book {
 
     /// Retires entry `i` (no lookup entry of the structure being published names it): it
     /// becomes free after the readers' grace period.
-    pub(super) fn retire(&mut self, i: u32) {
+    pub(in crate::multi::loop_) fn retire(&mut self, i: u32) {
         if self.idle.len() <= i as usize {
             self.idle.resize(self.top as usize, false);
         }
@@ -171,12 +180,12 @@ impl Book {
     }
 
     /// True when entry `i` is free or waiting for its grace period.
-    pub(super) fn is_idle(&self, i: u32) -> bool {
+    pub(in crate::multi::loop_) fn is_idle(&self, i: u32) -> bool {
         self.idle.get(i as usize).copied().unwrap_or(false)
     }
 
     /// Records the hash of entry `i` (new or reused).
-    pub(super) fn set_hash(&mut self, i: u32, h: u64) {
+    pub(in crate::multi::loop_) fn set_hash(&mut self, i: u32, h: u64) {
         match self.hashes.get_mut(i as usize) {
             Some(slot) => *slot = h,
             None => self.hashes.push(h),
@@ -184,7 +193,7 @@ impl Book {
     }
 
     /// Gives back a reused entry after a failed store.
-    pub(super) fn unuse(&mut self, i: u32) {
+    pub(in crate::multi::loop_) fn unuse(&mut self, i: u32) {
         if i + 1 == self.top && self.hashes.len() < self.top as usize {
             self.top -= 1;
         } else {
@@ -199,7 +208,7 @@ impl Book {
 
 /// Adding or removing one table's column: maps every current entry index met by the walk to
 /// its index in the new structure (see the module doc).
-pub(super) struct ColumnEdit {
+pub(in crate::multi::loop_) struct ColumnEdit {
     cols: Vec<Column>,
     capacity: usize,
     slot: usize,
@@ -216,7 +225,7 @@ pub(super) struct ColumnEdit {
 
 impl ColumnEdit {
     /// Prepares adding a table in `slot` (a free slot or the next one).
-    pub(super) fn add(old: &Columns, book: &Book, slot: usize) -> ColumnEdit {
+    pub(in crate::multi::loop_) fn add(old: &Columns, book: &Book, slot: usize) -> ColumnEdit {
         let mut cols = old.cols.to_vec();
         if slot >= cols.len() {
             cols.resize_with(slot + 1, || column(0));
@@ -236,7 +245,7 @@ impl ColumnEdit {
     }
 
     /// Prepares removing the table in `slot`.
-    pub(super) fn remove(old: &Columns, book: &Book, slot: usize) -> ColumnEdit {
+    pub(in crate::multi::loop_) fn remove(old: &Columns, book: &Book, slot: usize) -> ColumnEdit {
         ColumnEdit {
             cols: old.cols.to_vec(),
             capacity: old.capacity,
@@ -252,13 +261,13 @@ impl ColumnEdit {
     /// True when the edit moved every column into larger storage: readers of the current
     /// structure read the old columns, which do not hold the entries divided past their end,
     /// so a structure patched in place must not show them its patched groups (see
-    /// [`merge_patch`](super::merge_patch)).
-    pub(super) fn grew(&self) -> bool {
+    /// [`merge_patch`](super::super::merge_patch)).
+    pub(in crate::multi::loop_) fn grew(&self) -> bool {
         self.grew
     }
 
     /// The new index of current entry `i`, with `value` in the added column.
-    pub(super) fn map(&mut self, i: u32, value: u32) -> Result<u32, BuildError> {
+    pub(in crate::multi::loop_) fn map(&mut self, i: u32, value: u32) -> Result<u32, BuildError> {
         match self.adding.is_some() {
             true => self.map_add(i, value),
             false => Ok(self.map_remove(i)),
@@ -353,7 +362,7 @@ impl ColumnEdit {
 
     /// The new columns and bookkeeping. A removed slot is emptied and trailing empty slots
     /// are dropped.
-    pub(super) fn finish(mut self) -> (Columns, Book) {
+    pub(in crate::multi::loop_) fn finish(mut self) -> (Columns, Book) {
         if self.adding.is_none() {
             self.cols[self.slot] = column(0);
         }

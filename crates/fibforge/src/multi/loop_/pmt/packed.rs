@@ -15,18 +15,18 @@
 //! every table, adding or removing a table rewrites every row in use (time grows with the
 //! number of tables); a removed table's column stays as "no route" (one run at most).
 
-use super::build::limit_error;
+use super::super::build::limit_error;
 use crate::fib::BuildError;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-pub(super) struct Packed {
+pub(in crate::multi::loop_) struct Packed {
     width: usize,
     offsets: Box<[AtomicU32]>,
     words: Box<[AtomicU32]>,
 }
 
 /// The compressed words of one composite.
-pub(super) fn encode(composite: &[u32]) -> Vec<u32> {
+pub(in crate::multi::loop_) fn encode(composite: &[u32]) -> Vec<u32> {
     let mut out = vec![0u32; composite.len().div_ceil(32)];
     for (c, &x) in composite.iter().enumerate() {
         if c == 0 || x != composite[c - 1] {
@@ -46,7 +46,11 @@ pub(super) fn encode(composite: &[u32]) -> Vec<u32> {
 impl Packed {
     /// Live table from `flat` composites (`width` values each), with room for
     /// `spare_entries` more. Returns the table and the words in use.
-    pub(super) fn new(flat: &[u32], width: usize, spare_entries: usize) -> (Packed, u32) {
+    pub(in crate::multi::loop_) fn new(
+        flat: &[u32],
+        width: usize,
+        spare_entries: usize,
+    ) -> (Packed, u32) {
         let entries = flat.len() / width.max(1);
         let mut words = Vec::new();
         let mut offsets = Vec::with_capacity(entries);
@@ -56,18 +60,18 @@ impl Packed {
         }
         let per = width.div_ceil(32) + width.min(4);
         let used = words.len() as u32;
-        let words = super::filled(&words, words.len() + spare_entries * per);
-        let offsets = super::filled(&offsets, entries + spare_entries);
+        let words = super::super::filled(&words, words.len() + spare_entries * per);
+        let offsets = super::super::filled(&offsets, entries + spare_entries);
         (Packed { width, offsets, words }, used)
     }
 
-    pub(super) fn width(&self) -> usize {
+    pub(in crate::multi::loop_) fn width(&self) -> usize {
         self.width
     }
 
     /// The value of column `vrf` (< width) of entry `i`.
     #[inline]
-    pub(super) fn get(&self, i: u32, vrf: u32) -> u32 {
+    pub(in crate::multi::loop_) fn get(&self, i: u32, vrf: u32) -> u32 {
         let off = self.offsets[i as usize].load(Ordering::Relaxed) as usize;
         let (w, r) = (vrf as usize / 32, vrf % 32);
         let mut ones =
@@ -81,14 +85,14 @@ impl Packed {
 
     /// Hints that entry `i`'s offset is read soon.
     #[inline]
-    pub(super) fn prefetch(&self, i: u32) {
+    pub(in crate::multi::loop_) fn prefetch(&self, i: u32) {
         if (i as usize) < self.offsets.len() {
             crate::algo::prefetch::read(&self.offsets, i as usize);
         }
     }
 
     /// Stores `composite` as entry `i` (the next one), advancing `words_top`.
-    pub(super) fn append(
+    pub(in crate::multi::loop_) fn append(
         &self,
         i: u32,
         words_top: &mut u32,
@@ -109,12 +113,12 @@ impl Packed {
     }
 
     /// Bytes in use for `entries` entries and `words` words.
-    pub(super) fn used_bytes(&self, entries: u32, words: u32) -> usize {
+    pub(in crate::multi::loop_) fn used_bytes(&self, entries: u32, words: u32) -> usize {
         4 * (words as usize + entries as usize)
     }
 
     /// Bytes allocated.
-    pub(super) fn allocated_bytes(&self) -> usize {
+    pub(in crate::multi::loop_) fn allocated_bytes(&self) -> usize {
         4 * (self.words.len() + self.offsets.len())
     }
 }

@@ -11,7 +11,7 @@
 //! `term(v, 0) = 0` and otherwise a splitmix64 mix of `(v, value)`. So setting or clearing one
 //! column of a stored composite updates its hash in O(1) — `h - term(v, old) + term(v, new)` —
 //! which is what lets a table be added or removed without rehashing every composite over all
-//! tables (see [`pmt_columns`](super::pmt_columns)); and trailing "no route" columns do not
+//! tables (see [`columns`](super::columns)); and trailing "no route" columns do not
 //! change it.
 
 use std::collections::HashMap;
@@ -19,7 +19,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// A hasher for keys that are already hashes: passes the `u64` through.
 #[derive(Default)]
-pub(super) struct PassThrough(u64);
+pub(in crate::multi::loop_) struct PassThrough(u64);
 
 impl Hasher for PassThrough {
     fn finish(&self) -> u64 {
@@ -38,24 +38,24 @@ impl Hasher for PassThrough {
 const K: u64 = 0x517c_c1b7_2722_0a95;
 
 /// A map keyed by precomputed or small integer hashes.
-pub(super) type FastMap<Key, V> = HashMap<Key, V, BuildHasherDefault<PassThrough>>;
+pub(in crate::multi::loop_) type FastMap<Key, V> = HashMap<Key, V, BuildHasherDefault<PassThrough>>;
 
 /// The hash of a composite: the wrapping sum of its columns' terms.
 #[inline]
-pub(super) fn hash(composite: &[u32]) -> u64 {
+pub(in crate::multi::loop_) fn hash(composite: &[u32]) -> u64 {
     composite.iter().enumerate().fold(0u64, |h, (v, &x)| h.wrapping_add(term(v, x)))
 }
 
 /// The contribution of value `x` in column `v` to a composite's hash (0 for "no route").
 #[inline]
-pub(super) fn term(v: usize, x: u32) -> u64 {
+pub(in crate::multi::loop_) fn term(v: usize, x: u32) -> u64 {
     if x == 0 { 0 } else { mix((v as u64) << 32 | x as u64) }
 }
 
 /// The splitmix64 finalizer: a bijection whose every output bit depends on every input bit
 /// (hash tables index by the low bits).
 #[inline]
-pub(super) fn mix(mut x: u64) -> u64 {
+pub(in crate::multi::loop_) fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)
@@ -63,32 +63,36 @@ pub(super) fn mix(mut x: u64) -> u64 {
 
 /// Composite hash → PortMapTable index.
 #[derive(Default)]
-pub(super) struct PmtIndex {
+pub(in crate::multi::loop_) struct PmtIndex {
     map: FastMap<u64, u32>,
 }
 
 impl PmtIndex {
     /// The index holding `composite`, if indexed; `stored(i)` compares entry `i` with it.
     #[inline]
-    pub(super) fn find(&self, h: u64, stored: impl Fn(u32) -> bool) -> Option<u32> {
+    pub(in crate::multi::loop_) fn find(
+        &self,
+        h: u64,
+        stored: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
         self.map.get(&h).copied().filter(|&i| stored(i))
     }
 
     /// Records that entry `i` holds the composite with hash `h` (first one wins).
     #[inline]
-    pub(super) fn note(&mut self, h: u64, i: u32) {
+    pub(in crate::multi::loop_) fn note(&mut self, h: u64, i: u32) {
         self.map.entry(h).or_insert(i);
     }
 
     /// Removes hash `h` if it names entry `i`.
-    pub(super) fn forget(&mut self, h: u64, i: u32) {
+    pub(in crate::multi::loop_) fn forget(&mut self, h: u64, i: u32) {
         if self.map.get(&h) == Some(&i) {
             self.map.remove(&h);
         }
     }
 
     #[cfg(test)]
-    pub(super) fn len(&self) -> usize {
+    pub(in crate::multi::loop_) fn len(&self) -> usize {
         self.map.len()
     }
 }

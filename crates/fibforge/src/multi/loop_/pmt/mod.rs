@@ -3,22 +3,24 @@
 //!
 //! - [`Columns`] (default): one array per table, `cols[vrf][i]`; one dependent access per
 //!   lookup, and adding or removing a table touches only that table's column and the entries
-//!   it divides or merges (see [`pmt_columns`](super::pmt_columns));
+//!   it divides or merges (see [`columns`]);
 //! - [`Packed`] (`LoopConfig::compress_pmt`, the paper's `S_pmt2`): bitmap-compressed rows;
 //!   smaller when tables share next hops, at two more dependent accesses per lookup, and table
-//!   insertion/deletion rewrites every row (see [`pmt_packed`](super::pmt_packed)).
+//!   insertion/deletion rewrites every row (see [`packed`]).
 //!
-//! The flat `entries × width` row table of earlier versions was replaced by the columns: same
-//! bytes and the same single dependent access per lookup (lookup rates measured side by side
-//! were equal within the noise of a shared machine), but adding a table had to copy every row
-//! into a wider table, so its time grew with the number of tables. The trade-off left is
+//! Columns rather than one flat `entries × width` row table: lookups are the same, and adding
+//! a table no longer copies every row (history: `docs/experiments/loop.md`). The trade-off is
 //! locality across tables: the values of one composite for all tables are no longer adjacent,
 //! so the writer's whole-composite reads (interning checks, Optimization 1) touch one cache
 //! line per table instead of `width / 16`; lookups read one value and are unaffected.
 
-use super::pmt_columns::Columns;
-use super::pmt_packed::Packed;
+pub(super) mod columns;
+pub(super) mod index;
+mod packed;
+
 use crate::fib::BuildError;
+use columns::Columns;
+use packed::Packed;
 
 pub(super) enum Pmt {
     Columns(Columns),
@@ -111,7 +113,7 @@ impl Pmt {
 
 #[cfg(test)]
 mod tests {
-    use super::super::pmt_packed::encode;
+    use super::packed::encode;
     use super::*;
 
     #[test]
