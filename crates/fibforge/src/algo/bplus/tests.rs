@@ -1,10 +1,11 @@
 use super::node::Simd;
 use super::tree::Tree;
 use super::{BPlus, Config, Key};
-use crate::algo::testkit::{arb_routes, assert_same, edge_tables, hop, next_random, probes, table};
+use crate::algo::testkit::{arb_routes, assert_same, edge_tables, hop, probes, table};
 use crate::fib::{Compile, Incremental, Lookup};
 use crate::prefix::Prefix;
 use crate::rib::Rib;
+use crate::verify::{XorShift64, cases};
 use proptest::prelude::*;
 
 /// Every instruction set this CPU has.
@@ -112,9 +113,9 @@ fn tree_search_is_the_predecessor() {
         let tree = Tree::build(&keys);
         let keys32: Vec<u32> = (0..n as u32).map(|i| i * 7).collect();
         let tree32 = Tree::build(&keys32);
-        let mut state = 1u64;
+        let mut rng = XorShift64::new(1);
         for _ in 0..2000 {
-            let x = next_random(&mut state) % (n as u64 * 1000 + 5);
+            let x = rng.below(n as u64 * 1000 + 5);
             let want = keys.partition_point(|&k| k <= x) - 1;
             assert_eq!(tree.search::<super::node::Portable>(x), want, "n={n} x={x}");
             let x32 = (x % (n as u64 * 7 + 5)) as u32;
@@ -168,7 +169,7 @@ fn arb_ops<A: Key>() -> impl Strategy<Value = Vec<(Prefix<A>, Option<u32>)>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(cases(64)))]
 
     #[test]
     fn random_tables_v4(routes in arb_routes::<u32>(200, 9)) {
