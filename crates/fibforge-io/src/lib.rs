@@ -13,12 +13,13 @@
 //! NUL byte (which text never has, and every MRT header has: the high bytes of its type,
 //! subtype and length) or whose name ends in `.mrt` (before any `.gz`/`.bz2`) and that is
 //! not MRT is refused with an MRT error about its first header (a damaged MRT file, not a
-//! text table); anything else is text.
+//! text table); an empty stream is an error; anything else is text.
 //!
 //! Every error names the file and the line or byte offset and what was wrong; a failed load
 //! still hands back everything valid that was read before the failure.
 
 pub mod error;
+pub mod hostile;
 pub mod mrt;
 pub mod open;
 pub mod table;
@@ -64,6 +65,11 @@ pub fn read_table_from<R: Read + Send + 'static>(
     }
     .map_err(fail)?;
     let (head, input) = open::peek(input, 12, name).map_err(fail)?;
+    if head.is_empty() {
+        // A zero-byte file is a failed download or write far more often than a table.
+        let reason = "the file is empty (0 bytes after decompression): not a table".into();
+        return Err(fail(ReadError::Content { source_name: name.into(), reason }));
+    }
     if mrt::looks_like_mrt(&head) {
         mrt::read_mrt_table(input, name, cfg)
     } else if head.contains(&0) || named_mrt(name) {

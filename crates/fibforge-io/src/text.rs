@@ -220,7 +220,7 @@ fn utf8(bytes: &[u8]) -> Result<&str, String> {
 
 fn parse_prefix(text: &[u8], mode: ParseMode) -> Result<AnyPrefix, String> {
     if text.len() > MAX_PREFIX_TEXT || !text.is_ascii() {
-        return Err(format!("{} ({} bytes) is not a prefix", quote(text), text.len()));
+        return Err(format!("{} is not a prefix", quote(text)));
     }
     if let Some((addr, len)) = fast_ipv4_prefix(text) {
         let masked = Prefix4::new_masked(addr, len)

@@ -131,6 +131,13 @@ fn a_peer_selection_on_a_text_table_is_an_error() {
 }
 
 #[test]
+fn an_empty_file_is_an_error_a_file_of_comments_an_empty_table() {
+    assert!(error_of(b"").contains("the file is empty"));
+    assert!(error_of(&gzip(b"")).contains("the file is empty"));
+    assert!(load(b"# nothing yet\n").unwrap().is_empty());
+}
+
+#[test]
 fn a_directory_is_refused_by_name() {
     let dir = common::repo_data();
     let e = read_table(&dir, &ReadConfig::default()).unwrap_err().error.to_string();
@@ -176,4 +183,25 @@ fn an_mrt_stream_without_a_unicast_route_is_an_error() {
     }
     let msg = error_of(&bytes);
     assert!(msg.contains("no unicast route in its 3 MRT records"), "{msg}");
+}
+
+#[test]
+fn the_hostile_corpus_is_refused_and_a_loaded_table_stays_intact() {
+    let dir = std::env::temp_dir().join(format!("fibforge-io-corpus-{}", std::process::id()));
+    let before = load(b"10.0.0.0/8 a\n2001:db8::/32 b\n").unwrap();
+    let cfg = ReadConfig {
+        max_decompressed: Some(
+            fibforge_io::open::parse_size(fibforge_io::hostile::BOMB_CAP).unwrap(),
+        ),
+        ..Default::default()
+    };
+    for (case, path) in fibforge_io::hostile::write(&dir).unwrap() {
+        let e = read_table(&path, &cfg).expect_err(case.name).error.to_string();
+        assert!(e.contains(case.name), "{}: {e}", case.name);
+        assert!(e.contains(case.says), "{}: {e}", case.name);
+        assert!(e.len() < 600, "{}: a short message, not {} bytes", case.name, e.len());
+    }
+    assert_eq!(before.len(), 2);
+    assert_eq!(before.hop_value(before.v4.lookup(0x0A01_0203).unwrap()), "a");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -130,10 +130,11 @@ impl PyTable {
     fn lookup_batch<'py>(
         &self,
         addrs: &Bound<'py, PyAny>,
-        out: Option<Bound<'py, PyArray1<u32>>>,
+        out: Option<Bound<'py, PyAny>>,
         threads: usize,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let sides = Sides { v4: self.v4.as_ref(), v6: self.v6.as_ref() };
+        let out = out.map(|o| batch::out_array(&o)).transpose()?;
         batch::lookup_batch(sides, addrs, out, threads)
     }
 
