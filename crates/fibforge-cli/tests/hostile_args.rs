@@ -161,3 +161,26 @@ fn table_options_that_do_not_apply_are_errors() {
     let d = dir.display().to_string();
     refused(&["stats", &d], "is a directory");
 }
+
+/// Every face refuses the hostile corpus: here `stats` and `lookup` exit 2 with a message that
+/// names the file and the problem, in bounded time (the bomb under a small cap).
+#[test]
+fn the_hostile_corpus_is_refused_with_status_2() {
+    let (dir, _) = scratch("corpus");
+    let cap = fibforge_io::hostile::BOMB_CAP;
+    for (case, path) in fibforge_io::hostile::write(&dir.join("corpus")).unwrap() {
+        let p = path.display().to_string();
+        for args in [vec!["stats", &p], vec!["lookup", &p, "10.0.0.1"]] {
+            let out = Command::cargo_bin("fibforge")
+                .unwrap()
+                .args(&args)
+                .env(fibforge_io::open::MAX_DECOMPRESSED_ENV, cap)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert!(err.contains(case.name) && err.contains(case.says), "{args:?}: {err}");
+            assert!(out.stdout.is_empty(), "{args:?}");
+        }
+    }
+}
