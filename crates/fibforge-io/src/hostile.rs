@@ -1,6 +1,6 @@
 //! The hostile corpus: small bad table files that every face of fibforge (the Rust API, the
 //! CLI, the C ABI, Python) must refuse with a clear error naming the file, in bounded time and
-//! memory, leaving any table loaded before intact. The faces' tests write it with [`write`]
+//! memory, leaving any table loaded before intact. The faces' tests write it with [`write()`]
 //! and each checks its own answers; Python's tests hold a copy of the same list.
 //!
 //! Each [`Case`] says what its error message must contain besides the file's name. The
