@@ -160,6 +160,12 @@ fn table_options_that_do_not_apply_are_errors() {
     assert!(err.contains("host bits set") && err.contains("--lenient"), "{err}");
     let d = dir.display().to_string();
     refused(&["stats", &d], "is a directory");
+    #[cfg(unix)]
+    {
+        // Zeros without a newline end at once (they once grew memory until the process died).
+        refused(&["stats", "/dev/zero"], "/dev/zero: at byte offset 0");
+        refused(&["replay", &t, "/dev/zero", "--idle", "0"], "/dev/zero: at byte offset 0");
+    }
 }
 
 /// Every face refuses the hostile corpus: here `stats` and `lookup` exit 2 with a message that

@@ -125,12 +125,12 @@ struct LastHop {
 
 /// Reads one line (with its `\n`) into `buf`, at most [`MAX_LINE_LEN`] + 1 bytes of it: a
 /// longer line is left unread past that point, and [`check_line`] refuses it.
-fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+pub(crate) fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> std::io::Result<usize> {
     input.take(MAX_LINE_LEN as u64 + 1).read_until(b'\n', buf)
 }
 
 /// The line without its ending, or why it cannot be a table line at all.
-fn check_line(raw: &[u8], line_no: u64) -> Result<&[u8], String> {
+pub(crate) fn check_line(raw: &[u8], line_no: u64) -> Result<&[u8], String> {
     let line = raw.strip_suffix(b"\n").unwrap_or(raw);
     if line.len() > MAX_LINE_LEN {
         return Err(format!(
