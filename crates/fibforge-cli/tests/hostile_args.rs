@@ -57,6 +57,7 @@ fn bench_refuses_bad_algorithms_and_options_before_any_work() {
     refused(&["bench", "--multi", &multi_big, "--out", "none"], "from 1 to 1024");
     refused(&["bench", "--multi", "/nonexistent/t#4", "--out", "none"], "/nonexistent/t");
     refused(&with(&["--table", "/nonexistent/t2"]), "/nonexistent/t2");
+    refused(&with(&["--hops-from", "/nonexistent/h"]), "/nonexistent/h");
     let json = dir.join("no-such-dir/r.json").display().to_string();
     refused(&cat(&base, &["--algo", "radix", "--json", &json]), "--json");
     refused(&["bench", "--table", &t, "--algo", "radix", "--out", "/dev/null/x"], "--out");

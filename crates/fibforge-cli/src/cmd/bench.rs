@@ -265,6 +265,10 @@ fn check_before_work(args: &Args) -> anyhow::Result<()> {
         };
         std::fs::File::open(&file).with_context(|| format!("--table {text}: cannot open"))?;
     }
+    if let Some(h) = &args.hops_from {
+        std::fs::File::open(h)
+            .with_context(|| format!("--hops-from {}: cannot open", h.display()))?;
+    }
     if let Some(f) = &args.json {
         crate::load::check_writable_file(f, "--json")?;
     }
