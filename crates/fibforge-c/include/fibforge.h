@@ -88,7 +88,10 @@ fibforge_status fibforge_table4_new(fibforge_table4 **out);
 /* Creates a table from the IPv4 routes of a file in *out (*out is NULL on failure).
  * Formats, recognised by content: text tables ("prefix next-hop" per line, or prefixes
  * only), MRT RIB dumps (TABLE_DUMP, TABLE_DUMP_V2), BGP4MP update streams; plain, gzip or
- * bzip2. A file without IPv4 routes gives an empty table.
+ * bzip2. A file of comments only gives an empty table; a file whose routes are all IPv6
+ * is an error (FIBFORGE_ERR_PARSE), as are an empty (0-byte) file, a text line longer than
+ * 64 KiB and decompressed data beyond the cap (16 GiB; the environment variable
+ * FIBFORGE_MAX_DECOMPRESSED, e.g. "64G", sets it: FIBFORGE_ERR_IO).
  * Errors: NULL path or out; FIBFORGE_ERR_IO (cannot open/read); FIBFORGE_ERR_PARSE with
  * "file:line: problem" or "file: at byte offset N: problem"; FIBFORGE_ERR_LIMIT. */
 fibforge_status fibforge_table4_load(const char *path, fibforge_table4 **out);

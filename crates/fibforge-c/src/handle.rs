@@ -102,13 +102,24 @@ impl<A: Side> TableHandle<A> {
     pub fn load(path: &Path) -> Result<Self, Error> {
         let loaded = fibforge_io::read_table(path, &ReadConfig::default())
             .map_err(|e| read_error(&e.error))?;
+        let total = loaded.len();
         let names = loaded
             .hops
             .values()
             .iter()
             .map(|n| CString::new(n.replace('\0', "\\0")).unwrap_or_default())
             .collect();
-        Ok(TableHandle { table: Table::new(A::routes(loaded))?, names })
+        let routes = A::routes(loaded);
+        if routes.is_empty() && total > 0 {
+            // A file of the other family would load as an empty table without this.
+            let message = format!(
+                "{}: holds {total} routes, none of them {} (load it as the other family)",
+                path.display(),
+                A::FAMILY
+            );
+            return Err(Error::new(Status::Parse, message));
+        }
+        Ok(TableHandle { table: Table::new(routes)?, names })
     }
 
     /// Inserts or replaces a route; returns the previous next hop of the prefix or `NO_ROUTE`.

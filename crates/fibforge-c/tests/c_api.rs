@@ -42,10 +42,13 @@ fn compile(cc: &str, out: &Path, link: &[String]) {
 
 fn run(exe: &Path, tmp: &Path) {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/mrt");
+    let corpus = fibforge_io::hostile::write(&tmp.join("hostile")).expect("write the corpus");
     let out = Command::new(exe)
         .arg(tmp)
         .arg(data.join("bview.ipv4_unicast_add_path.gz"))
         .arg(data.join("bview.ipv6_unicast_add_path.gz"))
+        .args(corpus.iter().map(|(_, path)| path))
+        .env(fibforge_io::open::MAX_DECOMPRESSED_ENV, fibforge_io::hostile::BOMB_CAP)
         .output()
         .expect("run the C test");
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -1,12 +1,13 @@
 //! Loading tables for the subcommands, with a progress bar on a terminal.
 
-use anyhow::Context;
-use fibforge::ParseMode;
+use anyhow::{Context, bail};
+use fibforge::registry::{self, AlgoSpec};
+use fibforge::{ParseMode, Rib};
 use fibforge_io::{DuplicatePolicy, PeerFilter, PrefixOnlyHops, ReadConfig, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::net::IpAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The algorithm used when none is named.
 pub const DEFAULT_ALGO: &str = "poptrie";
@@ -36,6 +37,11 @@ pub struct TableArgs {
     /// covers its prefix ("none" where none does): realistic next hops for a prefix list.
     #[arg(long, value_name = "FILE")]
     pub hops_from: Option<PathBuf>,
+    /// The most bytes a compressed table may decompress to (K, M, G, T suffixes; default
+    /// 16G, or the FIBFORGE_MAX_DECOMPRESSED environment variable): a guard against
+    /// decompression bombs.
+    #[arg(long, value_name = "BYTES", value_parser = fibforge_io::open::parse_size)]
+    pub max_decompressed: Option<u64>,
 }
 
 fn parse_hops(s: &str) -> Result<PrefixOnlyHops, String> {
@@ -65,6 +71,7 @@ impl TableArgs {
             },
             prefix_only: self.prefix_only_hops,
             peer,
+            max_decompressed: self.max_decompressed,
         }
     }
 }
@@ -85,13 +92,71 @@ pub fn load_table(args: &TableArgs) -> anyhow::Result<Table> {
         ProgressBar::hidden()
     };
     let name = path.display().to_string();
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        anyhow::bail!("{}: is a directory, not a table file", path.display());
+    }
     let table = fibforge_io::read_table_from(bar.wrap_read(file), &name, &args.read_config())
-        .map_err(|e| e.error)?;
+        .map_err(|e| with_hint(e.error, args.lenient))?;
     bar.finish_and_clear();
     match &args.hops_from {
         Some(source) => Ok(table.with_hops_from(&load_hop_source(source)?)),
         None => Ok(table),
     }
+}
+
+/// The reader's error, with the option that helps where there is one.
+fn with_hint(e: fibforge_io::ReadError, lenient: bool) -> anyhow::Error {
+    let text = e.to_string();
+    let fixable = text.contains("host bits set") || text.contains("missing prefix length");
+    if fixable && !lenient {
+        anyhow::anyhow!(
+            "{text} (--lenient masks host bits and reads bare addresses as host routes)"
+        )
+    } else {
+        e.into()
+    }
+}
+
+/// Checks an algorithm spec before any work: a registered name (else the error lists them)
+/// and options its builder accepts (tried on a one-route table of each family it supports).
+pub fn check_algo(spec: &AlgoSpec) -> anyhow::Result<()> {
+    let Some(info) = registry::info(&spec.name) else {
+        let names: Vec<&str> = registry::ALGORITHMS.iter().map(|a| a.name).collect();
+        bail!("unknown algorithm '{}' (known: {})", spec.name, names.join(", "));
+    };
+    let hop = fibforge::NextHop::from_index(0);
+    if info.ipv4 {
+        let rib: Rib<u32> = [(fibforge::Prefix4::DEFAULT_ROUTE, hop)].into_iter().collect();
+        registry::build(spec, &rib).with_context(|| format!("--algo {spec}"))?;
+    }
+    if info.ipv6 {
+        let rib: Rib<u128> = [(fibforge::Prefix6::DEFAULT_ROUTE, hop)].into_iter().collect();
+        registry::build(spec, &rib).with_context(|| format!("--algo {spec}"))?;
+    }
+    Ok(())
+}
+
+/// Checks before any work that `path` can be written as a file (`what`: the option), creating
+/// it empty if it does not exist; an existing file is left as it is.
+pub fn check_writable_file(path: &Path, what: &str) -> anyhow::Result<()> {
+    anyhow::ensure!(!path.is_dir(), "{what} {}: is a directory", path.display());
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .with_context(|| format!("{what} {}: cannot write", path.display()))?;
+    Ok(())
+}
+
+/// Checks before any work that files can be written in directory `dir` (created if missing).
+pub fn check_writable_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("{what} {}: cannot create", dir.display()))?;
+    let probe = dir.join(format!(".fibforge-write-check-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .with_context(|| format!("{what} {}: cannot write in it", dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 /// Reads the table whose next hops `--hops-from` projects onto another table.
@@ -121,7 +186,18 @@ pub fn split_algo_list(list: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::split_algo_list;
+    use super::{check_algo, split_algo_list};
+    use fibforge::registry::{ALGORITHMS, AlgoSpec};
+
+    #[test]
+    fn every_registered_algorithm_passes_the_check_and_bad_options_do_not() {
+        for a in ALGORITHMS {
+            check_algo(&AlgoSpec::named(a.name)).unwrap_or_else(|e| panic!("{}: {e:#}", a.name));
+        }
+        for bad in ["nosuch", "poptrie:s=99", "poptrie:s=-1", "poptrie:zzz=1", "radix:x=1"] {
+            assert!(check_algo(&bad.parse().unwrap()).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn options_after_a_comma_stay_with_their_algorithm() {

@@ -4,6 +4,7 @@
 //! unknown algorithms) print one coloured `error:` line and exit with status 2; a verification
 //! mismatch exits with status 1.
 
+mod args;
 mod cmd;
 mod load;
 

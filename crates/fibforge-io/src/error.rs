@@ -20,6 +20,19 @@ pub enum ReadError {
     Content { source_name: String, reason: String },
 }
 
+/// `bytes` for an error message: quoted, cut to [`crate::text::SHOWN_BYTES`] bytes (with the
+/// full length after a cut) and escaped (`\0`, `\xef`, `\r`), so that a huge or binary line
+/// neither floods the terminal nor hides a NUL, a control byte or a byte-order mark.
+pub fn quote(bytes: &[u8]) -> String {
+    let shown = &bytes[..bytes.len().min(crate::text::SHOWN_BYTES)];
+    let text: String = shown.escape_ascii().to_string();
+    if shown.len() < bytes.len() {
+        format!("'{text}...' ({} bytes)", bytes.len())
+    } else {
+        format!("'{text}'")
+    }
+}
+
 /// A failed load: the error, and everything valid read before it.
 pub struct LoadError {
     /// The first error.

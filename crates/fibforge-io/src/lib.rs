@@ -10,13 +10,18 @@
 //! - [`data`]: where the workplace's shared data folder is (`FIBFORGE_SHARED_DATA`).
 //!
 //! [`read_table`] chooses the format by content: after decompression, a stream whose first
-//! 12 bytes are an MRT header of a routing type is MRT, anything else is text.
+//! 12 bytes are an MRT header of a routing type is MRT; a stream whose first 12 bytes hold a
+//! NUL byte (which text never has, and every MRT header has: the high bytes of its type,
+//! subtype and length) or whose name ends in `.mrt` (before any `.gz`/`.bz2`) and that is
+//! not MRT is refused with an MRT error about its first header (a damaged MRT file, not a
+//! text table); an empty stream is an error; anything else is text.
 //!
 //! Every error names the file and the line or byte offset and what was wrong; a failed load
 //! still hands back everything valid that was read before the failure.
 
 pub mod data;
 pub mod error;
+pub mod hostile;
 pub mod mrt;
 pub mod open;
 pub mod table;
@@ -25,7 +30,7 @@ pub mod trace;
 pub mod updates;
 
 pub use error::{LoadError, ReadError};
-pub use open::{open, open_reader};
+pub use open::{open, open_reader, open_reader_with_limit};
 pub use table::{
     DuplicatePolicy, NO_COVERING_ROUTE, PeerFilter, PrefixOnlyHops, ReadConfig, Table,
 };
@@ -39,9 +44,13 @@ use std::path::Path;
 /// Reads a routing table file of any supported format.
 pub fn read_table(path: &Path, cfg: &ReadConfig) -> Result<Table, LoadError> {
     let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|err| {
-        LoadError::new(ReadError::Io { source_name: name.clone(), err }, Table::new(cfg))
-    })?;
+    let fail =
+        |err| LoadError::new(ReadError::Io { source_name: name.clone(), err }, Table::new(cfg));
+    if path.is_dir() {
+        let err = std::io::Error::other("is a directory, not a table file");
+        return Err(fail(err));
+    }
+    let file = std::fs::File::open(path).map_err(fail)?;
     read_table_from(file, &name, cfg)
 }
 
@@ -52,11 +61,32 @@ pub fn read_table_from<R: Read + Send + 'static>(
     cfg: &ReadConfig,
 ) -> Result<Table, LoadError> {
     let fail = |e| LoadError::new(e, Table::new(cfg));
-    let input = open_reader(source, name).map_err(fail)?;
+    let input = match cfg.max_decompressed {
+        Some(limit) => open_reader_with_limit(source, name, limit),
+        None => open_reader(source, name),
+    }
+    .map_err(fail)?;
     let (head, input) = open::peek(input, 12, name).map_err(fail)?;
+    if head.is_empty() {
+        // A zero-byte file is a failed download or write far more often than a table.
+        let reason = "the file is empty (0 bytes after decompression): not a table".into();
+        return Err(fail(ReadError::Content { source_name: name.into(), reason }));
+    }
     if mrt::looks_like_mrt(&head) {
         mrt::read_mrt_table(input, name, cfg)
+    } else if head.contains(&0) || named_mrt(name) {
+        Err(fail(mrt::not_mrt(&head, name)))
     } else {
         read_text_table(input, name, cfg)
     }
+}
+
+/// A name ending in `.mrt`, possibly followed by a compression suffix.
+fn named_mrt(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let base = [".gz", ".bz2", ".gzip", ".bzip2"]
+        .iter()
+        .find_map(|s| lower.strip_suffix(s))
+        .unwrap_or(&lower);
+    base.ends_with(".mrt")
 }

@@ -66,8 +66,11 @@ pub struct ReadConfig {
     pub duplicates: DuplicatePolicy,
     /// Next hops for prefix-only lines.
     pub prefix_only: PrefixOnlyHops,
-    /// Peer selection for MRT RIB dumps (ignored by text tables).
+    /// Peer selection for MRT RIB dumps (text tables, which have no peers, refuse any but
+    /// `All`).
     pub peer: PeerFilter,
+    /// The cap on decompressed bytes (`None`: [`crate::open::default_decompression_limit`]).
+    pub max_decompressed: Option<u64>,
 }
 
 /// A routing table of either or both families.

@@ -6,6 +6,17 @@
 //! The first malformed line stops the read with an error naming the line; the routes before it
 //! are kept in [`LoadError::partial`].
 //!
+//! What is refused, each with its own message (quoted content is cut to [`SHOWN_BYTES`] bytes
+//! and escaped, so NUL, control and non-ASCII bytes such as a byte-order mark are visible):
+//! - a line longer than [`MAX_LINE_LEN`] bytes (a file without newlines, `/dev/zero`): the
+//!   read stops there instead of buffering the whole stream;
+//! - a carriage return inside a line (old Mac CR-only line endings, which would otherwise
+//!   merge the whole file into one line); CRLF line endings are fine;
+//! - control bytes other than TAB (NUL, ...) and a UTF-8 byte-order mark;
+//! - a column after the first that is itself a prefix (`10.0.0.0/8 a 11.0.0.0/8 b`: two lines
+//!   merged by a lost newline). Other extra columns (an origin AS, an AS path) are ignored;
+//! - a peer selection ([`crate::PeerFilter`] other than `All`): text tables have no peers.
+//!
 //! Speed (about a third of a second for a million lines besides decompression and the RIB):
 //! lines are handled as bytes (only the two columns used are checked for UTF-8), the common
 //! `a.b.c.d/len` form is parsed by [`fast_ipv4_prefix`] with the standard parser as the
@@ -16,10 +27,20 @@
 //!
 //! [`PrefixOnlyHops`]: crate::PrefixOnlyHops
 
-use crate::error::{LoadError, ReadError};
-use crate::table::{ReadConfig, Table};
+use crate::error::{LoadError, ReadError, quote};
+use crate::table::{PeerFilter, ReadConfig, Table};
 use fibforge::{AnyPrefix, NextHop, ParseMode, Prefix4, Prefix6};
-use std::io::BufRead;
+use std::io::{BufRead, Read};
+
+/// The longest line accepted, in bytes without the line ending (64 KiB: a route with a long
+/// AS path is a few hundred bytes).
+pub const MAX_LINE_LEN: usize = 64 << 10;
+
+/// The most bytes of a bad line or column quoted in an error message.
+pub const SHOWN_BYTES: usize = 64;
+
+/// The longest text that can be a prefix (`ffff:...:255.255.255.255/128` is 49 bytes).
+const MAX_PREFIX_TEXT: usize = 64;
 
 /// Reads a text table from `input`; `name` is used in error messages.
 pub fn read_text_table<R: BufRead>(
@@ -28,13 +49,21 @@ pub fn read_text_table<R: BufRead>(
     cfg: &ReadConfig,
 ) -> Result<Table, LoadError> {
     let mut table = Table::new(cfg);
+    if cfg.peer != PeerFilter::All {
+        let reason = format!(
+            "a peer selection ({:?}) applies to MRT RIB dumps; this is a text table, which has \
+             no peers",
+            cfg.peer
+        );
+        return Err(LoadError::new(ReadError::Content { source_name: name.into(), reason }, table));
+    }
     let mut routes = RouteBatch::default();
     let mut last_hop = LastHop::default();
     let mut buf = Vec::with_capacity(256);
     let mut line_no = 0u64;
     let failure = loop {
         buf.clear();
-        match input.read_until(b'\n', &mut buf) {
+        match read_line(&mut input, &mut buf) {
             Ok(0) => break None,
             Ok(_) => {}
             Err(err) => {
@@ -42,7 +71,8 @@ pub fn read_text_table<R: BufRead>(
             }
         }
         line_no += 1;
-        match parse_line(&buf, cfg, &mut table, &mut last_hop) {
+        let checked = check_line(&buf, line_no);
+        match checked.and_then(|line| parse_line(line, cfg, &mut table, &mut last_hop)) {
             Ok(Some((prefix, hop))) => routes.push(prefix, hop),
             Ok(None) => {}
             Err(reason) => {
@@ -93,6 +123,48 @@ struct LastHop {
     id: Option<NextHop>,
 }
 
+/// Reads one line (with its `\n`) into `buf`, at most [`MAX_LINE_LEN`] + 1 bytes of it: a
+/// longer line is left unread past that point, and [`check_line`] refuses it.
+pub(crate) fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    input.take(MAX_LINE_LEN as u64 + 1).read_until(b'\n', buf)
+}
+
+/// The line without its ending, or why it cannot be a table line at all.
+pub(crate) fn check_line(raw: &[u8], line_no: u64) -> Result<&[u8], String> {
+    let line = raw.strip_suffix(b"\n").unwrap_or(raw);
+    if line.len() > MAX_LINE_LEN {
+        return Err(format!(
+            "line is longer than the {MAX_LINE_LEN}-byte limit of text tables (is this a \
+             text table?); it starts {}",
+            quote(line)
+        ));
+    }
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line_no == 1 && line.starts_with(b"\xEF\xBB\xBF") {
+        return Err(format!(
+            "the file starts with a UTF-8 byte-order mark (bytes EF BB BF): save it without \
+             one; the line is {}",
+            quote(line)
+        ));
+    }
+    if line.contains(&b'\r') {
+        return Err(format!(
+            "carriage return inside the line (a file with old Mac CR-only line endings? convert \
+             them to LF): {}",
+            quote(line)
+        ));
+    }
+    if let Some(at) = line.iter().position(|&b| (b < b' ' && b != b'\t') || b == 0x7F) {
+        return Err(format!(
+            "control byte 0x{:02X} at column {} (text tables hold printable text): {}",
+            line[at],
+            at + 1,
+            quote(line)
+        ));
+    }
+    Ok(line)
+}
+
 /// Parses one line; `Ok(None)` for blank and comment lines, `Err` describes what is wrong.
 fn parse_line(
     raw: &[u8],
@@ -106,7 +178,18 @@ fn parse_line(
         return Ok(None);
     }
     let prefix = parse_prefix(prefix_col, cfg.mode)?;
-    let hop = match cols.next() {
+    let hop_col = cols.next();
+    if let Some((n, col)) =
+        hop_col.into_iter().chain(cols).enumerate().find(|(_, c)| looks_like_a_prefix(c))
+    {
+        return Err(format!(
+            "column {} ({}) is a prefix too: two routes on one line (a lost newline?); a route \
+             is `prefix nexthop [ignored columns]`",
+            n + 2,
+            quote(col)
+        ));
+    }
+    let hop = match hop_col {
         Some(value) if last.id.is_some() && last.text == value => last.id,
         Some(value) => {
             let id = table.hops.intern_ref(utf8(value)?).map_err(|e| e.to_string())?;
@@ -123,11 +206,22 @@ fn parse_line(
     Ok(hop.map(|hop| (prefix, hop)))
 }
 
+/// A column after the first that parses as a prefix (only columns with a `/` are tried).
+fn looks_like_a_prefix(col: &[u8]) -> bool {
+    col.contains(&b'/')
+        && col.len() <= MAX_PREFIX_TEXT
+        && std::str::from_utf8(col)
+            .is_ok_and(|t| AnyPrefix::parse_with(t, ParseMode::Lenient).is_ok())
+}
+
 fn utf8(bytes: &[u8]) -> Result<&str, String> {
-    std::str::from_utf8(bytes).map_err(|_| "line is not valid UTF-8".to_string())
+    std::str::from_utf8(bytes).map_err(|_| format!("column is not valid UTF-8: {}", quote(bytes)))
 }
 
 fn parse_prefix(text: &[u8], mode: ParseMode) -> Result<AnyPrefix, String> {
+    if text.len() > MAX_PREFIX_TEXT || !text.is_ascii() {
+        return Err(format!("{} is not a prefix", quote(text)));
+    }
     if let Some((addr, len)) = fast_ipv4_prefix(text) {
         let masked = Prefix4::new_masked(addr, len)
             .ok()

@@ -83,6 +83,9 @@ pub fn read_updates_from<R: Read + Send + 'static>(
     let (head, input) = peek(open_reader(source, name)?, 12, name)?;
     let source = if crate::mrt::looks_like_mrt(&head) {
         Source::Mrt { reader: MrtReader::new(input, name), filter: cfg.peer }
+    } else if head.contains(&0) {
+        // Binary data (a damaged MRT header, zeros) is never a text stream.
+        return Err(crate::mrt::not_mrt(&head, name));
     } else if cfg.peer != PeerFilter::All {
         let reason = "a text update stream has no peers to select from".to_string();
         return Err(ReadError::Content { source_name: name.into(), reason });
@@ -145,11 +148,14 @@ impl TextUpdates {
         let mut buf = Vec::new();
         while !self.done {
             buf.clear();
-            match self.input.read_until(b'\n', &mut buf) {
+            match crate::text::read_line(&mut self.input, &mut buf) {
                 Ok(0) => self.done = true,
                 Ok(_) => {
                     self.line += 1;
-                    match parse_update_line(&buf, self.mode) {
+                    // The table reader's line rules: a length cap, no CR-only endings, no
+                    // control bytes.
+                    let line = crate::text::check_line(&buf, self.line);
+                    match line.and_then(|line| parse_update_line(line, self.mode)) {
                         Ok(None) => {}
                         Ok(Some(update)) => return Some(Ok(update)),
                         Err(reason) => return Some(Err(self.fail(reason))),
@@ -173,7 +179,8 @@ impl TextUpdates {
 
 /// Parses one line; `Ok(None)` for blank lines and comments.
 fn parse_update_line(raw: &[u8], mode: ParseMode) -> Result<Option<Update>, String> {
-    let line = std::str::from_utf8(raw).map_err(|_| "line is not valid UTF-8".to_string())?;
+    let line = std::str::from_utf8(raw)
+        .map_err(|_| format!("line is not valid UTF-8: {}", crate::error::quote(raw)))?;
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -245,6 +252,20 @@ mod tests {
             let all = read(bad);
             assert!(all.len() == 1 && all[0].is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn update_lines_follow_the_table_rules_and_zeros_are_not_text() {
+        use std::io::Read;
+        let long = std::io::repeat(b'1').take(4 * crate::text::MAX_LINE_LEN as u64);
+        let mut r = read_updates_from(long, "long", &ReadConfig::default()).unwrap();
+        let msg = r.next().unwrap().unwrap_err().to_string();
+        assert!(msg.starts_with("long:1:") && msg.contains("byte limit") && msg.len() < 400);
+        let msg = read("1 a 10.0.0.0/8 x\r2 a 11.0.0.0/8 y\r")[0].as_ref().unwrap_err().to_string();
+        assert!(msg.contains("CR-only"), "{msg}");
+        let zeros = std::io::repeat(0).take(1 << 30);
+        let e = read_updates_from(zeros, "zeros", &ReadConfig::default()).err().unwrap();
+        assert!(e.to_string().contains("first MRT record header"), "{e}");
     }
 
     #[test]

@@ -70,6 +70,21 @@ pub fn lookup_batch<'py>(
     ))
 }
 
+/// `out` as a 1-D `uint32` array, or a `TypeError` saying what it is instead (numpy's own
+/// failed cast reads "'ndarray' object is not an instance of 'ndarray'").
+pub fn out_array<'py>(out: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    if let Ok(a) = out.cast::<PyArray1<u32>>() {
+        return Ok(a.clone());
+    }
+    let what = match (out.getattr("dtype"), out.getattr("shape")) {
+        (Ok(dtype), Ok(shape)) => format!("an array of dtype {dtype} and shape {shape}"),
+        _ => format!("a {}", out.get_type().name().map_or("?".into(), |n| n.to_string())),
+    };
+    Err(PyTypeError::new_err(format!(
+        "out must be a 1-D numpy uint32 array (numpy.empty(n, dtype=numpy.uint32)), not {what}"
+    )))
+}
+
 fn family<'a, A: Key>(side: Option<&'a Side<A>>, name: &str) -> PyResult<&'a Side<A>> {
     side.ok_or_else(|| {
         PyValueError::new_err(format!("{name} addresses given to a table without {name}"))

@@ -58,8 +58,10 @@ impl PyTable {
     }
 
     /// Loads a text table or MRT dump (plain, gzip or bzip2, recognised by content).
-    /// Raises OSError when the file cannot be read, ValueError naming the line or byte
-    /// offset when its content is malformed.
+    /// Raises OSError when the file cannot be read (or decompresses beyond the cap of
+    /// FIBFORGE_MAX_DECOMPRESSED, default 16G), ValueError naming the line or byte offset
+    /// when its content is malformed, and ValueError when `family` keeps none of the file's
+    /// routes.
     #[staticmethod]
     #[pyo3(signature = (path, family = "auto"))]
     fn load(py: Python<'_>, path: PathBuf, family: &str) -> PyResult<Self> {
@@ -67,6 +69,19 @@ impl PyTable {
         let loaded = py
             .detach(|| fibforge_io::read_table(&path, &ReadConfig::default()))
             .map_err(|e| read_error(e.error))?;
+        let (kept, other) = match mode {
+            Mode::V4 => (loaded.v4.len(), "ipv6"),
+            Mode::V6 => (loaded.v6.len(), "ipv4"),
+            Mode::Auto => (loaded.len(), ""),
+        };
+        if kept == 0 && !loaded.is_empty() {
+            // Without this a file of the other family would load as an empty table.
+            return Err(PyValueError::new_err(format!(
+                "{}: holds {} routes, all {other}: not an {family} table",
+                path.display(),
+                loaded.len()
+            )));
+        }
         let names = loaded.hops.values().to_vec();
         py.detach(|| PyTable::from_ribs(mode, loaded.v4, loaded.v6, names))
     }
@@ -130,10 +145,11 @@ impl PyTable {
     fn lookup_batch<'py>(
         &self,
         addrs: &Bound<'py, PyAny>,
-        out: Option<Bound<'py, PyArray1<u32>>>,
+        out: Option<Bound<'py, PyAny>>,
         threads: usize,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let sides = Sides { v4: self.v4.as_ref(), v6: self.v6.as_ref() };
+        let out = out.map(|o| batch::out_array(&o)).transpose()?;
         batch::lookup_batch(sides, addrs, out, threads)
     }
 

@@ -4,7 +4,7 @@
 //! non-zero `u32`, so `Option<NextHop>` is four bytes and "no route" costs nothing. Ids are
 //! dense, starting at index 0, so a structure may store `index()` in as few bits as the table
 //! needs. [`Interner`] maps any hashable value to an id and back; it allows up to
-//! `u32::MAX - 1` distinct values.
+//! `u32::MAX` distinct values (indexes `0..=u32::MAX - 1`).
 
 use std::borrow::Borrow;
 use std::collections::HashMap;

@@ -5,6 +5,11 @@
 //! whose host bits are set (`10.0.0.1/8`) is an error that suggests the canonical form; the
 //! lenient mode ([`ParseMode::Lenient`]) masks them instead and also accepts a bare address as
 //! a host route.
+//!
+//! The text is one token: surrounding whitespace is ignored, whitespace inside is an error
+//! (`10.0.0.0 /8`), and the length is plain decimal (`/8`, not `/+8`, `/08` or `/008`), just
+//! as the address's octets may not have leading zeros (`010.0.0.0` is refused by the standard
+//! address parser).
 
 use crate::addr::{Address, Family, format_addr, parse_addr};
 use std::fmt;
@@ -41,16 +46,16 @@ pub enum PrefixError {
     #[error("'{text}' is an {found} prefix where {expected} was expected")]
     WrongFamily { text: String, expected: Family, found: Family },
     /// The length is not a number.
-    #[error("'{text}': prefix length is not a number")]
+    #[error("'{text}': prefix length is not a decimal number without sign or leading zeros")]
     BadLength { text: String },
     /// The length exceeds the address width.
     #[error("'{text}': prefix length {len} is out of range 0..={max}")]
     LengthOutOfRange { text: String, len: u32, max: u32 },
     /// Bits beyond the length are set.
-    #[error("'{text}': host bits set (canonical form: {canonical}; use lenient mode to mask)")]
+    #[error("'{text}': host bits set (canonical form: {canonical})")]
     HostBitsSet { text: String, canonical: String },
     /// No `/len` part.
-    #[error("'{text}': missing prefix length (use lenient mode to read it as a host route)")]
+    #[error("'{text}': missing prefix length")]
     MissingLength { text: String },
 }
 
@@ -108,12 +113,13 @@ impl<A: Address> Prefix<A> {
             Some((a, l)) => (a, Some(l)),
             None => (text, None),
         };
-        let Some(addr) = parse_addr::<A>(addr_text) else {
-            return Err(classify_bad_address(text, addr_text, A::FAMILY));
+        let addr = match parse_addr::<A>(addr_text) {
+            Some(addr) if addr_text.trim() == addr_text => addr,
+            _ => return Err(classify_bad_address(text, addr_text, A::FAMILY)),
         };
         let len = match len_text {
             Some(l) => {
-                l.parse::<u32>().map_err(|_| PrefixError::BadLength { text: text.into() })?
+                parse_length(l).ok_or_else(|| PrefixError::BadLength { text: text.into() })?
             }
             None if mode == ParseMode::Lenient => A::BITS,
             None => return Err(PrefixError::MissingLength { text: text.into() }),
@@ -187,6 +193,15 @@ impl<A: Address> Prefix<A> {
         let high = A::from_u128(self.addr.to_u128() | (1u128 << (A::BITS - len)));
         Some([Prefix { addr: self.addr, len: len as u8 }, Prefix { addr: high, len: len as u8 }])
     }
+}
+
+/// A prefix length in plain decimal: 1 to 3 digits, no sign, no leading zero (except `0`).
+fn parse_length(text: &str) -> Option<u32> {
+    let digits = text.as_bytes();
+    let plain = (1..=3).contains(&digits.len())
+        && digits.iter().all(u8::is_ascii_digit)
+        && (digits[0] != b'0' || digits.len() == 1);
+    plain.then(|| text.parse().ok()).flatten()
 }
 
 fn classify_bad_address(text: &str, addr_text: &str, expected: Family) -> PrefixError {
@@ -279,6 +294,18 @@ mod tests {
         assert!(matches!(Prefix6::parse("::/129"), Err(LengthOutOfRange { len: 129, .. })));
         assert!(matches!(Prefix4::parse("10.0.0.0/x"), Err(BadLength { .. })));
         assert!(matches!(Prefix4::parse("10.0.0.0/-1"), Err(BadLength { .. })));
+        for bad in ["10.0.0.0/+8", "10.0.0.0/08", "10.0.0.0/008", "10.0.0.0/ 8", "10.0.0.0/"] {
+            assert!(matches!(Prefix4::parse(bad), Err(BadLength { .. })), "{bad}");
+        }
+        assert!(matches!(Prefix6::parse("::/064"), Err(BadLength { .. })));
+        assert!(matches!(Prefix4::parse("10.0.0.0 /8"), Err(BadAddress { .. })));
+        assert!(matches!(Prefix4::parse("010.0.0.0/8"), Err(BadAddress { .. })));
+        assert_eq!(
+            Prefix4::parse(" 10.0.0.0/8\n").unwrap().len(),
+            8,
+            "outer whitespace is trimmed"
+        );
+        assert_eq!(Prefix4::parse("0.0.0.0/0").unwrap().len(), 0);
         assert!(matches!(Prefix4::parse("10.0.0/8"), Err(BadAddress { .. })));
         assert!(matches!(Prefix4::parse("2001:db8::/32"), Err(WrongFamily { .. })));
         assert!(matches!(Prefix6::parse("10.0.0.0/8"), Err(WrongFamily { .. })));
@@ -286,6 +313,9 @@ mod tests {
         assert!(matches!(Prefix4::parse(""), Err(BadAddress { .. })));
         let msg = Prefix4::parse("10.0.0.1/8").unwrap_err().to_string();
         assert!(msg.contains("10.0.0.0/8"), "{msg}");
+        // The library's callers (C, Python) have no lenient mode to suggest.
+        assert!(!msg.contains("lenient"), "{msg}");
+        assert!(!Prefix4::parse("10.0.0.0").unwrap_err().to_string().contains("lenient"));
     }
 
     #[test]

@@ -2,7 +2,9 @@
  * Tests of every function of fibforge.h, including error paths and one writer thread
  * updating a table while a reader thread looks up.
  *
- * Usage: test_fibforge TMPDIR MRT_IPV4 MRT_IPV6
+ * Usage: test_fibforge TMPDIR MRT_IPV4 MRT_IPV6 [HOSTILE_FILE...]
+ * Each HOSTILE_FILE (the hostile corpus of fibforge_io::hostile) must be refused by both
+ * loads with a message naming it, leaving a table loaded before intact.
  * Prints "N passed, N failed" last; exits 0 only when nothing failed.
  */
 #include "fibforge.h"
@@ -241,6 +243,41 @@ static void test_load(const char *dir, const char *mrt4, const char *mrt6) {
     fibforge_table6_free(t6);
 }
 
+static void test_hostile(const char *dir, char **files, int n) {
+    char good[4096], v6only[4096];
+    fibforge_table4 *t4 = NULL, *bad4;
+    fibforge_table6 *t6 = NULL, *bad6;
+    snprintf(good, sizeof good, "%s/intact.txt", dir);
+    snprintf(v6only, sizeof v6only, "%s/v6only.txt", dir);
+    write_file(good, "10.0.0.0/8 gw-a\n2001:db8::/32 gw-c\n");
+    write_file(v6only, "2001:db8::/32 gw-c\n");
+    CHECK(fibforge_table4_load(good, &t4) == FIBFORGE_OK);
+    CHECK(fibforge_table6_load(good, &t6) == FIBFORGE_OK);
+    for (int i = 0; i < n; i++) {
+        bad4 = (fibforge_table4 *)1;
+        bad6 = (fibforge_table6 *)1;
+        fibforge_status s4 = fibforge_table4_load(files[i], &bad4);
+        CHECK((s4 == FIBFORGE_ERR_PARSE || s4 == FIBFORGE_ERR_IO) && bad4 == NULL);
+        CHECK(error_mentions(files[i]) && !error_mentions("lenient"));
+        if (!error_mentions(files[i])) fprintf(stderr, "  for %s\n", files[i]);
+        fibforge_status s6 = fibforge_table6_load(files[i], &bad6);
+        CHECK((s6 == FIBFORGE_ERR_PARSE || s6 == FIBFORGE_ERR_IO) && bad6 == NULL);
+        CHECK(error_mentions(files[i]));
+    }
+    /* No call aborts: a stream of zeros without a newline is refused at once. */
+    CHECK(fibforge_table4_load("/dev/zero", &bad4) != FIBFORGE_OK && bad4 == NULL);
+    CHECK(error_mentions("/dev/zero"));
+    /* IPv6 text in an IPv4 table is an error, not an empty table. */
+    CHECK(fibforge_table4_load(v6only, &bad4) == FIBFORGE_ERR_PARSE && bad4 == NULL);
+    CHECK(error_mentions("v6only.txt") && error_mentions("none of them ipv4"));
+    /* The tables loaded before are intact. */
+    CHECK(fibforge_table4_len(t4) == 1 && fibforge_table6_len(t6) == 1);
+    CHECK(strcmp(fibforge_table4_next_hop_name(t4, fibforge_table4_lookup(t4, IP4(10, 9, 9, 9))), "gw-a") == 0);
+    CHECK(strcmp(fibforge_table6_next_hop_name(t6, fibforge_table6_lookup(t6, ip6(1, 1))), "gw-c") == 0);
+    fibforge_table4_free(t4);
+    fibforge_table6_free(t6);
+}
+
 /* ---- one writer thread, one reader thread ------------------------------------------- */
 
 struct shared {
@@ -297,8 +334,8 @@ static void test_two_threads(void) {
 
 int main(int argc, char **argv) {
     fibforge_table4 *t = NULL;
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s TMPDIR MRT_IPV4 MRT_IPV6\n", argv[0]);
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s TMPDIR MRT_IPV4 MRT_IPV6 [HOSTILE_FILE...]\n", argv[0]);
         return 2;
     }
     test_misc();
@@ -309,6 +346,7 @@ int main(int argc, char **argv) {
     fibforge_table4_free(t);
     test_table6();
     test_load(argv[1], argv[2], argv[3]);
+    test_hostile(argv[1], argv + 4, argc - 4);
     test_two_threads();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

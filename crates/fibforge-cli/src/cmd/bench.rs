@@ -40,23 +40,24 @@ pub struct Args {
     /// Peers: all, none, or a list of dpdk, bart, prefix-trie, ip_network_table, poptrie.
     #[arg(long, default_value = "all")]
     peers: String,
-    /// Thread scaling up to N threads sharing one structure (1: no scaling rows).
-    #[arg(long)]
+    /// Thread scaling up to N threads sharing one structure (1: no scaling rows; at most
+    /// 1024).
+    #[arg(long, value_parser = crate::args::threads)]
     threads: Option<usize>,
-    /// Seconds per timed repeat (default: derived from --budget).
-    #[arg(long)]
+    /// Seconds per timed repeat, 0.001 to 3600 (default: derived from --budget).
+    #[arg(long, value_parser = crate::args::repeat_seconds)]
     duration: Option<f64>,
     /// Seconds of rate measurement to aim for in total when --duration is not given.
-    #[arg(long, default_value_t = 80.0)]
+    #[arg(long, default_value_t = 80.0, value_parser = crate::args::budget_seconds)]
     budget: f64,
-    /// Timed repeats per row (the median is reported).
-    #[arg(long, default_value_t = 3)]
+    /// Timed repeats per row (the median is reported), 1 to 1000.
+    #[arg(long, default_value_t = 3, value_parser = crate::args::repeats)]
     repeats: usize,
-    /// Call modes: single, batch, or both.
+    /// Call modes: single, batch, or both (= single,batch), comma-separated.
     #[arg(long, default_value = "single,batch")]
     modes: String,
     /// Lookups in each cycles-per-lookup distribution.
-    #[arg(long, default_value_t = 1 << 18)]
+    #[arg(long, default_value_t = 1 << 18, value_parser = crate::args::cycle_samples)]
     cycle_samples: usize,
     /// Seed of every traffic generator.
     #[arg(long)]
@@ -74,7 +75,7 @@ pub struct Args {
     #[arg(long)]
     preset: Option<String>,
     /// Many tables: a directory (one table per file, VRF id = sorted file order) or FILE#N
-    /// (N tables perturbed from FILE); repeatable. Measures LOOP, SAIL_M, one Poptrie per
+    /// (N tables perturbed from FILE; N from 1 to 1024, as many files at most); repeatable. Measures LOOP, SAIL_M, one Poptrie per
     /// table and one DPDK rte_fib per table (when built in) instead of the single-table rows.
     #[arg(long = "multi")]
     multi: Vec<PathBuf>,
@@ -89,6 +90,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let base = settings_from(&args)?;
+    check_before_work(&args)?;
     let measured =
         if args.multi.is_empty() { run_single(&args, &base)? } else { run_multi(&args, &base)? };
     let report = Report {
@@ -156,7 +158,7 @@ fn run_multi(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
     if args.preset.is_some() {
         bail!("--preset and --multi cannot be combined");
     }
-    let duration = Duration::from_secs_f64(args.duration.unwrap_or(0.5).max(0.001));
+    let duration = Duration::from_secs_f64(args.duration.unwrap_or(0.5));
     let ms = MultiSettings {
         duration,
         repeats: base.repeats,
@@ -189,34 +191,91 @@ fn write_outputs(report: &Report, args: &Args) -> anyhow::Result<()> {
 fn settings_from(args: &Args) -> anyhow::Result<Settings> {
     let mut s = Settings::default();
     if let Some(list) = &args.algo {
-        s.algos = Some(parse_algos(list)?);
+        let algos = parse_algos(list)?;
+        if algos.is_empty() {
+            bail!("--algo '{list}' names no algorithm (see `fibforge algos`)");
+        }
+        for spec in &algos {
+            crate::load::check_algo(spec)?;
+        }
+        s.algos = Some(algos);
     }
     if let Some(list) = &args.traffic {
         let t = traffic::parse_list(list)?;
+        check_traces(&t)?;
         s.traffic_v4 = t.clone();
         s.traffic_v6 = t;
     }
     s.peers = fibforge_bench::peers::parse_list(&args.peers).map_err(anyhow::Error::msg)?;
     if let Some(n) = args.threads {
-        s.threads = n.max(1);
+        s.threads = n;
     }
     s.duration_s = args.duration;
     s.budget_s = args.budget;
-    s.repeats = args.repeats.max(1);
+    s.repeats = args.repeats;
     s.cycle_samples = args.cycle_samples;
     if let Some(seed) = args.seed {
         s.seed = seed;
     }
-    s.modes = args
-        .modes
-        .split(',')
-        .map(|m| match m.trim() {
-            "single" => Ok(Mode::Single),
-            "batch" => Ok(Mode::Batch),
-            other => bail!("unknown mode '{other}' (known: single, batch)"),
-        })
-        .collect::<anyhow::Result<_>>()?;
+    s.modes = parse_modes(&args.modes)?;
     Ok(s)
+}
+
+/// `--modes`: single, batch, both (= single,batch), comma-separated; each mode once.
+fn parse_modes(list: &str) -> anyhow::Result<Vec<Mode>> {
+    let mut modes = Vec::new();
+    for m in list.split(',') {
+        let add: &[Mode] = match m.trim() {
+            "single" => &[Mode::Single],
+            "batch" => &[Mode::Batch],
+            "both" => &[Mode::Single, Mode::Batch],
+            other => bail!("unknown mode '{other}' in --modes (known: single, batch, both)"),
+        };
+        for &mode in add {
+            if !modes.contains(&mode) {
+                modes.push(mode);
+            }
+        }
+    }
+    Ok(modes)
+}
+
+/// Every `trace:FILE` traffic names a readable file (read later, per table).
+fn check_traces(list: &[traffic::Traffic]) -> anyhow::Result<()> {
+    for t in list {
+        if let traffic::Traffic::Trace(path) = t {
+            std::fs::File::open(path)
+                .with_context(|| format!("--traffic trace:{}: cannot open", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// What can be checked before any table is loaded or anything measured: the `--multi` sets,
+/// the table files, and that the report can be written where asked.
+fn check_before_work(args: &Args) -> anyhow::Result<()> {
+    for set in &args.multi {
+        super::bench_multi::check_set(set)?;
+    }
+    for t in &args.tables {
+        let text = t.display().to_string();
+        let file = match text.rsplit_once('#') {
+            Some((f, s)) if s.starts_with("syn") => PathBuf::from(f),
+            _ => t.clone(),
+        };
+        std::fs::File::open(&file).with_context(|| format!("--table {text}: cannot open"))?;
+    }
+    if let Some(h) = &args.hops_from {
+        std::fs::File::open(h)
+            .with_context(|| format!("--hops-from {}: cannot open", h.display()))?;
+    }
+    if let Some(f) = &args.json {
+        crate::load::check_writable_file(f, "--json")?;
+    }
+    if args.out.as_os_str() != "none" {
+        crate::load::check_writable_dir(&args.out, "--out")?;
+    }
+    Ok(())
 }
 
 /// Parses an algorithm list (see [`crate::load::split_algo_list`]).

@@ -4,6 +4,7 @@
 //! with `table` = the argument as given; IPv4 and IPv6 tables of the set are measured apart.
 
 use super::verify_multi::{remap, table_files};
+use anyhow::Context;
 use fibforge::Interner;
 use fibforge::multi::generate::{Perturbation, perturbed_tables};
 use fibforge_bench::multi::{MultiSettings, run_multi};
@@ -13,6 +14,44 @@ use std::path::{Path, PathBuf};
 
 /// The seed of generated (`FILE#N`) table sets.
 const GENERATED_SEED: u64 = 1;
+
+/// The most tables in one set (`FILE#N` or files of a directory). Each table costs its
+/// per-table baselines (one Poptrie, one rte_fib) a few MiB even when it holds one route, so
+/// memory grows with the count whatever the table: 1,024 tables stay within a few GiB.
+pub const MAX_TABLES: usize = 1024;
+
+/// Checks a set's form before any work: `FILE#N` with N in 1..=[`MAX_TABLES`] and FILE
+/// readable, or a directory of at most [`MAX_TABLES`] files.
+pub fn check_set(set: &Path) -> anyhow::Result<()> {
+    match generated(set)? {
+        Some((file, _)) => {
+            std::fs::File::open(file).with_context(|| {
+                format!("--multi {}: cannot open {}", set.display(), file.display())
+            })?;
+        }
+        None => {
+            let n = table_files(set).with_context(|| format!("--multi {}", set.display()))?.len();
+            anyhow::ensure!(
+                n <= MAX_TABLES,
+                "--multi {}: {n} table files, more than the {MAX_TABLES} a set may hold",
+                set.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `FILE#N` as (FILE, N), N checked; `None` for anything else (a directory).
+fn generated(set: &Path) -> anyhow::Result<Option<(&Path, usize)>> {
+    let Some(text) = set.to_str() else { return Ok(None) };
+    let Some((file, n)) = text.rsplit_once('#') else { return Ok(None) };
+    let Ok(n) = n.parse::<usize>() else { return Ok(None) };
+    anyhow::ensure!(
+        (1..=MAX_TABLES).contains(&n),
+        "--multi {text}: the table count N of FILE#N must be from 1 to {MAX_TABLES}"
+    );
+    Ok(Some((Path::new(file), n)))
+}
 
 /// Runs every set; rows in order of set, family, structure, mode.
 pub fn run(sets: &[PathBuf], s: &MultiSettings) -> anyhow::Result<Vec<Row>> {
@@ -41,11 +80,8 @@ type Set = (Vec<fibforge::Rib<u32>>, Vec<fibforge::Rib<u128>>);
 
 /// A directory of tables, or `FILE#N`: N perturbed copies of FILE.
 fn load_set(set: &Path) -> anyhow::Result<Set> {
-    let text = set.display().to_string();
-    if let Some((file, n)) = text.rsplit_once('#')
-        && let Ok(n) = n.parse::<usize>()
-    {
-        let t = read(Path::new(file))?;
+    if let Some((file, n)) = generated(set)? {
+        let t = read(file)?;
         let how = Perturbation::default();
         return Ok((
             perturbed_tables(&t.v4, n, how, GENERATED_SEED),

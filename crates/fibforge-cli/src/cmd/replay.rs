@@ -28,11 +28,11 @@ pub struct Args {
     /// `bplus`, `bplus:delta=N,...`).
     #[arg(long, default_value = crate::load::DEFAULT_ALGO)]
     algo: String,
-    /// Reader threads looking up random addresses during the replay.
-    #[arg(long, default_value_t = 1)]
+    /// Reader threads looking up random addresses during the replay (0 to 1024).
+    #[arg(long, default_value_t = 1, value_parser = crate::args::readers)]
     readers: usize,
-    /// Seconds of idle lookups measured before the replay.
-    #[arg(long, default_value_t = 0.5)]
+    /// Seconds of idle lookups measured before the replay (0 to 3600).
+    #[arg(long, default_value_t = 0.5, value_parser = crate::args::measure_seconds)]
     idle: f64,
     /// Apply the updates at their recorded times, sped up this many times (default: back to
     /// back, the writer never rests).
@@ -42,8 +42,9 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     rounds: u32,
     /// Seconds of each lookup measurement comparing the updated structure with a fresh
-    /// compile of the final RIB after the replay (3 alternating repeats; 0: skip).
-    #[arg(long, default_value_t = 0.3)]
+    /// compile of the final RIB after the replay (3 alternating repeats; 0: skip; at most
+    /// 3600).
+    #[arg(long, default_value_t = 0.3, value_parser = crate::args::measure_seconds)]
     compare: f64,
     /// Write the figures as JSON to this file.
     #[arg(long)]
@@ -60,16 +61,25 @@ struct Output {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let spec: AlgoSpec = args.algo.parse()?;
+    crate::load::check_algo(&spec)?;
+    if poptrie_config::<u32>(&spec).is_none() {
+        bail!("replay needs an updatable concurrent algorithm: poptrie (got '{}')", spec.name);
+    }
+    std::fs::File::open(&args.updates)
+        .with_context(|| format!("cannot open the updates {}", args.updates.display()))?;
+    if let Some(path) = &args.json {
+        crate::load::check_writable_file(path, "--json")?;
+    }
     let mut table = load_table(&args.table)?;
     let ups = load_updates(&args.updates, &mut table)
         .with_context(|| format!("reading updates {}", args.updates.display()))?;
-    let spec: AlgoSpec = args.algo.parse()?;
     let settings = ReplaySettings {
         readers: args.readers,
-        idle: Duration::from_secs_f64(args.idle.max(0.0)),
+        idle: Duration::from_secs_f64(args.idle),
         pace: args.pace,
         rounds: args.rounds as usize,
-        compare: Duration::from_secs_f64(args.compare.max(0.0)),
+        compare: Duration::from_secs_f64(args.compare),
         ..Default::default()
     };
     let (report, skipped) = if ups.v4.len() >= ups.v6.len() {
@@ -126,8 +136,8 @@ fn run_family<A: poptrie::Key + bplus::Key + BenchAddress>(
 
 fn parse_pace(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err(format!("'{s}': the speed-up must be a positive number")),
+        Ok(x) if (1e-6..=1e9).contains(&x) => Ok(x),
+        _ => Err(format!("'{s}': the speed-up must be a number from 0.000001 to 1e9")),
     }
 }
 

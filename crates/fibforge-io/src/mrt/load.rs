@@ -24,15 +24,30 @@ use std::io::Read;
 use std::net::IpAddr;
 
 /// Reads an MRT stream (decompressed) into a table under `cfg.peer`; `name` is for errors.
+///
+/// A stream of records none of which carries a unicast route (only state changes, KEEPALIVEs,
+/// OSPF or multicast records) is an error rather than an empty table: it is not a routing
+/// table, and an empty table loaded silently would hide that.
 pub fn read_mrt_table<R: Read>(input: R, name: &str, cfg: &ReadConfig) -> Result<Table, LoadError> {
     let mut builder = TableBuilder::new(cfg);
-    for item in MrtReader::new(input, name) {
+    let mut reader = MrtReader::new(input, name);
+    for item in &mut reader {
         let applied = item.and_then(|entry| builder.apply(&entry, name));
         if let Err(error) = applied {
             return Err(LoadError::new(error, builder.finish()));
         }
     }
     builder.check_peer_found(name)?;
+    let stats = reader.stats();
+    if builder.unicast == 0 && stats.records > 0 {
+        let reason = format!(
+            "no unicast route in its {} MRT records ({} of them of types or subtypes that carry \
+             none: state changes, KEEPALIVEs, OSPF, multicast, ...): not a routing table",
+            stats.records, stats.skipped_records
+        );
+        let error = ReadError::Content { source_name: name.to_string(), reason };
+        return Err(LoadError::new(error, builder.finish()));
+    }
     Ok(builder.finish())
 }
 
@@ -43,6 +58,8 @@ struct TableBuilder {
     hop_ids: HashMap<IpAddr, NextHop>,
     replay: PeerReplay,
     matched: u64,
+    /// Unicast entries read, of any peer.
+    unicast: u64,
     /// Peers seen that the filter did not select (for the error when none matched).
     others: BTreeSet<Peer>,
 }
@@ -59,6 +76,7 @@ impl TableBuilder {
             hop_ids: HashMap::new(),
             replay: PeerReplay::default(),
             matched: 0,
+            unicast: 0,
             others: BTreeSet::new(),
         }
     }
@@ -75,6 +93,7 @@ impl TableBuilder {
         if e.safi != Safi::Unicast {
             return Ok(());
         }
+        self.unicast += 1;
         if !self.selects(&e.peer) {
             self.others.insert(e.peer);
             return Ok(());

@@ -50,6 +50,31 @@ pub fn looks_like_mrt(head: &[u8]) -> bool {
     record::is_routing_type(h.kind) && h.subtype < 64 && h.length <= MAX_RECORD_LEN
 }
 
+/// The error for a stream read as MRT (binary content, or an `.mrt` name) whose first
+/// header is not one of a routing record: names what the header holds.
+pub fn not_mrt(head: &[u8], name: &str) -> ReadError {
+    let reason = match head.first_chunk::<{ record::HEADER_LEN }>() {
+        None => format!(
+            "binary data of {} bytes, too short for an MRT record header (12 bytes) and not a \
+             text table",
+            head.len()
+        ),
+        Some(bytes) => {
+            let h = Header::parse(bytes, 0);
+            format!(
+                "not a text table (binary data: {}) and its first MRT record header is damaged \
+                 or not of a routing record: type {}, subtype {}, length {} (routing types: 5, \
+                 12, 13, 16, 17; lengths up to {MAX_RECORD_LEN})",
+                crate::error::quote(head),
+                h.kind,
+                h.subtype,
+                h.length
+            )
+        }
+    };
+    ReadError::Binary { source_name: name.into(), offset: 0, reason }
+}
+
 /// Counters of what the reader saw.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct MrtStats {

@@ -14,7 +14,7 @@
 //! `leafvec`, holes under internal children ignored) are written through a [`Sink`], and the
 //! node record is returned to the caller, which places it in its own children block.
 
-use super::layout::{DIRECT_LEAF, Key, Leaf, Node, STRIDE};
+use super::layout::{DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, Node, STRIDE};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
@@ -327,6 +327,18 @@ impl<L: Leaf> Sink<L> for VecSink<L> {
         }
         self.leaves.extend_from_slice(leaves);
         Ok(base as u32)
+    }
+}
+
+/// The error for a next hop beyond the direct-pointing limit, in the next-hop indexes users
+/// give (raw values are index + 1, which would make the message off by one).
+pub(crate) fn hop_limit(max_raw: u32) -> BuildError {
+    let (limit, found) = (MAX_DIRECT_RAW - 1, max_raw - 1);
+    BuildError::LimitExceeded {
+        algo: "poptrie",
+        what: "next hop",
+        limit: limit.into(),
+        found: found.into(),
     }
 }
 

@@ -310,7 +310,7 @@ impl<A: Key> Compile<A> for Poptrie<A> {
         build::segments(rib, &Prefix::DEFAULT_ROUTE, cfg.aggregate, &mut scratch, &mut segs);
         let max_raw = segs.iter().map(|s| s.raw).max().unwrap_or(0);
         if max_raw > MAX_DIRECT_RAW {
-            return Err(build::limit("next-hop ids", MAX_DIRECT_RAW as u64, max_raw as usize));
+            return Err(build::hop_limit(max_raw));
         }
         let fib = if max_raw <= u8::MAX_RAW {
             compile_core::<A, u8>(cfg, &segs, max_raw).map(|(c, n, l)| (Cores::Tiny(c), n, l))?

@@ -188,6 +188,9 @@ fn next_hops_beyond_the_direct_flag_are_an_error() {
     let rib = rib_of::<u32>(&[("10.0.0.0/8", MAX_DIRECT_RAW)]);
     let err = Poptrie::compile(&rib, &cfg(18, true, true, false)).err().unwrap();
     assert!(matches!(err, BuildError::LimitExceeded { .. }), "{err}");
+    // The message speaks of next-hop indexes as users give them (not raw index + 1 values).
+    let (largest, given) = (MAX_DIRECT_RAW - 1, MAX_DIRECT_RAW);
+    assert!(err.to_string().contains(&format!("limit of {largest} (found {given})")), "{err}");
     let ok = rib_of::<u32>(&[("10.0.0.0/8", MAX_DIRECT_RAW - 1)]);
     check_all_configs(&ok, "largest next hop");
 }

@@ -32,8 +32,8 @@
 
 use super::alloc::{BlockAlloc, NodeAlloc};
 use super::build::{
-    Seg, SegScratch, Sink, Slot, build_region, direct_entry, emit, limit, low_ones, segments,
-    slot_segs,
+    Seg, SegScratch, Sink, Slot, build_region, direct_entry, emit, hop_limit, limit, low_ones,
+    segments, slot_segs,
 };
 use super::fanout;
 use super::layout::{Core, DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, MAX_NODES, Node, STRIDE, upto};
@@ -469,7 +469,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     fn check_hops(&mut self, segs: &[Seg<A>]) -> Result<(), BuildError> {
         let max_raw = segs.iter().map(|s| s.raw).max().unwrap_or(0);
         if max_raw > MAX_DIRECT_RAW {
-            return Err(limit("next-hop ids", MAX_DIRECT_RAW as u64, max_raw as usize));
+            return Err(hop_limit(max_raw));
         }
         if max_raw > L::MAX_RAW {
             return Err(self.stop_for(Retry::WidenLeaves));
