@@ -5,8 +5,8 @@
 //! of the updated structure against a fresh compile of the final RIB, and the final
 //! comparison with a fresh compile and with the RIB.
 //!
-//! The family with more updates in the stream is replayed (the other family's updates are
-//! counted in `skipped_updates`). Exit status 1 when the final structure differs.
+//! The family with more updates in the stream is replayed unless `--family` names one (the
+//! other family's updates are counted in `skipped_updates`). Exit status 1 when the final structure differs.
 
 use crate::load::{TableArgs, load_table};
 use anyhow::{Context, bail};
@@ -49,6 +49,9 @@ pub struct Args {
     /// Write the figures as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// The family to replay (default: the one with more updates in the stream).
+    #[arg(long, value_parser = ["ipv4", "ipv6"])]
+    family: Option<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -63,8 +66,11 @@ struct Output {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spec: AlgoSpec = args.algo.parse()?;
     crate::load::check_algo(&spec)?;
-    if poptrie_config::<u32>(&spec).is_none() {
-        bail!("replay needs an updatable concurrent algorithm: poptrie (got '{}')", spec.name);
+    if spec.name != "bplus" && poptrie_config::<u32>(&spec).is_none() {
+        bail!(
+            "replay needs an updatable concurrent algorithm: poptrie or bplus (got '{}')",
+            spec.name
+        );
     }
     std::fs::File::open(&args.updates)
         .with_context(|| format!("cannot open the updates {}", args.updates.display()))?;
@@ -82,7 +88,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         compare: Duration::from_secs_f64(args.compare),
         ..Default::default()
     };
-    let (report, skipped) = if ups.v4.len() >= ups.v6.len() {
+    let v4 = match args.family.as_deref() {
+        Some(f) => f == "ipv4",
+        None => ups.v4.len() >= ups.v6.len(),
+    };
+    let (report, skipped) = if v4 {
         let rib = std::mem::take(&mut table.v4);
         (run_family(&spec, rib, &ups.v4, &ups.v4_time_us, &settings)?, ups.v6.len())
     } else {
