@@ -2,11 +2,14 @@
 //!
 //! Every lookup is instantiated per instruction set (`node::Isa`) inside a function that
 //! enables it, and per width of the interval words, so the inner loops carry no branch on
-//! either. A batch takes `LANES` addresses at a time through one level after another:
-//! each lane's next node is prefetched as soon as its rank is known, and the other lanes'
-//! work at that level hides the fetch. The depth is a constant of each instantiation (one
-//! per tree height up to `MAX_UNROLLED`), so the level loop unrolls.
+//! either. A lookup starts at the directory (`dir.rs`): most addresses of uniform IPv6
+//! traffic end there; the others descend from the node it names. A batch gathers those
+//! into groups of `LANES` that walk the last levels in lock step: each lane's next node is
+//! prefetched as soon as its rank is known, and the other lanes' work at that level hides
+//! the fetch. The number of lock-step levels is a constant of each instantiation, so the
+//! level loop unrolls.
 
+use super::dir::Entry;
 use super::hops::{HopSlots, Hops};
 use super::key::Key;
 use super::node::{Isa, Portable, Simd, TreeKey};
@@ -17,9 +20,6 @@ use crate::nexthop::{NextHop, as_raw_slots};
 
 /// Addresses walked in lock step by a batch.
 pub const LANES: usize = 16;
-
-/// Deepest tree (inner levels) with a batch loop of its own; deeper ones use a generic loop.
-const MAX_UNROLLED: usize = 7;
 
 impl<A: Key> Fib<A> {
     /// The interval of key `k` (below `K::MAX`), searched with this view's instruction set.
@@ -91,15 +91,28 @@ impl<A: Key> Fib<A> {
     }
 }
 
-/// One descent.
+/// The interval of key `k`: the directory, then the tree below the node it names.
+#[inline(always)]
+fn position<I: Isa, A: Key>(fib: &Fib<A>, k: A::T) -> usize {
+    if k == A::T::MAX {
+        return fib.max_pos;
+    }
+    match fib.dir.entry(k) {
+        Entry::Direct(pos) => pos,
+        Entry::Descend { level, node } => fib.tree.search_from::<I>(level, node, k),
+    }
+}
+
+/// One lookup.
 #[inline(always)]
 fn one<I: Isa, S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A) -> Option<NextHop> {
-    let k = addr.top();
-    let pos = if k == A::T::MAX { fib.max_pos } else { fib.tree.search::<I>(k) };
+    let pos = position::<I, A>(fib, addr.top());
     NextHop::from_raw(fib.answer::<S>(hops.get(pos), addr))
 }
 
-/// A batch, dispatched on the tree's height.
+/// A batch: addresses the directory answers are done at once; the others gather in groups
+/// of `LANES` that walk the tree in lock step from the shallowest of their directory
+/// levels (the last group of a batch may be smaller).
 #[inline(always)]
 fn batch<I: Isa, S: HopSlots + ?Sized, A: Key>(
     fib: &Fib<A>,
@@ -107,85 +120,108 @@ fn batch<I: Isa, S: HopSlots + ?Sized, A: Key>(
     addrs: &[A],
     out: &mut [u32],
 ) {
+    let mut lanes = Lanes { index: [0; LANES], key: [A::T::default(); LANES], len: 0 };
+    for (i, &addr) in addrs.iter().enumerate() {
+        let k = addr.top();
+        match fib.dir.entry(k) {
+            _ if k == A::T::MAX => {
+                out[i] = fib.answer::<S>(hops.get(fib.max_pos), addr);
+                continue;
+            }
+            Entry::Direct(pos) => {
+                out[i] = fib.answer::<S>(hops.get(pos), addr);
+                continue;
+            }
+            // Lock steps start at the root: starting each lane at its directory node cost more
+            // (lanes at mixed levels) than the cached upper levels it skips.
+            Entry::Descend { .. } => {}
+        };
+        let g = lanes.len;
+        (lanes.index[g], lanes.key[g]) = (i, k.min(A::T::MAX_BELOW));
+        lanes.len += 1;
+        if lanes.len == LANES {
+            lock_step::<I, S, A>(fib, hops, addrs, out, &lanes);
+            lanes.len = 0;
+        }
+    }
+    if lanes.len > 0 {
+        lock_step::<I, S, A>(fib, hops, addrs, out, &lanes);
+    }
+}
+
+/// Lanes gathered for one lock step: the address's index in the batch and its key
+/// (clamped below `K::MAX`).
+struct Lanes<K> {
+    index: [usize; LANES],
+    key: [K; LANES],
+    len: usize,
+}
+
+/// Walks the gathered lanes in lock step from the root (dispatched on the tree height).
+#[inline(always)]
+fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key>(
+    fib: &Fib<A>,
+    hops: &S,
+    addrs: &[A],
+    out: &mut [u32],
+    lanes: &Lanes<A::T>,
+) {
     match fib.tree.height() {
-        0 => lanes::<I, S, A, 0>(fib, hops, addrs, out),
-        1 => lanes::<I, S, A, 1>(fib, hops, addrs, out),
-        2 => lanes::<I, S, A, 2>(fib, hops, addrs, out),
-        3 => lanes::<I, S, A, 3>(fib, hops, addrs, out),
-        4 => lanes::<I, S, A, 4>(fib, hops, addrs, out),
-        5 => lanes::<I, S, A, 5>(fib, hops, addrs, out),
-        6 => lanes::<I, S, A, 6>(fib, hops, addrs, out),
-        MAX_UNROLLED => lanes::<I, S, A, MAX_UNROLLED>(fib, hops, addrs, out),
+        0 => group::<I, S, A, 0>(fib, hops, addrs, out, lanes),
+        1 => group::<I, S, A, 1>(fib, hops, addrs, out, lanes),
+        2 => group::<I, S, A, 2>(fib, hops, addrs, out, lanes),
+        3 => group::<I, S, A, 3>(fib, hops, addrs, out, lanes),
+        4 => group::<I, S, A, 4>(fib, hops, addrs, out, lanes),
+        5 => group::<I, S, A, 5>(fib, hops, addrs, out, lanes),
+        6 => group::<I, S, A, 6>(fib, hops, addrs, out, lanes),
+        7 => group::<I, S, A, 7>(fib, hops, addrs, out, lanes),
         _ => {
-            for (o, &a) in out.iter_mut().zip(addrs) {
-                *o = one::<I, S, A>(fib, hops, a).map_or(0, |h| h.raw());
+            for g in 0..lanes.len {
+                let i = lanes.index[g];
+                let pos = fib.tree.search::<I>(lanes.key[g]);
+                out[i] = fib.answer::<S>(hops.get(pos), addrs[i]);
             }
         }
     }
 }
 
-/// A batch through a tree of `D` inner levels, `LANES` addresses at a time (the tail of
-/// the batch one by one).
+/// `lanes.len` lookups in lock step from the root through the `D` inner levels and the
+/// leaves.
 #[inline(always)]
-fn lanes<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize>(
+#[allow(clippy::needless_range_loop)] // lane `g` indexes several parallel arrays
+fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize>(
     fib: &Fib<A>,
     hops: &S,
     addrs: &[A],
     out: &mut [u32],
-) {
-    let full = addrs.len() / LANES * LANES;
-    for (chunk, out) in addrs[..full].chunks_exact(LANES).zip(out.chunks_exact_mut(LANES)) {
-        let chunk: &[A; LANES] = chunk.try_into().expect("chunks_exact");
-        let out: &mut [u32; LANES] = out.try_into().expect("chunks_exact");
-        group::<I, S, A, D>(fib, hops, chunk, out);
-    }
-    for (o, &a) in out[full..].iter_mut().zip(&addrs[full..]) {
-        *o = one::<I, S, A>(fib, hops, a).map_or(0, |h| h.raw());
-    }
-}
-
-/// `LANES` lookups in lock step, level by level.
-#[inline(always)]
-fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize>(
-    fib: &Fib<A>,
-    hops: &S,
-    chunk: &[A; LANES],
-    out: &mut [u32; LANES],
+    lanes: &Lanes<A::T>,
 ) {
     let tree = &fib.tree;
+    let n = lanes.len;
     let fanout = Tree::<A::T>::FANOUT;
-    let key: [A::T; LANES] = std::array::from_fn(|g| chunk[g].top().min(A::T::MAX_BELOW));
     let mut node = [0usize; LANES];
     for level in 0..D {
-        let lines = tree.level(level);
-        // Levels that fit in L1 need no prefetch; the wide lower ones do.
-        let prefetch_below = tree.level(level + 1).len() > PREFETCH_FROM_LINES;
-        let below = tree.level(level + 1);
-        for g in 0..LANES {
-            node[g] = node[g] * fanout + A::T::rank::<I>(tree.line_in(lines, node[g]), key[g]);
-            if prefetch_below {
+        let (lines, below) = (tree.level(level), tree.level(level + 1));
+        for g in 0..n {
+            node[g] =
+                node[g] * fanout + A::T::rank::<I>(tree.line_in(lines, node[g]), lanes.key[g]);
+            if below.len() > PREFETCH_FROM_LINES {
                 prefetch::read(below, node[g]);
             }
         }
     }
     let leaves = tree.level(D);
     let mut pos = [0usize; LANES];
-    for g in 0..LANES {
-        let rank = A::T::rank::<I>(tree.line_in(leaves, node[g]), key[g]);
-        pos[g] = if chunk[g].top() == A::T::MAX {
-            fib.max_pos
-        } else {
-            node[g] * A::T::PER_NODE + rank - 1
-        };
+    for g in 0..n {
+        let rank = A::T::rank::<I>(tree.line_in(leaves, node[g]), lanes.key[g]);
+        pos[g] = node[g] * A::T::PER_NODE + rank - 1;
         hops.prefetch(pos[g]);
     }
-    for g in 0..LANES {
-        out[g] = fib.answer::<S>(hops.get(pos[g]), chunk[g]);
+    for g in 0..n {
+        let i = lanes.index[g];
+        out[i] = fib.answer::<S>(hops.get(pos[g]), addrs[i]);
     }
 }
-
-/// Levels of more lines than this get their lines prefetched (512 lines: 32 KiB).
-const PREFETCH_FROM_LINES: usize = 512;
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -240,3 +276,6 @@ mod x86 {
         batch::<Avx2, S, A>(fib, hops, addrs, out)
     }
 }
+
+/// Levels of more lines than this get their lines prefetched (512 lines: 32 KiB, in L1).
+const PREFETCH_FROM_LINES: usize = 512;

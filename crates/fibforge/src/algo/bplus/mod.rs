@@ -46,6 +46,7 @@
 //! Raw next-hop ids and side slots below 2^31. IPv6 blocks with very many long routes are
 //! searched by binary search in their side table (exact, but a deeper search).
 
+mod dir;
 mod hops;
 mod key;
 mod lookup;
@@ -76,11 +77,13 @@ pub struct Config {
     pub simd: Option<Simd>,
     /// Side slots for updates that move boundaries before a rebuild.
     pub delta: usize,
+    /// The front directory on the top 16 key bits (see the module doc).
+    pub dir: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { simd: None, delta: 4096 }
+        Config { simd: None, delta: 4096, dir: true }
     }
 }
 
@@ -155,7 +158,7 @@ impl<A: Key> Compile<A> for BPlus<A> {
     type Config = Config;
 
     fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
-        let view = Fib::build(rib, Self::simd(cfg)?, cfg.delta)?;
+        let view = Fib::build(rib, cfg, Self::simd(cfg)?)?;
         let mut spans = vec![None; view.sides.capacity()];
         for pos in 0..view.intervals() {
             let word = view.hops.get(pos);
@@ -199,7 +202,7 @@ impl<A: Key> crate::sync::Concurrent<A> for BPlus<A> {
 
 /// The configuration `spec` names (`bplus:isa=avx2,delta=1024`).
 pub fn config_from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, BuildError> {
-    spec.check_options("bplus", &["isa", "delta"])?;
+    spec.check_options("bplus", &["isa", "delta", "dir"])?;
     let simd = match spec.options.get("isa").map(String::as_str) {
         None | Some("auto") => None,
         Some("portable") => Some(Simd::Portable),
@@ -221,5 +224,6 @@ pub fn config_from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, Buil
             reason: "expected 1 to 1048576 side slots".into(),
         });
     }
-    Ok(Config { simd, delta: delta as usize })
+    let dir = spec.get_bool("bplus", "dir", true)?;
+    Ok(Config { simd, delta: delta as usize, dir })
 }

@@ -13,18 +13,18 @@ fn isas() -> Vec<Simd> {
     [Simd::Portable, Simd::Avx2, Simd::Avx512].into_iter().filter(|s| s.available()).collect()
 }
 
-fn config(simd: Simd) -> Config {
-    Config { simd: Some(simd), ..Config::default() }
-}
-
-/// Builds `rib` with every instruction set and checks it on its probes.
+/// Builds `rib` with every instruction set, with and without the directory, and checks it
+/// on its probes.
 fn check<A: Key>(name: &str, rib: &Rib<A>, extra: &[A]) {
     let mut addrs = probes(rib, 2000, 7);
     addrs.extend_from_slice(extra);
     addrs.extend([A::ZERO, A::from_u128(u128::MAX), A::from_u128(1), A::from_u128(u128::MAX - 1)]);
     for simd in isas() {
-        let fib = BPlus::compile(rib, &config(simd)).unwrap();
-        assert_same(&format!("{name} ({})", simd.name()), &fib, rib, &addrs);
+        for dir in [true, false] {
+            let cfg = Config { simd: Some(simd), dir, ..Config::default() };
+            let fib = BPlus::compile(rib, &cfg).unwrap();
+            assert_same(&format!("{name} ({}, dir {dir})", simd.name()), &fib, rib, &addrs);
+        }
     }
 }
 
@@ -221,4 +221,19 @@ fn running_out_of_side_slots_rebuilds() {
     }
     assert!(fib.rebuilds() >= 3, "rebuilds: {}", fib.rebuilds());
     assert_same("after rebuilds", &fib, &rib, &probes(&rib, 100, 3));
+}
+
+/// Thousands of routes in one directory block: lookups there descend from the root (the
+/// catch-up to the lock-step level), the other blocks from deeper nodes or not at all.
+#[test]
+fn a_crowded_directory_block() {
+    let v4: Vec<(u32, u32, u32)> =
+        (0..6000u32).map(|i| (0x0A01_0000 + i * 7, 32, i % 5)).chain([(0, 0, 9)]).collect();
+    check("crowded /16 v4", &table(&v4), &[]);
+    let base = 0x2001_0db8u128 << 96;
+    let v6: Vec<(u128, u32, u32)> = (0..6000u128)
+        .map(|i| (base + (i << 80), 48, (i % 5) as u32))
+        .chain((0..50u128).map(|i| (base + (i << 90) + 5, 128, 7)))
+        .collect();
+    check("crowded /16 v6", &table(&v6), &[]);
 }

@@ -75,10 +75,18 @@ impl<K: TreeKey> Tree<K> {
     /// Position of the greatest key `<= x` (`x` is clamped below `K::MAX`).
     #[inline(always)]
     pub fn search<I: Isa>(&self, x: K) -> usize {
+        self.search_from::<I>(0, 0, x)
+    }
+
+    /// [`Tree::search`] starting at `node` of `level`, an ancestor of the leaf of `x`.
+    #[inline(always)]
+    pub fn search_from<I: Isa>(&self, level: usize, node: usize, x: K) -> usize {
         // Probes equal to K::MAX are answered by the caller (`Fib::position`).
         let x = x.min(K::MAX_BELOW);
-        let mut node = 0;
-        for level in 0..self.height() {
+        // A checked start keeps the unchecked descent in bounds (see `line`).
+        let _ = self.level(level)[node];
+        let mut node = node;
+        for level in level..self.height() {
             node = node * Self::FANOUT + K::rank::<I>(self.line(level, node), x);
         }
         node * K::PER_NODE + K::rank::<I>(self.line(self.height(), node), x) - 1
@@ -89,10 +97,10 @@ impl<K: TreeKey> Tree<K> {
     pub fn line(&self, level: usize, node: usize) -> &K::Line {
         let index = self.level_start[level] + node;
         debug_assert!(index < self.lines.len());
-        // SAFETY: callers descend from the root by ranks; a rank counts only real
-        // separators (probes are clamped below `K::MAX`), each naming an existing child, so
-        // `node` is within its level (see the module invariants). The leaf-level node is
-        // likewise one whose first key is `<= x`.
+        // SAFETY: callers descend by ranks from an existing node (the root, or a checked
+        // start); a rank counts only real separators (probes are clamped below `K::MAX`),
+        // each naming an existing child, so `node` is within its level (see the module
+        // invariants).
         unsafe { self.lines.get_unchecked(index) }
     }
 

@@ -1,5 +1,7 @@
 //! What readers look up in: the tree, the interval answers and the side tables.
 
+use super::Config;
+use super::dir::Dir;
 use super::hops::Hops;
 use super::key::{Answer, Key, intervals};
 use super::node::{Simd, TreeKey};
@@ -12,6 +14,7 @@ use crate::rib::Rib;
 pub struct Fib<A: Key> {
     pub(super) simd: Simd,
     pub(super) tree: Tree<A::T>,
+    pub(super) dir: Dir,
     /// One word per interval, and one more when the last key (`K::MAX`) starts an interval
     /// of its own (the tree cannot hold that key, see `tree.rs`).
     pub(super) hops: Hops,
@@ -34,8 +37,9 @@ fn raw_hop<A: Key>(answer: &Answer<A>) -> u32 {
 }
 
 impl<A: Key> Fib<A> {
-    /// Compiles the routes of `rib` with `delta_slots` side slots free for updates.
-    pub fn build(rib: &Rib<A>, simd: Simd, delta_slots: usize) -> Result<Self, BuildError> {
+    /// Compiles the routes of `rib` (`simd`: the instruction set `cfg` resolved to).
+    pub fn build(rib: &Rib<A>, cfg: &Config, simd: Simd) -> Result<Self, BuildError> {
+        let delta_slots = cfg.delta;
         let (mut keys, mut answers): (Vec<A::T>, Vec<Answer<A>>) =
             intervals::<A>(&rib.ranges()).into_iter().unzip();
         // The last key cannot be a tree key: its interval gets the word after the others.
@@ -71,7 +75,9 @@ impl<A: Key> Fib<A> {
             })
             .collect();
         let hops = Hops::new(&words, largest);
-        Ok(Fib { simd, tree: Tree::build(&keys), hops, max_pos, sides, built_sides })
+        let tree = Tree::build(&keys);
+        let dir = Dir::build(&tree, max_pos, cfg.dir);
+        Ok(Fib { simd, tree, dir, hops, max_pos, sides, built_sides })
     }
 
     /// The interval holding key `k`.
@@ -108,6 +114,7 @@ impl<A: Key> Fib<A> {
     pub fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Self>()
             + self.tree.memory_bytes()
+            + self.dir.memory_bytes()
             + self.hops.memory_bytes()
             + self.sides.memory_bytes()
     }
@@ -120,6 +127,11 @@ impl<A: Key> Fib<A> {
     /// The instruction set of the node searches.
     pub fn simd(&self) -> Simd {
         self.simd
+    }
+
+    /// True when lookups start at the directory.
+    pub fn has_dir(&self) -> bool {
+        self.dir.memory_bytes() > 0
     }
 
     /// Bits per interval answer (16 or 32).
