@@ -85,7 +85,8 @@ pub struct TableHandle<A: Side> {
     names: Vec<CString>,
 }
 
-/// A lookup handle for another thread (`fibforge_reader4` / `fibforge_reader6`).
+/// A lookup handle for one thread at a time (`fibforge_reader4` / `fibforge_reader6`),
+/// created offline (see [`fibforge::Reader`]).
 pub struct ReaderHandle<A: Side> {
     /// The library's reader.
     pub reader: Reader<A, poptrie::Fib<A>>,
