@@ -22,6 +22,9 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+/// Ties a reader to its address type and makes it `Send` but not `Sync`.
+type Marker<A> = PhantomData<(fn(A) -> A, Cell<()>)>;
+
 /// A lookup handle for one thread; see the [module docs](self). Created offline by
 /// [`Table::reader`](super::Table::reader).
 pub struct Reader<A: Address, V: Lookup<A> + 'static> {
@@ -29,7 +32,7 @@ pub struct Reader<A: Address, V: Lookup<A> + 'static> {
     registration: Registration,
     online: bool,
     /// `Send` but not `Sync`: the slot belongs to one thread at a time.
-    _marker: PhantomData<(fn(A) -> A, Cell<()>)>,
+    _marker: Marker<A>,
 }
 
 impl<A: Address, V: Lookup<A>> Clone for Reader<A, V> {
