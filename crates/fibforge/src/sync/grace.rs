@@ -120,7 +120,9 @@ impl Registration {
     #[inline]
     pub fn online(&self) {
         let now = self.domain.epoch.load(Ordering::Acquire);
-        self.slot.seen.store(now, Ordering::Relaxed);
+        // Release, not Relaxed: a scan that reads this value must also see this reader's
+        // reads before it went offline last time as done (the loom model found the gap).
+        self.slot.seen.store(now, Ordering::Release);
         // Orders the store above before the reader's next loads of shared memory (see the
         // module docs: the scan either sees it or the reader sees the writer's unlinks).
         fence(Ordering::SeqCst);
