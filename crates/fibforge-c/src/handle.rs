@@ -98,6 +98,11 @@ impl<A: Side> TableHandle<A> {
         Ok(TableHandle { table: Table::new(Rib::new())?, names: Vec::new() })
     }
 
+    /// A table of `rib`'s routes (next hops by index, no names).
+    pub fn from_rib(rib: Rib<A>) -> Result<Self, Error> {
+        Ok(TableHandle { table: Table::new(rib)?, names: Vec::new() })
+    }
+
     /// This family's routes of a text table or MRT dump (plain, gzip or bzip2). Next hops
     /// are numbered in the order the file first names them; their text is kept as names.
     pub fn load(path: &Path) -> Result<Self, Error> {

@@ -133,7 +133,8 @@ fn a_silent_reader_delays_reclamation_and_never_sees_freed_memory() {
 fn blocks_are_reused_only_after_the_grace_period() {
     model(|| {
         let grace = Grace::new();
-        let blocks = loom::sync::Arc::new([0u64, 0, 0].map(|_| [UnsafeCell::new(1), UnsafeCell::new(1)]));
+        let blocks =
+            loom::sync::Arc::new([0u64, 0, 0].map(|_| [UnsafeCell::new(1), UnsafeCell::new(1)]));
         let current = loom::sync::Arc::new(AtomicUsize::new(0));
         let (g, b, c) = (grace.clone(), blocks.clone(), current.clone());
         let reader = thread::spawn(move || {
