@@ -219,7 +219,8 @@ impl<A: Key> Fib<A> {
 }
 
 impl<A: Key> Lookup<A> for Fib<A> {
-    #[inline]
+    // Always: the C ABI's reader lookup is this walk behind one call, not two.
+    #[inline(always)]
     fn lookup(&self, addr: A) -> Option<NextHop> {
         Fib::lookup(self, addr)
     }
