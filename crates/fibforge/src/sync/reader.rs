@@ -25,8 +25,11 @@ use std::sync::Arc;
 /// Ties a reader to its address type and makes it `Send` but not `Sync`.
 type Marker<A> = PhantomData<(fn(A) -> A, Cell<()>)>;
 
-/// A lookup handle for one thread; see the [module docs](self). Created offline by
-/// [`Table::reader`](super::Table::reader).
+/// A lookup handle for one thread (QSBR, see [`crate::sync`]), created offline by
+/// [`Table::reader`](super::Table::reader). Online ([`online`](Self::online)), a lookup only
+/// loads the published view and walks it, and the writer keeps what it retires until the
+/// reader reports ([`quiescent`](Self::quiescent)), goes offline or is dropped. Offline, each
+/// lookup synchronises for its own duration. `Send`, not `Sync`.
 pub struct Reader<A: Address, V: Lookup<A> + 'static> {
     published: Arc<Published<V>>,
     registration: Registration,
