@@ -1,5 +1,7 @@
-//! Build script: records the compiler version for reports and, when `pkg-config` finds
-//! `libdpdk`, compiles the DPDK shim (`csrc/dpdk_shim.c`) and sets `cfg(have_dpdk)`.
+//! Build script: records the compiler version for reports; when `pkg-config` finds
+//! `libdpdk`, compiles the DPDK shim (`csrc/dpdk_shim.c`) and sets `cfg(have_dpdk)`; when a C
+//! compiler works, compiles the C ABI harness (`csrc/capi_harness.c`, the bench's C rows)
+//! and sets `cfg(have_capi_harness)`, else records why not.
 //!
 //! DPDK stays optional: without it (or with `FIBFORGE_NO_DPDK=1`) nothing is compiled or
 //! linked and the DPDK peer reports "not available". Link flags are emitted only after the
@@ -27,6 +29,28 @@ fn main() {
         Err(why) => why,
     };
     println!("cargo::rustc-env=FIBFORGE_DPDK_MISSING={why}");
+    capi_harness();
+}
+
+/// Compiles the C ABI harness against `fibforge.h`; its calls resolve to the `fibforge-c`
+/// dependency linked into the same binary.
+fn capi_harness() {
+    println!("cargo::rustc-check-cfg=cfg(have_capi_harness)");
+    println!("cargo::rerun-if-changed=csrc/capi_harness.c");
+    println!("cargo::rerun-if-changed=../fibforge-c/include/fibforge.h");
+    let why = match cc::Build::new()
+        .file("csrc/capi_harness.c")
+        .include("../fibforge-c/include")
+        .opt_level(2)
+        .try_compile("fibforge_capi_harness")
+    {
+        Ok(()) => {
+            println!("cargo::rustc-cfg=have_capi_harness");
+            String::new()
+        }
+        Err(e) => format!("no working C compiler at build time ({})", first_line(&e.to_string())),
+    };
+    println!("cargo::rustc-env=FIBFORGE_CAPI_MISSING={why}");
 }
 
 /// Compiles the shim against libdpdk; `Ok(version)` or `Err(why not)`.

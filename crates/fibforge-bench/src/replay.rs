@@ -169,22 +169,22 @@ impl Readers {
         let cpu_ns: Vec<_> = (0..n).map(|_| Arc::new(AtomicU64::new(0))).collect();
         let handles = (0..n)
             .map(|t| {
-                let (reader, stop, count) = (table.reader(), stop.clone(), counts[t].clone());
+                let (mut reader, stop, count) = (table.reader(), stop.clone(), counts[t].clone());
                 let cpu = cpu_ns[t].clone();
                 std::thread::spawn(move || {
                     let cpu0 = thread_cpu_ns();
                     let mut rng = XorShift64::new(0x5EED_0000 + t as u64);
-                    let mut pinned = reader.pin();
+                    reader.online(); // QSBR: lookups only walk; a report every 4096
                     let mut sum = 0u64;
                     while !stop.load(Ordering::Relaxed) {
                         for _ in 0..4096 {
-                            sum += pinned.lookup(A::random(&mut rng)).map_or(0, |h| h.raw() as u64);
+                            sum += reader.lookup(A::random(&mut rng)).map_or(0, |h| h.raw() as u64);
                         }
                         // Both counters advance once per 4096 lookups (relaxed: a rate may pair
                         // them one chunk apart, negligible over a window of milliseconds).
                         cpu.store(thread_cpu_ns() - cpu0, Ordering::Relaxed);
                         count.fetch_add(4096, Ordering::Relaxed);
-                        pinned.repin();
+                        reader.quiescent();
                     }
                     std::hint::black_box(sum);
                 })
@@ -212,9 +212,9 @@ fn idle_rate<A: BenchAddress, F: Concurrent<A>>(
     window: Duration,
 ) -> (f64, Option<f64>) {
     if readers.handles.is_empty() {
-        let reader = table.reader();
-        let pinned = reader.pin();
-        return (rate_for(window, |a| pinned.lookup(a)), None);
+        let mut reader = table.reader();
+        reader.online();
+        return (rate_for(window, |a| reader.lookup(a)), None);
     }
     let start = Instant::now();
     let before = readers.progress();

@@ -12,9 +12,24 @@
  *   with respect to each other.
  *   A reader (fibforge_reader4 / fibforge_reader6) is a lookup handle for other threads.
  *   Lookups through readers never block and never see a half-made change, while the writer
- *   keeps updating the table. Readers are thread-safe; one reader per thread is the usual
- *   pattern. A reader keeps the structure it reads alive by itself, so tables and readers
- *   may be freed in any order.
+ *   keeps updating the table. A reader keeps the structure it reads alive by itself, so
+ *   tables and readers may be freed in any order.
+ *
+ * Readers: the threading contract (QSBR, as DPDK's rte_rcu_qsbr and liburcu's QSBR flavour)
+ *   - A reader is used by ONE thread at a time: make one per lookup thread. It may move to
+ *     another thread between calls (with the usual synchronisation of a hand-over).
+ *   - A new reader is OFFLINE. An offline reader's lookups are correct and safe, but each
+ *     call synchronises with the writer (a store and a memory fence, like an epoch pin).
+ *   - fibforge_reader*_online() registers the thread's interest: from then on lookups do no
+ *     synchronisation at all (a load of the published structure and the walk). In exchange
+ *     the writer cannot reuse memory it retires until the reader reports a quiescent state
+ *     with fibforge_reader*_quiescent() (typically once per burst or poll loop, between
+ *     lookups: no result pointer is kept across it, lookups return values only) or goes
+ *     offline. Updates are never blocked by a reader; a reader that stays online without
+ *     reporting only makes retired memory pile up (and is never unsafe).
+ *   - fibforge_reader*_offline() before a thread goes idle (blocks, sleeps), so that it does
+ *     not hold memory back; fibforge_reader*_online() when it resumes.
+ *   - Freeing a reader deregisters it (online or not).
  *
  * Addresses
  *   IPv4: uint32_t in host byte order (10.1.2.3 is 0x0a010203), as in DPDK's rte_lpm.
@@ -37,6 +52,13 @@
  *   per thread and stays until the next failed call on that thread. Every pointer argument
  *   is checked for NULL (FIBFORGE_ERR_NULL). No call aborts the process: an internal error
  *   is caught and reported as FIBFORGE_ERR_PANIC (free the table it happened on).
+ *
+ * What the hot-path calls check
+ *   fibforge_table*_lookup, fibforge_reader*_lookup and fibforge_reader*_{online,offline,
+ *   quiescent} check only that the handle is not NULL (one predictable branch; the error
+ *   path is out of line). They do not validate the handle further (a freed or foreign
+ *   pointer is undefined behaviour) and run without the panic guard, which they do not need:
+ *   they have no panicking path. Batch and table calls check every argument and are guarded.
  */
 #ifndef FIBFORGE_H
 #define FIBFORGE_H
@@ -135,14 +157,30 @@ const char *fibforge_table4_next_hop_name(const fibforge_table4 *table, uint32_t
  * Errors: NULL table or out. */
 fibforge_status fibforge_table4_reader(const fibforge_table4 *table, fibforge_reader4 **out);
 
-/* Like fibforge_table4_lookup, through a reader, from any thread. */
+/* Like fibforge_table4_lookup, through a reader, on the reader's thread. Online: only the
+ * walk. Offline: online for this call only. NULL reader: FIBFORGE_NO_ROUTE and the last error. */
 uint32_t fibforge_reader4_lookup(const fibforge_reader4 *reader, uint32_t addr);
 
-/* Like fibforge_table4_lookup_batch, through a reader, from any thread. */
+/* Like fibforge_table4_lookup_batch, through a reader, on the reader's thread (an offline
+ * reader is online for the call). */
 fibforge_status fibforge_reader4_lookup_batch(const fibforge_reader4 *reader,
                                               const uint32_t *addrs, uint32_t *out, size_t n);
 
-/* Frees a reader. NULL is ignored. */
+/* Puts the reader online: its lookups do no synchronisation until it goes offline; report
+ * quiescent states between bursts (see "Readers" above). No-op if online; NULL is ignored. */
+void fibforge_reader4_online(fibforge_reader4 *reader);
+
+/* Puts the reader offline (call it before the thread idles). No-op if offline; NULL is
+ * ignored. */
+void fibforge_reader4_offline(fibforge_reader4 *reader);
+
+/* Reports a quiescent state: this thread holds nothing from lookups made before the call, so
+ * memory the writer retired before it may be reused. A load, plus a store to the reader's
+ * own cache line when the table changed since the last report. No-op if offline; NULL is
+ * ignored. */
+void fibforge_reader4_quiescent(fibforge_reader4 *reader);
+
+/* Frees (and deregisters) a reader. NULL is ignored. */
 void fibforge_reader4_free(fibforge_reader4 *reader);
 
 /* ---- IPv6 tables: the same functions with fibforge_ip6 addresses and len <= 128 ----- */
@@ -163,6 +201,9 @@ fibforge_status fibforge_table6_reader(const fibforge_table6 *table, fibforge_re
 uint32_t fibforge_reader6_lookup(const fibforge_reader6 *reader, fibforge_ip6 addr);
 fibforge_status fibforge_reader6_lookup_batch(const fibforge_reader6 *reader,
                                               const fibforge_ip6 *addrs, uint32_t *out, size_t n);
+void fibforge_reader6_online(fibforge_reader6 *reader);
+void fibforge_reader6_offline(fibforge_reader6 *reader);
+void fibforge_reader6_quiescent(fibforge_reader6 *reader);
 void fibforge_reader6_free(fibforge_reader6 *reader);
 
 #ifdef __cplusplus

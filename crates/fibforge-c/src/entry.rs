@@ -1,6 +1,11 @@
 //! The entry points, generic over the address family; `ffi.rs` exports one copy per family
-//! under the names of `fibforge.h`. Each runs inside [`guard`] / [`guard_value`], so no panic
-//! crosses into C, and checks every pointer for NULL before use.
+//! under the names of `fibforge.h`. Each checks every pointer for NULL before use. Each runs
+//! inside [`guard`] / [`guard_value`], so no panic crosses into C, except the single lookups
+//! and the reader's online/offline/quiescent calls: they are on the data plane's hot path,
+//! and none of them has a panicking path (the walk indexes unchecked into arrays whose
+//! invariants the writer keeps; the others are atomic loads and stores), so they carry no
+//! unwinding machinery; their NULL check is one predictable branch with the error path out
+//! of line.
 
 use crate::batch::lookup_into;
 use crate::error::{Error, Status, guard, guard_value, set_last_error};
@@ -98,15 +103,21 @@ pub unsafe fn table_remove<A: Side>(
 ///
 /// # Safety
 /// As documented in `fibforge.h`.
+#[inline(always)]
 pub unsafe fn table_lookup<A: Side>(t: *const TableHandle<A>, addr: A::C) -> u32 {
     // SAFETY: forwarded contract: NULL or a live table not being updated now.
-    match unsafe { borrow(t, "table") } {
-        Ok(t) => guard_value(NO_ROUTE, || t.lookup(A::from_c(addr))),
-        Err(e) => {
-            set_last_error(&e.message);
-            NO_ROUTE
-        }
+    match unsafe { t.as_ref() } {
+        Some(t) => t.lookup(A::from_c(addr)),
+        None => null_handle("table"),
     }
+}
+
+/// The error path of a single lookup given NULL (kept out of the caller's code).
+#[cold]
+#[inline(never)]
+fn null_handle(what: &str) -> u32 {
+    set_last_error(&Error::null(what).message);
+    NO_ROUTE
 }
 
 /// `fibforge_table*_lookup_batch`.
@@ -162,14 +173,24 @@ pub unsafe fn table_reader<A: Side>(
 ///
 /// # Safety
 /// As documented in `fibforge.h`.
+#[inline(always)]
 pub unsafe fn reader_lookup<A: Side>(r: *const ReaderHandle<A>, addr: A::C) -> u32 {
-    // SAFETY: forwarded contract: NULL or a live reader (readers are thread-safe).
-    match unsafe { borrow(r, "reader") } {
-        Ok(r) => guard_value(NO_ROUTE, || crate::handle::hop_out(r.reader.lookup(A::from_c(addr)))),
-        Err(e) => {
-            set_last_error(&e.message);
-            NO_ROUTE
-        }
+    // SAFETY: forwarded contract: NULL or a live reader that only this thread uses now.
+    match unsafe { r.as_ref() } {
+        Some(r) => crate::handle::hop_out(r.reader.lookup(A::from_c(addr))),
+        None => null_handle("reader"),
+    }
+}
+
+/// `fibforge_reader*_online`, `_offline` and `_quiescent`: `step` on the reader (NULL: ignored).
+///
+/// # Safety
+/// As documented in `fibforge.h`: NULL or a live reader that only this thread uses now.
+#[inline(always)]
+pub unsafe fn reader_state<A: Side>(r: *mut ReaderHandle<A>, step: fn(&mut ReaderHandle<A>)) {
+    // SAFETY: forwarded contract: no other reference to the reader exists during the call.
+    if let Some(r) = unsafe { r.as_mut() } {
+        step(r);
     }
 }
 
@@ -186,7 +207,7 @@ pub unsafe fn reader_lookup_batch<A: Side>(
     guard(|| {
         // SAFETY: forwarded contract: NULL or a live reader.
         let reader = &unsafe { borrow(r, "reader") }?.reader;
-        // SAFETY: forwarded contract on the arrays; one epoch pin per chunk.
+        // SAFETY: forwarded contract on the arrays (an offline reader is online per chunk).
         unsafe { lookup_into::<A>(addrs, out, n, |a, o| reader.lookup_batch(a, o)) }
     })
 }

@@ -32,7 +32,8 @@ macro_rules! family_api {
     ($fam:ty, $table:ty, $reader:ty,
      $new:ident, $load:ident, $free:ident, $insert:ident, $remove:ident, $lookup:ident,
      $batch:ident, $len:ident, $name:ident, $mk_reader:ident,
-     $r_lookup:ident, $r_batch:ident, $r_free:ident) => {
+     $r_lookup:ident, $r_batch:ident, $r_free:ident,
+     $r_online:ident, $r_offline:ident, $r_quiescent:ident) => {
         #[doc = concat!("`", stringify!($new), "` (see fibforge.h).")]
         ///
         /// # Safety
@@ -207,6 +208,36 @@ macro_rules! family_api {
             unsafe { entry::reader_lookup_batch(r, addrs, out, n) }
         }
 
+        #[doc = concat!("`", stringify!($r_online), "` (see fibforge.h).")]
+        ///
+        /// # Safety
+        /// The caller keeps this function's contract in `fibforge.h`.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $r_online(r: *mut $reader) {
+            // SAFETY: the header's contract is the one the entry point requires.
+            unsafe { entry::reader_state(r, |r| r.reader.online()) }
+        }
+
+        #[doc = concat!("`", stringify!($r_offline), "` (see fibforge.h).")]
+        ///
+        /// # Safety
+        /// The caller keeps this function's contract in `fibforge.h`.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $r_offline(r: *mut $reader) {
+            // SAFETY: the header's contract is the one the entry point requires.
+            unsafe { entry::reader_state(r, |r| r.reader.offline()) }
+        }
+
+        #[doc = concat!("`", stringify!($r_quiescent), "` (see fibforge.h).")]
+        ///
+        /// # Safety
+        /// The caller keeps this function's contract in `fibforge.h`.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $r_quiescent(r: *mut $reader) {
+            // SAFETY: the header's contract is the one the entry point requires.
+            unsafe { entry::reader_state(r, |r| r.reader.quiescent()) }
+        }
+
         #[doc = concat!("`", stringify!($r_free), "` (see fibforge.h).")]
 
         ///
@@ -238,7 +269,10 @@ family_api!(
     fibforge_table4_reader,
     fibforge_reader4_lookup,
     fibforge_reader4_lookup_batch,
-    fibforge_reader4_free
+    fibforge_reader4_free,
+    fibforge_reader4_online,
+    fibforge_reader4_offline,
+    fibforge_reader4_quiescent
 );
 
 family_api!(
@@ -257,5 +291,8 @@ family_api!(
     fibforge_table6_reader,
     fibforge_reader6_lookup,
     fibforge_reader6_lookup_batch,
-    fibforge_reader6_free
+    fibforge_reader6_free,
+    fibforge_reader6_online,
+    fibforge_reader6_offline,
+    fibforge_reader6_quiescent
 );

@@ -85,7 +85,8 @@ pub struct TableHandle<A: Side> {
     names: Vec<CString>,
 }
 
-/// A lookup handle for another thread (`fibforge_reader4` / `fibforge_reader6`).
+/// A lookup handle for one thread at a time (`fibforge_reader4` / `fibforge_reader6`),
+/// created offline (see [`fibforge::Reader`]).
 pub struct ReaderHandle<A: Side> {
     /// The library's reader.
     pub reader: Reader<A, poptrie::Fib<A>>,
@@ -95,6 +96,11 @@ impl<A: Side> TableHandle<A> {
     /// An empty table.
     pub fn new() -> Result<Self, Error> {
         Ok(TableHandle { table: Table::new(Rib::new())?, names: Vec::new() })
+    }
+
+    /// A table of `rib`'s routes (next hops by index, no names).
+    pub fn from_rib(rib: Rib<A>) -> Result<Self, Error> {
+        Ok(TableHandle { table: Table::new(rib)?, names: Vec::new() })
     }
 
     /// This family's routes of a text table or MRT dump (plain, gzip or bzip2). Next hops

@@ -15,8 +15,9 @@
 //! [`ptr`], [`batch`] and the entry points. Every pointer is checked for NULL; beyond that the
 //! caller's contract documented in the header (handles are live and came from this library,
 //! arrays hold `n` elements, a table is updated by one thread at a time) is what makes each
-//! dereference sound. No panic unwinds into C: every entry point runs under
-//! `catch_unwind` and reports `FIBFORGE_ERR_PANIC` instead.
+//! dereference sound. No panic unwinds into C: every entry point that has a panicking path
+//! runs under `catch_unwind` and reports `FIBFORGE_ERR_PANIC` instead; the single lookups and
+//! the reader's online/offline/quiescent calls have none and run unguarded (see `entry`).
 
 pub mod batch;
 mod entry;

@@ -1,30 +1,36 @@
 //! One address family of a Python `Table`: the concurrent [`fibforge::Table`] behind a mutex
-//! (the writer) and a lock-free [`Reader`] that lookups use without the GIL.
+//! (the writer) and [`Reader`]s for lookups.
 //!
-//! Lookups never take the mutex, so any number of Python threads can look up (batches run
-//! with the GIL released) while another inserts or removes routes.
+//! Lookups never take the writer's mutex, so any number of Python threads can look up
+//! (batches run with the GIL released) while another inserts or removes routes. A batch
+//! registers one QSBR reader per thread it runs on: online, lookups with no synchronisation,
+//! a quiescent state after each chunk, deregistered at the end. Single lookups (under the
+//! GIL) share one offline reader behind its own mutex, online for each lookup.
 
 use fibforge::algo::poptrie::{self, Key};
 use fibforge::{BuildError, NextHop, Prefix, Reader, Rib, Table};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+type PoptrieReader<A> = Reader<A, poptrie::Fib<A>>;
+
 /// The value batch lookups write where no route matches (`fibforge.NO_ROUTE`).
 pub const NO_ROUTE: u32 = u32::MAX;
 
-/// Addresses looked up per chunk (the reader pins an epoch once per chunk).
+/// Addresses looked up per chunk (the reader reports a quiescent state after each).
 const CHUNK: usize = 512;
 
 /// The writer and reader of one family.
 pub struct Side<A: Key> {
     writer: Mutex<Table<A>>,
-    reader: Reader<A, poptrie::Fib<A>>,
+    /// Offline; single lookups and the template of the batches' readers.
+    reader: Mutex<PoptrieReader<A>>,
 }
 
 impl<A: Key> Side<A> {
     /// Compiles `rib` (Poptrie).
     pub fn new(rib: Rib<A>) -> Result<Self, BuildError> {
         let table = Table::new(rib)?;
-        let reader = table.reader();
+        let reader = Mutex::new(table.reader());
         Ok(Side { writer: Mutex::new(table), reader })
     }
 
@@ -44,9 +50,19 @@ impl<A: Key> Side<A> {
         self.writer().remove(prefix)
     }
 
+    fn reader(&self) -> MutexGuard<'_, PoptrieReader<A>> {
+        // Lookups cannot leave the reader half-changed.
+        self.reader.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// One lookup.
     pub fn lookup(&self, addr: A) -> Option<NextHop> {
-        self.reader.lookup(addr)
+        self.reader().lookup(addr)
+    }
+
+    /// Registered readers (the single-lookup one plus those of batches running now).
+    pub fn readers(&self) -> usize {
+        self.writer().grace().readers()
     }
 
     /// Number of routes.
@@ -79,14 +95,18 @@ impl<A: Key> Side<A> {
         });
     }
 
-    /// Looks up addresses `start..start + out.len()` into `out`, chunk by chunk.
+    /// Looks up addresses `start..start + out.len()` into `out`, chunk by chunk, with a
+    /// reader of its own (QSBR: online, a quiescent state after each chunk).
     fn lookup_range(&self, start: usize, out: &mut [u32], fill: &impl Fn(usize, &mut [A])) {
+        let mut reader = self.reader().clone();
+        reader.online();
         let mut keys = [A::ZERO; CHUNK];
         let mut hops = [None; CHUNK];
         for (i, out) in out.chunks_mut(CHUNK).enumerate() {
             let m = out.len();
             fill(start + i * CHUNK, &mut keys[..m]);
-            self.reader.lookup_batch(&keys[..m], &mut hops[..m]);
+            reader.lookup_batch(&keys[..m], &mut hops[..m]);
+            reader.quiescent();
             for (o, h) in out.iter_mut().zip(&hops[..m]) {
                 *o = h.map_or(NO_ROUTE, NextHop::index);
             }

@@ -153,6 +153,12 @@ impl PyTable {
         batch::lookup_batch(sides, addrs, out, threads)
     }
 
+    /// Registered readers of both families (for tests: one per family at rest; each batch
+    /// thread registers its own while it runs and deregisters at the end).
+    fn _readers(&self) -> usize {
+        self.v4.as_ref().map_or(0, Side::readers) + self.v6.as_ref().map_or(0, Side::readers)
+    }
+
     /// Every route as (prefix text, next hop), IPv4 first, in prefix order.
     fn routes(&self) -> Vec<(String, u32)> {
         let v4 = self.v4.iter().flat_map(|s| s.routes()).map(|(p, h)| (p.to_string(), h.index()));

@@ -38,3 +38,35 @@ def test_batches_during_updates_see_old_or_new_routes():
     assert not bad
     assert batches[0] > 0
     assert len(t) > 3000 // 16
+
+
+def test_multithreaded_batches_during_updates_register_per_thread_and_deregister():
+    """Batches on several threads (each a QSBR reader: online, a quiescent state per chunk)
+    see old-or-new answers while routes change, and leave no reader registered."""
+    t = fibforge.Table("ipv4")
+    t.insert("10.0.0.0/8", 1)
+    t.insert("10.1.2.0/24", 20)
+    assert t._readers() == 1  # the single-lookup reader
+    probe = np.array([0x0A0102C8, 0x0AC80000] * 20000, dtype=np.uint32)
+    stop = threading.Event()
+    bad, batches = [], [0]
+
+    def reader():
+        out = np.empty(len(probe), dtype=np.uint32)
+        while not stop.is_set():
+            t.lookup_batch(probe, out=out, threads=3)
+            if not (np.isin(out[0::2], [20, 21]).all() and (out[1::2] == 1).all()):
+                bad.append(out.copy())
+            batches[0] += 1
+
+    th = threading.Thread(target=reader)
+    th.start()
+    for i in range(2000):
+        t.insert("10.1.2.0/24", 20 + i % 2)
+        t.insert(f"172.{16 + i % 16}.{(i >> 4) % 256}.0/24", i % 1000)
+        assert t.lookup("10.1.2.200") == 20 + i % 2
+    stop.set()
+    th.join()
+    assert not bad
+    assert batches[0] > 0
+    assert t._readers() == 1, "batch readers deregister when their batch ends"

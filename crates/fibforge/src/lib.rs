@@ -18,10 +18,12 @@
 //! let mut rib: Rib<u32> = Rib::new();
 //! rib.insert("10.0.0.0/8".parse()?, hops.intern("gw-a")?);
 //! let mut table = Table::new(rib)?; // Poptrie, the default structure
-//! let reader = table.reader(); // cheap; clone one per lookup thread
+//! let mut reader = table.reader(); // one per lookup thread (Send, not Sync)
+//! reader.online(); // QSBR: lookups only walk; report quiescent states between bursts
 //! table.insert("10.1.0.0/16".parse()?, hops.intern("gw-b")?)?;
 //! let hop = reader.lookup(u32::from(std::net::Ipv4Addr::new(10, 1, 2, 3)));
 //! assert_eq!(hop.and_then(|h| hops.value(h)), Some(&"gw-b"));
+//! reader.quiescent(); // nothing held from the lookups above: retired memory may go
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

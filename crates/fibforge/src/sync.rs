@@ -1,25 +1,41 @@
-//! The concurrent table: one writer, any number of lock-free readers (RCU-style publication
-//! with crossbeam-epoch reclamation).
+//! The concurrent table: one writer, any number of readers that look up without locks or
+//! per-lookup synchronisation (RCU-style publication, QSBR reclamation).
 //!
 //! [`Table`] owns the [`Rib`] (the truth) and an updatable FIB (Poptrie by default). Each
 //! change goes to the RIB, then to the FIB through [`Incremental::apply_changes`], which
 //! writes new blocks where no reader can reach them and publishes each with one atomic store
-//! (see `algo/poptrie/update.rs`). [`Reader`]s are cheap handles (`Clone + Send`) for other
-//! threads; a lookup pins a crossbeam epoch, loads the published view pointer and walks it.
+//! (see `algo/poptrie/update.rs`). [`Reader`]s are handles for other threads, one per thread:
+//! online, a lookup loads the published view pointer and walks it, nothing else; readers
+//! report quiescent states between bursts ([`Reader::quiescent`]), or use [`Reader::pin`] for
+//! bursts and stay offline in between.
+//!
+//! Layout: `grace.rs` (the QSBR domain: reader slots, tickets, grace periods), `publish.rs`
+//! (the view pointer and the replaced views), `reader.rs` ([`Reader`], [`Pinned`]), `prim.rs`
+//! (the primitives, swapped for loom's by the model in `tests/loom_sync.rs`).
 //!
 //! # Safety model
 //!
-//! - `Published::ptr` always holds a pointer obtained from `Arc::into_raw` of the current
-//!   view, and `Published` owns that one strong count.
-//! - The writer replaces the pointer (when the FIB moves to new arrays: growth, widening,
-//!   compaction) with a swap, then defers dropping the old `Arc` on the epoch collector. A
-//!   reader dereferences the pointer only while pinned, so the old view outlives every reader
-//!   that could have loaded it.
-//! - Inside one view, blocks an update unlinks are reused only after an epoch grace period
-//!   (the FIB is switched to deferred reclamation by [`Concurrent::share`]).
+//! - The published pointer always holds the current view's `Arc`; the writer swaps it when
+//!   the FIB moves to new arrays (growth, widening, compaction) and keeps the old view until
+//!   every online reader has reported a quiescent state since ([`Grace`]).
+//! - Inside one view, blocks an update unlinks are reused only after the same grace period:
+//!   [`Concurrent::share`] hands the FIB the table's [`Grace`] domain, the FIB takes a
+//!   [`Ticket`] with [`Grace::retire`] after unlinking, and reuses the blocks once
+//!   [`Grace::passed`] reaches it.
+//! - The writer never waits for a reader: retired memory is checked again on later updates.
+//!   A reader that never reports delays reclamation (memory grows); a dropped reader is
+//!   deregistered.
 //!
 //! Each address sees, at any instant, either the state before or after a single prefix's
 //! update: never a mix. A batch is applied prefix by prefix.
+
+mod grace;
+mod prim;
+mod publish;
+mod reader;
+
+pub use grace::{Grace, Registration, Ticket};
+pub use reader::{Pinned, Reader};
 
 use crate::addr::Address;
 use crate::algo::poptrie::{self, Key, Poptrie};
@@ -27,10 +43,8 @@ use crate::fib::{BuildError, Incremental, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::rib::{ChangeMark, Rib};
-use crossbeam_epoch::{self as epoch, Guard};
-use std::marker::PhantomData;
+use publish::Published;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// An updatable FIB whose arrays readers on other threads can use while it is updated.
 pub trait Concurrent<A: Address>: Incremental<A> {
@@ -38,8 +52,14 @@ pub trait Concurrent<A: Address>: Incremental<A> {
     type View: Lookup<A> + 'static;
     /// The current view; a different `Arc` after an update means the view was replaced.
     fn view(&self) -> &Arc<Self::View>;
-    /// From now on readers share the view: retired memory waits for an epoch grace period.
-    fn share(&mut self);
+    /// From now on the readers of `grace` share the view: memory an update unlinks from a
+    /// view may be reused only after its grace period (take a ticket with [`Grace::retire`]
+    /// after the unlinking stores; reuse once [`Grace::passed`] reaches it). Views replaced
+    /// as a whole need nothing here: the table retires them itself. The default does nothing
+    /// (for structures that never reuse memory a reader can reach).
+    fn share(&mut self, grace: &Grace) {
+        let _ = grace;
+    }
 }
 
 impl<A: Key> Concurrent<A> for Poptrie<A> {
@@ -47,8 +67,8 @@ impl<A: Key> Concurrent<A> for Poptrie<A> {
     fn view(&self) -> &Arc<poptrie::Fib<A>> {
         Poptrie::view(self)
     }
-    fn share(&mut self) {
-        self.defer_reclamation();
+    fn share(&mut self, grace: &Grace) {
+        self.defer_reclamation(grace.clone());
     }
 }
 
@@ -59,19 +79,6 @@ pub enum Change<A: Address> {
     Insert(Prefix<A>, NextHop),
     /// Withdraw the route.
     Remove(Prefix<A>),
-}
-
-/// The published view pointer (owns one strong count of an `Arc<V>`).
-struct Published<V> {
-    ptr: AtomicPtr<V>,
-}
-
-impl<V> Drop for Published<V> {
-    fn drop(&mut self) {
-        // SAFETY: `ptr` came from `Arc::into_raw` and this struct owns that count; nobody can
-        // load it any more (we have `&mut self`, so no reader handle is left).
-        drop(unsafe { Arc::from_raw(*self.ptr.get_mut()) });
-    }
 }
 
 /// A routing table with one writer and lock-free concurrent readers.
@@ -93,15 +100,26 @@ impl<A: Address, F: Concurrent<A>> Table<A, F> {
     /// Compiles `rib` with `cfg`.
     pub fn with_config(rib: Rib<A>, cfg: &F::Config) -> Result<Self, BuildError> {
         let mut fib = F::compile(&rib, cfg)?;
-        fib.share();
-        let ptr = AtomicPtr::new(Arc::into_raw(fib.view().clone()) as *mut F::View);
+        let grace = Grace::new();
+        fib.share(&grace);
+        let published = Arc::new(Published::new(fib.view().clone(), grace));
         let mark = rib.change_mark();
-        Ok(Table { rib, fib, published: Arc::new(Published { ptr }), mark })
+        Ok(Table { rib, fib, published, mark })
     }
 
-    /// A handle for lookups on any thread.
+    /// A new reader (registered, offline) to hand to another thread; see [`Reader`].
     pub fn reader(&self) -> Reader<A, F::View> {
-        Reader { published: self.published.clone(), _addr: PhantomData }
+        Reader::new(self.published.clone())
+    }
+
+    /// The readers' grace-period domain (registered readers, tickets).
+    pub fn grace(&self) -> &Grace {
+        self.published.grace()
+    }
+
+    /// Replaced views not yet dropped (they wait for online readers to report).
+    pub fn pending_views(&self) -> usize {
+        self.published.pending()
     }
 
     /// The routes.
@@ -198,88 +216,10 @@ impl<A: Address, F: Concurrent<A>> Table<A, F> {
         self.publish();
     }
 
-    /// Publishes the FIB's view if it was replaced.
+    /// Publishes the FIB's view if it was replaced, and drops the replaced views whose grace
+    /// period has passed.
     fn publish(&mut self) {
-        let view = self.fib.view();
-        if std::ptr::eq(Arc::as_ptr(view), self.published.ptr.load(Ordering::Relaxed)) {
-            return;
-        }
-        let new = Arc::into_raw(view.clone()) as *mut F::View;
-        let old = self.published.ptr.swap(new, Ordering::AcqRel);
-        // SAFETY: `old` came from `Arc::into_raw` and the published slot owned that count,
-        // which we now take over.
-        let old = unsafe { Arc::from_raw(old) };
-        // Readers pinned now may still use `old`: drop it after the grace period.
-        epoch::pin().defer(move || drop(old));
-    }
-}
-
-/// A lookup handle for one thread (clone it for more); lookups never block.
-pub struct Reader<A: Address, V: Lookup<A> + 'static> {
-    published: Arc<Published<V>>,
-    _addr: PhantomData<fn(A) -> A>,
-}
-
-impl<A: Address, V: Lookup<A>> Clone for Reader<A, V> {
-    fn clone(&self) -> Self {
-        Reader { published: self.published.clone(), _addr: PhantomData }
-    }
-}
-
-// SAFETY: `Published<V>` only hands out `&V` under an epoch guard; `V: Lookup` is `Send +
-// Sync`, so sharing or sending the handle across threads is sound.
-unsafe impl<V: Send + Sync> Sync for Published<V> {}
-// SAFETY: as above; dropping it on another thread drops an `Arc<V>` with `V: Send + Sync`.
-unsafe impl<V: Send + Sync> Send for Published<V> {}
-
-impl<A: Address, V: Lookup<A>> Reader<A, V> {
-    /// One lookup (pins an epoch for its duration).
-    pub fn lookup(&self, addr: A) -> Option<NextHop> {
-        self.pin().lookup(addr)
-    }
-
-    /// Looks up `addrs` into `out` under one pin.
-    pub fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
-        self.pin().lookup_batch(addrs, out)
-    }
-
-    /// Pins an epoch for a series of lookups (cheaper than pinning each); call
-    /// [`Pinned::repin`] now and then so retired memory can be reclaimed.
-    pub fn pin(&self) -> Pinned<'_, A, V> {
-        Pinned { reader: self, guard: epoch::pin() }
-    }
-}
-
-/// A reader with a pinned epoch.
-pub struct Pinned<'r, A: Address, V: Lookup<A> + 'static> {
-    reader: &'r Reader<A, V>,
-    guard: Guard,
-}
-
-impl<A: Address, V: Lookup<A>> Pinned<'_, A, V> {
-    /// The current view, valid while pinned.
-    #[inline(always)]
-    pub fn view(&self) -> &V {
-        let p = self.reader.published.ptr.load(Ordering::Acquire);
-        // SAFETY: `p` is the published view (a live `Arc`); a replaced view is dropped only
-        // after a grace period, which cannot end while `self.guard` is pinned, and the
-        // returned borrow cannot outlive `self` (hence the guard).
-        unsafe { &*p }
-    }
-
-    /// One lookup.
-    #[inline]
-    pub fn lookup(&self, addr: A) -> Option<NextHop> {
-        self.view().lookup(addr)
-    }
-
-    /// A batch of lookups.
-    pub fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
-        self.view().lookup_batch(addrs, out)
-    }
-
-    /// Lets the epoch advance (drops and retakes the pin).
-    pub fn repin(&mut self) {
-        self.guard.repin();
+        self.published.publish(self.fib.view());
+        self.published.reclaim();
     }
 }

@@ -1,9 +1,11 @@
 //! The concurrent [`Table`]: reader threads look up while the writer replays updates; every
 //! answer must be the route of the address before or after an update in flight (never a
-//! torn structure, never freed memory). Also: batches, replace, readers outliving the table.
+//! torn structure, never freed memory), with QSBR readers and pinned bursts. Also: batches,
+//! replace, readers outliving the table, and a silent reader delaying reclamation.
 
+use fibforge::algo::bplus::{self, BPlus};
 use fibforge::algo::poptrie::Key;
-use fibforge::sync::Change;
+use fibforge::sync::{Change, Concurrent};
 use fibforge::{Address, NextHop, Prefix, Rib, Table};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -100,17 +102,38 @@ fn allowed(hist: &[(usize, Option<NextHop>)], v0: usize, v1: usize, got: Option<
 
 #[test]
 fn readers_never_see_a_route_that_was_not_there() {
-    readers_see_only_real_routes::<u32>();
+    let table = readers_see_only_real_routes::<u32, _>(|rib| Table::new(rib).unwrap());
+    assert!(!table.fib().stats().fanout);
 }
 
 /// IPv6, whose default configuration has root fan-out (`fanout.rs`): new roots write their
 /// fan-out blocks while readers walk the old ones.
 #[test]
 fn ipv6_readers_never_see_a_route_that_was_not_there() {
-    readers_see_only_real_routes::<u128>();
+    let table = readers_see_only_real_routes::<u128, _>(|rib| {
+        let table = Table::new(rib).unwrap();
+        assert!(table.fib().stats().fanout, "the family's default fan-out");
+        table
+    });
+    assert!(table.fib().stats().fanout, "fan-out kept through the updates");
 }
 
-fn readers_see_only_real_routes<A: Key>() {
+/// The interval B+-tree: in-place words, side tables retagged and freed after grace
+/// periods, and rebuilds published as new views (few side slots force many).
+#[test]
+fn bplus_readers_never_see_a_route_that_was_not_there() {
+    fn bplus<A: Key + fibforge::algo::bplus::Key>(rib: Rib<A>) -> Table<A, BPlus<A>> {
+        Table::with_config(rib, &bplus::Config { delta: 64, ..Default::default() }).unwrap()
+    }
+    let table = readers_see_only_real_routes::<u32, _>(bplus);
+    assert!(table.fib().rebuilds() > 0, "the updates outran the side slots");
+    let table = readers_see_only_real_routes::<u128, _>(bplus);
+    assert!(table.fib().rebuilds() > 0, "the updates outran the side slots");
+}
+
+fn readers_see_only_real_routes<A: Key, F: Concurrent<A>>(
+    make: impl FnOnce(Rib<A>) -> Table<A, F>,
+) -> Table<A, F> {
     let (rib, ups) = workload::<A>(20_000, 3_000);
     let mut probes: Vec<A> = ups
         .iter()
@@ -123,23 +146,21 @@ fn readers_see_only_real_routes<A: Key>() {
     probes.dedup();
     let hist = Arc::new(expected(&rib, &ups, &probes));
     let probes = Arc::new(probes);
-    let mut table = Table::new(rib).unwrap();
-    let fanout = A::BITS == 128;
-    assert_eq!(table.fib().stats().fanout, fanout, "the family's default fan-out");
+    let mut table = make(rib);
     let version = Arc::new(AtomicUsize::new(0));
     let done = Arc::new(AtomicBool::new(false));
     let readers: Vec<_> = (0..2)
         .map(|t| {
-            let (reader, version, done) = (table.reader(), version.clone(), done.clone());
+            let (mut reader, version, done) = (table.reader(), version.clone(), done.clone());
             let (hist, probes) = (hist.clone(), probes.clone());
             std::thread::spawn(move || {
                 let mut x = 0x9E37_79B9_7F4A_7C15 ^ t;
-                let (mut checked, mut pinned) = (0u64, reader.pin());
-                while !done.load(Ordering::Acquire) {
+                let mut checked = 0u64;
+                let mut burst = |lookup: &dyn Fn(A) -> Option<NextHop>| {
                     for _ in 0..256 {
                         let i = xorshift(&mut x) as usize % probes.len();
                         let v0 = version.load(Ordering::Acquire);
-                        let got = pinned.lookup(probes[i]);
+                        let got = lookup(probes[i]);
                         let v1 = version.load(Ordering::Acquire) + 1; // one may be in flight
                         assert!(
                             allowed(&hist[i], v0, v1, got),
@@ -148,7 +169,20 @@ fn readers_see_only_real_routes<A: Key>() {
                         );
                         checked += 1;
                     }
-                    pinned.repin();
+                };
+                // Reader 0: QSBR (online, a quiescent state after each burst); reader 1:
+                // pinned bursts, offline in between.
+                if t == 0 {
+                    reader.online();
+                }
+                while !done.load(Ordering::Acquire) {
+                    if t == 0 {
+                        burst(&|a| reader.lookup(a));
+                        reader.quiescent();
+                    } else {
+                        let pinned = reader.pin();
+                        burst(&|a| pinned.lookup(a));
+                    }
                 }
                 checked
             })
@@ -164,11 +198,12 @@ fn readers_see_only_real_routes<A: Key>() {
     done.store(true, Ordering::Release);
     let checked: u64 = readers.into_iter().map(|r| r.join().unwrap()).sum();
     assert!(checked > 0);
-    assert_eq!(table.fib().stats().fanout, fanout, "fan-out kept through the updates");
     let reader = table.reader();
     for (i, &a) in probes.iter().enumerate() {
         assert_eq!(reader.lookup(a), hist[i].last().unwrap().1, "final {}", a.to_std());
     }
+    drop(reader);
+    table
 }
 
 #[test]
@@ -200,4 +235,88 @@ fn batches_replace_and_readers_outliving_the_table() {
     assert_eq!(reader.lookup(0x0A01_0203), Some(hop(3)), "the view outlives the table");
     let v6 = Table::<u128>::new(Rib::new()).unwrap();
     assert_eq!(v6.reader().lookup(u128::MAX.to_u128()), None);
+}
+
+/// A reader that is online and never reports keeps every retirement pending (blocks and
+/// views), whatever the writer does; its report, going offline or being dropped lets them go.
+#[test]
+fn a_silent_online_reader_delays_reclamation_and_its_report_releases_it() {
+    let p = |i: u32| Prefix::new(0x0A00_0000 | i << 8, 24).unwrap();
+    let mut table = Table::new(Rib::new()).unwrap();
+    table.insert(Prefix::new(0x0A00_0000, 8).unwrap(), hop(1)).unwrap();
+    let mut silent = table.reader();
+    let mut idle = table.reader(); // registered, offline: never waited for
+    silent.online();
+    assert_eq!(table.grace().readers(), 2);
+    let view = silent.lookup(0x0A00_0105);
+    let mut pending = 0;
+    for i in 0..300 {
+        table.insert(p(i), hop(2)).unwrap();
+        table.insert(p(i), hop(3)).unwrap(); // replaces: retires its leaf
+        let now = table.fib().pending_retirements();
+        assert!(now > pending, "update {i}: the silent reader holds every batch ({now})");
+        pending = now;
+    }
+    assert!(table.fib().stats().memory_bytes > 0);
+    assert_eq!(view, Some(hop(1)));
+    assert_eq!(silent.lookup(0x0A00_0105), Some(hop(3)), "and still sees the updates");
+    idle.quiescent(); // offline: nothing to report
+    silent.quiescent();
+    table.insert(p(10), hop(4)).unwrap();
+    // The freed batches may leave the arena sparse enough to compact, which starts afresh.
+    assert!(table.fib().pending_retirements() <= 1, "at most the newest batch waits");
+    table.insert(p(11), hop(4)).unwrap();
+    assert_eq!(table.fib().pending_retirements(), 1, "the silent reader holds the newest");
+    drop(silent);
+    drop(idle);
+    assert_eq!(table.grace().readers(), 0);
+    table.insert(p(12), hop(4)).unwrap();
+    assert_eq!(table.fib().pending_retirements(), 0, "no reader: nothing waits");
+}
+
+/// Replaced views (growth copies the arrays) wait for the silent reader too, and the reader
+/// keeps walking the view it loaded until it reports.
+#[test]
+fn replaced_views_wait_for_online_readers() {
+    let mut table = Table::new(Rib::new()).unwrap();
+    let mut reader = table.reader();
+    reader.online();
+    let mut x = 7u64;
+    for _ in 0..20_000 {
+        let r = xorshift(&mut x);
+        table
+            .insert(
+                Prefix::new_masked(r as u32, 16 + (r >> 40) as u32 % 17).unwrap(),
+                hop(r >> 50 & 7),
+            )
+            .unwrap();
+    }
+    let held = table.pending_views();
+    assert!(held > 0, "20,000 inserts into an empty table grow the arrays");
+    reader.offline();
+    table.insert(Prefix::new(0, 0).unwrap(), hop(1)).unwrap();
+    assert_eq!(table.pending_views(), 0, "offline: every replaced view dropped");
+}
+
+/// The interval B+-tree's side tables: a silent online reader keeps every replaced side
+/// pending; its quiescent state lets the next update free them.
+#[test]
+fn bplus_side_tables_wait_for_a_silent_reader() {
+    let p = |i: u32| Prefix::new(0x0A00_0000 | i << 8, 24).unwrap();
+    let rib: Rib<u32> = [(Prefix::new(0x0A00_0000, 8).unwrap(), hop(1))].into_iter().collect();
+    let mut table: Table<u32, BPlus<u32>> = Table::with_config(rib, &Default::default()).unwrap();
+    let mut silent = table.reader();
+    silent.online();
+    // Each new /24 splits the /8's interval: a side table over the /8, replacing the last.
+    for i in 0..50 {
+        table.insert(p(i), hop(2 + i as u64)).unwrap();
+        assert_eq!(table.fib().pending_retirements(), i as usize, "after insert {i}");
+    }
+    assert_eq!(silent.lookup(0x0A00_0105), Some(hop(3)));
+    silent.quiescent();
+    table.insert(p(60), hop(9)).unwrap();
+    assert_eq!(table.fib().pending_retirements(), 1, "only the newest waits");
+    drop(silent);
+    table.insert(p(61), hop(9)).unwrap();
+    assert_eq!(table.fib().pending_retirements(), 0, "no reader: nothing waits");
 }

@@ -1,6 +1,7 @@
 //! One table and family: resolve traffic, build the verification sample, then build, verify
 //! and measure every algorithm and peer in turn.
 
+use super::api::{ApiFamily, api_rows};
 use super::measure::{Ctx, measure};
 use super::{Log, Settings};
 use crate::contender::{Contender, OURS};
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 const VERIFY_PER_TRAFFIC: usize = 20_000;
 
 /// Benchmarks one family of one table.
-pub fn run_family<A: PeerFamily>(
+pub fn run_family<A: PeerFamily + ApiFamily>(
     s: &Settings,
     table: &str,
     rib: &Rib<A>,
@@ -53,6 +54,15 @@ pub fn run_family<A: PeerFamily>(
     let ctx = Ctx::new(s, table, rib, duration, sources, scaling, probes);
     for spec in s.algos_for(A::FAMILY) {
         rows.extend(run_ours(&ctx, &spec, log));
+        if spec.to_string() == "poptrie" {
+            let api = api_rows(&ctx);
+            let rates: Vec<String> = api
+                .iter()
+                .map(|r| format!("{}/{} {:.1}", r.implementation, r.mode, r.mlps.unwrap_or(0.0)))
+                .collect();
+            log(&format!("  {:<20} API rows, Mlps: {}", "poptrie", rates.join(", ")));
+            rows.extend(api);
+        }
     }
     for &peer in &s.peers {
         match A::variants(peer) {

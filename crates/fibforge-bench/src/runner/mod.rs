@@ -2,6 +2,8 @@
 //! then time it on every traffic pattern and call mode (rates over repeats, cycles, thread
 //! scaling), one structure at a time so that each is measured alone in the caches.
 
+pub(crate) mod api;
+mod capi;
 mod family;
 pub(crate) mod measure;
 

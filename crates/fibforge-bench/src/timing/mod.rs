@@ -13,7 +13,7 @@ pub mod rate;
 pub mod stats;
 
 pub use cycles::{CycleSamples, Tsc};
-pub use rate::{BATCH, Run, measure_rate, measure_threads};
+pub use rate::{BATCH, Probe, Run, measure_probe, measure_rate, measure_threads};
 pub use stats::{Percentiles, Spread, cdf};
 
 /// How the structure is called.

@@ -32,6 +32,28 @@ impl Run {
     }
 }
 
+/// What a timed loop calls: a structure behind `dyn Lookup` (shared, `&self`), or a handle a
+/// user holds per thread (`&mut self`, e.g. a QSBR reader that reports between chunks).
+pub trait Probe<A> {
+    /// One lookup.
+    fn one(&mut self, addr: A) -> Option<NextHop>;
+    /// A batch of lookups.
+    fn many(&mut self, addrs: &[A], out: &mut [Option<NextHop>]);
+    /// Called between chunks of 16,384 lookups (a reader's quiescent state).
+    fn rest(&mut self) {}
+}
+
+impl<A: Address> Probe<A> for &dyn Lookup<A> {
+    #[inline(always)]
+    fn one(&mut self, addr: A) -> Option<NextHop> {
+        self.lookup(addr)
+    }
+    #[inline(always)]
+    fn many(&mut self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        self.lookup_batch(addrs, out)
+    }
+}
+
 /// Runs `fib` on `traffic` (generator seeded with `seed`) for about `duration`.
 pub fn measure_rate<A: crate::family::BenchAddress>(
     fib: &dyn Lookup<A>,
@@ -40,7 +62,18 @@ pub fn measure_rate<A: crate::family::BenchAddress>(
     duration: Duration,
     seed: u64,
 ) -> Run {
-    traffic.with_gen(seed, RateLoop { fib, mode, duration })
+    traffic.with_gen(seed, RateLoop { fib: &mut { fib }, mode, duration })
+}
+
+/// Like [`measure_rate`], through a [`Probe`] (one `dyn` call per lookup, as `dyn Lookup`).
+pub fn measure_probe<A: crate::family::BenchAddress>(
+    probe: &mut dyn Probe<A>,
+    traffic: &TrafficSource<A>,
+    mode: Mode,
+    duration: Duration,
+    seed: u64,
+) -> Run {
+    traffic.with_gen(seed, RateLoop { fib: probe, mode, duration })
 }
 
 /// `threads` threads, each with its own generator, look up in the same structure at once;
@@ -75,13 +108,13 @@ pub fn measure_threads<A: crate::family::BenchAddress>(
     }
 }
 
-struct RateLoop<'a, A> {
-    fib: &'a dyn Lookup<A>,
+struct RateLoop<'a, P: ?Sized> {
+    fib: &'a mut P,
     mode: Mode,
     duration: Duration,
 }
 
-impl<A: Address> GenUser<A> for RateLoop<'_, A> {
+impl<A: Address, P: Probe<A> + ?Sized> GenUser<A> for RateLoop<'_, P> {
     type Out = Run;
     fn run<G: AddrGen<A>>(self, mut addr_gen: G) -> Run {
         let mut addrs = [A::ZERO; BATCH];
@@ -89,7 +122,7 @@ impl<A: Address> GenUser<A> for RateLoop<'_, A> {
         let mut run = Run::default();
         let start = Instant::now();
         loop {
-            let fib = black_box(self.fib);
+            let fib = black_box(&mut *self.fib);
             let sum;
             (sum, addr_gen) = match self.mode {
                 Mode::Single => single_chunk(fib, addr_gen, CHUNK),
@@ -99,6 +132,7 @@ impl<A: Address> GenUser<A> for RateLoop<'_, A> {
             };
             run.checksum = run.checksum.wrapping_add(sum);
             run.lookups += CHUNK;
+            self.fib.rest();
             let elapsed = start.elapsed();
             if elapsed >= self.duration {
                 run.seconds = elapsed.as_secs_f64();
@@ -116,10 +150,14 @@ impl<A: Address> GenUser<A> for RateLoop<'_, A> {
 
 /// `n` single lookups, each on an address generated right before it.
 #[inline(never)]
-fn single_chunk<A: Address, G: AddrGen<A>>(fib: &dyn Lookup<A>, mut g: G, n: u64) -> (u64, G) {
+fn single_chunk<A: Address, P: Probe<A> + ?Sized, G: AddrGen<A>>(
+    fib: &mut P,
+    mut g: G,
+    n: u64,
+) -> (u64, G) {
     let mut sum = 0u64;
     for _ in 0..n {
-        sum = sum.wrapping_add(raw(fib.lookup(g.next_addr())));
+        sum = sum.wrapping_add(raw(fib.one(g.next_addr())));
     }
     (sum, g)
 }
@@ -128,8 +166,8 @@ fn single_chunk<A: Address, G: AddrGen<A>>(fib: &dyn Lookup<A>, mut g: G, n: u64
 /// with AVX2 when the CPU has it (the baseline x86-64 build has SSE2 only, and these loops
 /// are the harness's share of every batch figure; the lookups are `dyn` calls, untouched).
 #[inline(never)]
-fn batch_chunk<A: Address, G: AddrGen<A>>(
-    fib: &dyn Lookup<A>,
+fn batch_chunk<A: Address, P: Probe<A> + ?Sized, G: AddrGen<A>>(
+    fib: &mut P,
     g: G,
     n: u64,
     addrs: &mut [A; BATCH],
@@ -149,8 +187,8 @@ fn batch_chunk<A: Address, G: AddrGen<A>>(
 /// The CPU supports AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn batch_chunk_avx2<A: Address, G: AddrGen<A>>(
-    fib: &dyn Lookup<A>,
+unsafe fn batch_chunk_avx2<A: Address, P: Probe<A> + ?Sized, G: AddrGen<A>>(
+    fib: &mut P,
     g: G,
     n: u64,
     addrs: &mut [A; BATCH],
@@ -160,8 +198,8 @@ unsafe fn batch_chunk_avx2<A: Address, G: AddrGen<A>>(
 }
 
 #[inline(always)]
-fn batch_chunk_body<A: Address, G: AddrGen<A>>(
-    fib: &dyn Lookup<A>,
+fn batch_chunk_body<A: Address, P: Probe<A> + ?Sized, G: AddrGen<A>>(
+    fib: &mut P,
     mut g: G,
     n: u64,
     addrs: &mut [A; BATCH],
@@ -170,7 +208,7 @@ fn batch_chunk_body<A: Address, G: AddrGen<A>>(
     let mut sum = 0u64;
     for _ in 0..n {
         g.fill(addrs);
-        fib.lookup_batch(addrs, out);
+        fib.many(addrs, out);
         for &h in out.iter() {
             sum = sum.wrapping_add(raw(h));
         }

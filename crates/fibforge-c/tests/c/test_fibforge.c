@@ -1,6 +1,7 @@
 /*
  * Tests of every function of fibforge.h, including error paths and one writer thread
- * updating a table while a reader thread looks up.
+ * updating a table while a reader thread looks up (offline, then online with quiescent
+ * states: QSBR).
  *
  * Usage: test_fibforge TMPDIR MRT_IPV4 MRT_IPV6 [HOSTILE_FILE...]
  * Each HOSTILE_FILE (the hostile corpus of fibforge_io::hostile) must be refused by both
@@ -68,6 +69,12 @@ static void test_misc(void) {
     fibforge_table6_free(NULL);
     fibforge_reader4_free(NULL);
     fibforge_reader6_free(NULL);
+    fibforge_reader4_online(NULL); /* ignored */
+    fibforge_reader4_offline(NULL);
+    fibforge_reader4_quiescent(NULL);
+    fibforge_reader6_online(NULL);
+    fibforge_reader6_offline(NULL);
+    fibforge_reader6_quiescent(NULL);
     CHECK(fibforge_table4_len(NULL) == 0);
     CHECK(fibforge_table6_len(NULL) == 0);
     CHECK(fibforge_table4_next_hop_name(NULL, 0) == NULL);
@@ -158,7 +165,24 @@ static void test_reader4(fibforge_table4 *t) {
     CHECK(fibforge_reader4_lookup_batch(r, NULL, out, 2) == FIBFORGE_ERR_NULL);
     CHECK(fibforge_table4_insert(t, IP4(10, 9, 0, 0), 16, 5, NULL) == FIBFORGE_OK);
     CHECK(fibforge_reader4_lookup(r, IP4(10, 9, 9, 9)) == 5); /* readers see updates */
-    fibforge_reader4_free(r);
+    /* QSBR: online, lookups, a quiescent state, updates seen, offline and online again */
+    fibforge_reader4_online(r);
+    fibforge_reader4_online(r); /* no-op when online */
+    CHECK(fibforge_reader4_lookup(r, IP4(10, 9, 9, 9)) == 5);
+    fibforge_reader4_quiescent(r);
+    CHECK(fibforge_table4_insert(t, IP4(10, 9, 0, 0), 16, 6, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_reader4_lookup(r, IP4(10, 9, 9, 9)) == 6);
+    CHECK(fibforge_reader4_lookup_batch(r, addrs, out, 2) == FIBFORGE_OK);
+    CHECK(out[0] == 6 && out[1] == FIBFORGE_NO_ROUTE);
+    fibforge_reader4_quiescent(r);
+    fibforge_reader4_offline(r);
+    fibforge_reader4_quiescent(r); /* no-op when offline */
+    CHECK(fibforge_reader4_lookup(r, IP4(10, 9, 9, 9)) == 6);
+    fibforge_reader4_online(r);
+    CHECK(fibforge_table4_remove(t, IP4(10, 9, 0, 0), 16, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_reader4_lookup(r, IP4(10, 9, 9, 9)) == 3);
+    fibforge_reader4_free(r); /* freed online: deregistered */
+    CHECK(fibforge_table4_insert(t, IP4(10, 9, 0, 0), 16, 5, NULL) == FIBFORGE_OK);
 }
 
 static void test_table6(void) {
@@ -193,6 +217,13 @@ static void test_table6(void) {
     CHECK(fibforge_table6_remove(NULL, ip6(1, 0), 48, &removed) == FIBFORGE_ERR_NULL);
     CHECK(fibforge_reader6_lookup(r, ip6(1, 1)) == 1);
     CHECK(fibforge_reader6_lookup(NULL, ip6(1, 1)) == FIBFORGE_NO_ROUTE);
+    fibforge_reader6_online(r);
+    CHECK(fibforge_table6_insert(t, ip6(1, 0), 48, 3, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_reader6_lookup(r, ip6(1, 1)) == 3);
+    fibforge_reader6_quiescent(r);
+    CHECK(fibforge_table6_remove(t, ip6(1, 0), 48, NULL) == FIBFORGE_OK);
+    CHECK(fibforge_reader6_lookup(r, ip6(1, 1)) == 1);
+    fibforge_reader6_offline(r);
     CHECK(fibforge_reader6_lookup_batch(r, addrs, out, 3) == FIBFORGE_OK);
     CHECK(out[0] == 1 && out[1] == 1);
     CHECK(fibforge_reader6_lookup_batch(r, addrs, NULL, 3) == FIBFORGE_ERR_NULL);
@@ -282,6 +313,7 @@ static void test_hostile(const char *dir, char **files, int n) {
 
 struct shared {
     fibforge_reader4 *reader;
+    int qsbr; /* online with a quiescent state per loop, else offline (synchronised calls) */
     atomic_int stop;
     long lookups, bad;
 };
@@ -292,19 +324,22 @@ struct shared {
 static void *reader_thread(void *arg) {
     struct shared *s = arg;
     uint32_t addrs[2] = {IP4(10, 1, 2, 200), IP4(10, 200, 0, 0)}, out[2];
+    if (s->qsbr) fibforge_reader4_online(s->reader);
     while (!atomic_load(&s->stop)) {
         uint32_t v = fibforge_reader4_lookup(s->reader, addrs[0]);
         s->bad += !(v == 20 || v == 21 || v == 22);
         if (fibforge_reader4_lookup_batch(s->reader, addrs, out, 2) != FIBFORGE_OK) s->bad++;
         s->bad += !(out[0] == 20 || out[0] == 21 || out[0] == 22) + (out[1] != 1);
         s->lookups += 3;
+        if (s->qsbr) fibforge_reader4_quiescent(s->reader);
     }
+    if (s->qsbr) fibforge_reader4_offline(s->reader);
     return NULL;
 }
 
-static void test_two_threads(void) {
+static void test_two_threads(int qsbr) {
     fibforge_table4 *t = NULL;
-    struct shared s = {NULL, 0, 0, 0};
+    struct shared s = {NULL, qsbr, 0, 0, 0};
     pthread_t th;
     int ok = 1;
     CHECK(fibforge_table4_new(&t) == FIBFORGE_OK);
@@ -347,7 +382,8 @@ int main(int argc, char **argv) {
     test_table6();
     test_load(argv[1], argv[2], argv[3]);
     test_hostile(argv[1], argv + 4, argc - 4);
-    test_two_threads();
+    test_two_threads(0);
+    test_two_threads(1);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -30,8 +30,8 @@
 //! the RIB's ranges over them are computed; when they start exactly at the intervals' first
 //! addresses, the words are rewritten in place (a next-hop change that moves no boundary);
 //! otherwise a new side table answers the whole span, and the span's words are retagged to
-//! it. Replaced side tables are freed after an epoch grace period once readers share the
-//! view. When the side slots run out (option `delta`), the tree is rebuilt from the RIB
+//! it. Replaced side tables are freed after a grace period of the table's readers
+//! (`sync::Grace`) once they share the view. When the side slots run out (option `delta`), the tree is rebuilt from the RIB
 //! and the new view published with one atomic swap by `sync::Table`.
 //!
 //! # Invariants
@@ -68,6 +68,8 @@ use crate::fib::{BuildError, Compile, Incremental, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::rib::Rib;
+use crate::sync::{Grace, Ticket};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Build parameters.
@@ -95,7 +97,10 @@ pub struct BPlus<A: Key> {
     spans: Vec<Option<(usize, usize)>>,
     next_slot: usize,
     side_ranges: usize,
-    shared: bool,
+    /// Set once readers share the view: freed sides wait for their grace period.
+    grace: Option<Grace>,
+    /// Side slots unlinked from the view (which the `Arc` keeps alive), waiting for a ticket.
+    retired: VecDeque<(Ticket, Arc<Fib<A>>, usize)>,
     rebuilds: u64,
 }
 
@@ -105,9 +110,14 @@ impl<A: Key> BPlus<A> {
         &self.view
     }
 
-    /// From now on freed side tables wait for an epoch grace period (readers pin).
-    pub fn defer_reclamation(&mut self) {
-        self.shared = true;
+    /// From now on freed side tables wait for a grace period of `grace`'s readers.
+    pub fn defer_reclamation(&mut self, grace: Grace) {
+        self.grace = Some(grace);
+    }
+
+    /// Side tables unlinked by updates and not yet freed (waiting for readers).
+    pub fn pending_retirements(&self) -> usize {
+        self.retired.len()
     }
 
     /// Full rebuilds done by updates so far.
@@ -173,7 +183,8 @@ impl<A: Key> Compile<A> for BPlus<A> {
             spans,
             next_slot,
             side_ranges: 0,
-            shared: false,
+            grace: None,
+            retired: VecDeque::new(),
             rebuilds: 0,
         })
     }
@@ -181,11 +192,13 @@ impl<A: Key> Compile<A> for BPlus<A> {
 
 impl<A: Key> Incremental<A> for BPlus<A> {
     fn apply_changes(&mut self, rib: &Rib<A>, changed: &[Prefix<A>]) -> Result<(), BuildError> {
+        self.free_retired();
         for p in changed {
             if self.repaint(rib, p).is_err() {
                 return self.rebuild(rib);
             }
         }
+        self.free_retired();
         Ok(())
     }
 }
@@ -195,8 +208,8 @@ impl<A: Key> crate::sync::Concurrent<A> for BPlus<A> {
     fn view(&self) -> &Arc<Fib<A>> {
         &self.view
     }
-    fn share(&mut self) {
-        self.defer_reclamation();
+    fn share(&mut self, grace: &Grace) {
+        self.defer_reclamation(grace.clone());
     }
 }
 

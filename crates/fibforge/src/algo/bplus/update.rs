@@ -8,7 +8,6 @@ use super::{BPlus, Compile};
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
 use crate::rib::{Range, Rib};
-use crossbeam_epoch as epoch;
 use std::sync::Arc;
 
 /// The repaint needs a rebuild (no side slot left, or a word that does not fit).
@@ -75,17 +74,28 @@ impl<A: Key> BPlus<A> {
     }
 
     /// Frees the side in `slot` once no reader can hold its tag.
-    fn retire(&self, slot: usize) {
-        if self.shared {
-            let view = Arc::clone(&self.view);
-            // SAFETY (of the deferred free): no word names `slot` any more; readers that
-            // read such a word were pinned before this point, and the closure runs after
-            // every such pin has ended.
-            epoch::pin().defer(move || unsafe { view.sides.free(slot) });
-        } else {
+    fn retire(&mut self, slot: usize) {
+        match &self.grace {
+            // The words naming `slot` were rewritten before this ticket was taken.
+            Some(grace) => self.retired.push_back((grace.retire(), Arc::clone(&self.view), slot)),
             // SAFETY: no reader shares the view (`defer_reclamation` was not called), and no
             // word names `slot` any more.
-            unsafe { self.view.sides.free(slot) };
+            None => unsafe { self.view.sides.free(slot) },
+        }
+    }
+
+    /// Frees the retired sides whose grace period has passed (oldest first).
+    pub(super) fn free_retired(&mut self) {
+        let Some(grace) = &self.grace else { return };
+        let passed = grace.passed();
+        while let Some(&(ticket, _, _)) = self.retired.front() {
+            if ticket > passed {
+                return;
+            }
+            let (_, view, slot) = self.retired.pop_front().expect("front exists");
+            // SAFETY: no word of `view` names `slot` since before `ticket` was taken, and every
+            // reader online then has reported a quiescent state since: none can hold the tag.
+            unsafe { view.sides.free(slot) };
         }
     }
 

@@ -88,7 +88,7 @@ use dir::DirTable;
 use layout::{Arena, Core, MAX_DIRECT_RAW};
 pub use layout::{Key, Leaf};
 use lookup::Isa;
-use reclaim::{Mode, Reclaim};
+use reclaim::Reclaim;
 use std::sync::Arc;
 
 /// Build options.
@@ -213,7 +213,8 @@ impl<A: Key> Fib<A> {
 }
 
 impl<A: Key> Lookup<A> for Fib<A> {
-    #[inline]
+    // Always: the C ABI's reader lookup is this walk behind one call, not two.
+    #[inline(always)]
     fn lookup(&self, addr: A) -> Option<NextHop> {
         Fib::lookup(self, addr)
     }
@@ -255,13 +256,19 @@ impl<A: Key> Poptrie<A> {
         }
     }
 
-    /// Shares the arrays with readers on other threads: from now on, blocks an update unlinks
-    /// are reused only after a crossbeam epoch grace period (readers must pin an epoch around
-    /// their lookups, as [`crate::sync::Table`]'s readers do). The arenas get 1/8 spare
-    /// capacity, so updates rarely have to copy them.
-    pub fn defer_reclamation(&mut self) {
-        self.reclaim.mode = Mode::Epoch;
+    /// Shares the arrays with the readers of `grace` on other threads: from now on, blocks an
+    /// update unlinks are reused only after a grace period of that domain (readers are online
+    /// or pinned around their lookups, as [`crate::sync::Table`]'s readers are). The arenas
+    /// get 1/8 spare capacity, so updates rarely have to copy them.
+    pub fn defer_reclamation(&mut self, grace: crate::sync::Grace) {
+        self.reclaim.share(grace);
         self.reserve_headroom();
+    }
+
+    /// Batches of retired blocks still waiting for their grace period (each update that
+    /// unlinks blocks adds one; they go once every online reader has reported since).
+    pub fn pending_retirements(&self) -> usize {
+        self.reclaim.pending_batches()
     }
 
     /// The published arrays (what concurrent readers look up in); replaced by a new `Arc`
@@ -325,7 +332,7 @@ impl<A: Key> Compile<A> for Poptrie<A> {
             cfg: cfg.clone(),
             node_alloc,
             leaf_alloc: BlockAlloc::new(leaves, leaves),
-            reclaim: Reclaim::new(Mode::Immediate),
+            reclaim: Reclaim::new(),
             scratch: Default::default(),
         })
     }

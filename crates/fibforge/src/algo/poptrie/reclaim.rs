@@ -5,19 +5,18 @@
 //! direct-pointing entry may still be walking them, so they must not be handed out again
 //! before every such reader has finished.
 //!
-//! - [`Mode::Immediate`]: nobody else reads this structure (a plain `Poptrie`, whose lookups
-//!   borrow it, cannot run during `apply_changes(&mut self)`), so retired blocks are freed at
-//!   the end of the update.
-//! - [`Mode::Epoch`]: the arrays are shared with readers on other threads (see
-//!   [`crate::sync::Table`]) that pin a crossbeam epoch around their lookups. A retired batch
-//!   waits for a flag that a closure deferred on the epoch collector sets; crossbeam runs that
-//!   closure only after every thread pinned at retirement time has unpinned.
+//! - Immediate (no [`Grace`] domain): nobody else reads this structure (a plain `Poptrie`,
+//!   whose lookups borrow it, cannot run during `apply_changes(&mut self)`), so retired
+//!   blocks are freed at the end of the update.
+//! - Shared (a [`Grace`] domain, see [`crate::sync::Table`]): each update's retired batch
+//!   takes a [`Ticket`] after the stores that unlinked it, and returns to the allocators once
+//!   [`Grace::passed`] reaches that ticket (every online reader has reported a quiescent
+//!   state since). Batches are checked oldest first at the start of each update; the writer
+//!   never blocks on a reader.
 
 use super::alloc::{BlockAlloc, NodeAlloc};
-use crossbeam_epoch as epoch;
+use crate::sync::{Grace, Ticket};
 use std::collections::VecDeque;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A block of `len` slots at `start` in the node or the leaf arena.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -36,24 +35,34 @@ impl Block {
     }
 }
 
-/// How retired blocks are reclaimed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
-    Immediate,
-    Epoch,
-}
-
 /// Retired blocks not yet returned to the allocators.
 pub(crate) struct Reclaim {
-    pub(crate) mode: Mode,
-    pending: VecDeque<(Arc<AtomicBool>, Vec<Block>)>,
+    /// The readers' domain; `None`: no concurrent readers, free at once.
+    grace: Option<Grace>,
+    pending: VecDeque<(Ticket, Vec<Block>)>,
     /// Node and leaf slots in `pending`.
     pending_slots: (u64, u64),
 }
 
 impl Reclaim {
-    pub(crate) fn new(mode: Mode) -> Self {
-        Reclaim { mode, pending: VecDeque::new(), pending_slots: (0, 0) }
+    /// Immediate reclamation (no concurrent readers).
+    pub(crate) fn new() -> Self {
+        Reclaim { grace: None, pending: VecDeque::new(), pending_slots: (0, 0) }
+    }
+
+    /// From now on retired blocks wait for grace periods of `grace`.
+    pub(crate) fn share(&mut self, grace: Grace) {
+        self.grace = Some(grace);
+    }
+
+    /// True when readers on other threads share the arrays.
+    pub(crate) fn is_shared(&self) -> bool {
+        self.grace.is_some()
+    }
+
+    /// Retired batches not yet reusable.
+    pub(crate) fn pending_batches(&self) -> usize {
+        self.pending.len()
     }
 
     /// Node and leaf slots retired but not yet reusable.
@@ -66,38 +75,30 @@ impl Reclaim {
         if blocks.is_empty() {
             return;
         }
-        if self.mode == Mode::Immediate {
+        let Some(grace) = &self.grace else {
             blocks.into_iter().for_each(|b| b.free(na, la));
             return;
-        }
+        };
         for b in &blocks {
             match *b {
                 Block::Nodes(_, n) => self.pending_slots.0 += n as u64,
                 Block::Leaves(_, n) => self.pending_slots.1 += n as u64,
             }
         }
-        let flag = Arc::new(AtomicBool::new(false));
-        let set = flag.clone();
-        let guard = epoch::pin();
-        guard.defer(move || set.store(true, Ordering::Release));
-        self.pending.push_back((flag, blocks));
-        if self.pending.len().is_multiple_of(64) {
-            guard.flush();
-        }
-    }
-
-    /// Pushes this thread's deferred work to the epoch collector and lets it advance (so
-    /// that grace periods can end without waiting for more retirements).
-    pub(crate) fn nudge(&self) {
-        if self.mode == Mode::Epoch {
-            epoch::pin().flush();
-        }
+        self.pending.push_back((grace.retire(), blocks));
     }
 
     /// Frees every batch whose grace period has ended (oldest first).
     pub(crate) fn collect(&mut self, na: &mut NodeAlloc, la: &mut BlockAlloc) {
-        while let Some((flag, _)) = self.pending.front() {
-            if !flag.load(Ordering::Acquire) {
+        let (Some(grace), Some((first, _))) = (&self.grace, self.pending.front()) else {
+            return;
+        };
+        let passed = grace.passed();
+        if *first > passed {
+            return;
+        }
+        while let Some((ticket, _)) = self.pending.front() {
+            if *ticket > passed {
                 return;
             }
             let (_, blocks) = self.pending.pop_front().expect("non-empty");

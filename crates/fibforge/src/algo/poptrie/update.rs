@@ -64,6 +64,8 @@ impl<A: Key> Incremental<A> for Poptrie<A> {
             }
         }
         self.reclaim.retire(retired, &mut self.node_alloc, &mut self.leaf_alloc);
+        // Again after retiring: with no reader online the batch goes at once.
+        self.reclaim.collect(&mut self.node_alloc, &mut self.leaf_alloc);
         result?;
         self.compact_if_sparse(rib)
     }
@@ -145,8 +147,8 @@ impl<A: Key> Poptrie<A> {
     }
 
     /// Waits up to `budget` for retired blocks to pass their grace period; true when some
-    /// were freed. A burst of updates while a reader sits in one pinned epoch (descheduled,
-    /// say) retires blocks faster than they come back; waiting is cheaper than copying the
+    /// were freed. A burst of updates while a reader has not reported (descheduled, say)
+    /// retires blocks faster than they come back; waiting is cheaper than copying the
     /// arenas or widening `dir`, and only the writer waits.
     fn await_reclaim(&mut self, budget: Duration) -> bool {
         let before = self.reclaim.pending_slots();
@@ -155,7 +157,6 @@ impl<A: Key> Poptrie<A> {
         }
         let deadline = Instant::now() + budget;
         loop {
-            self.reclaim.nudge();
             self.reclaim.collect(&mut self.node_alloc, &mut self.leaf_alloc);
             if self.reclaim.pending_slots() != before {
                 return true;
@@ -214,7 +215,7 @@ impl<A: Key> Poptrie<A> {
         self.node_alloc = fresh.node_alloc;
         self.leaf_alloc = fresh.leaf_alloc;
         self.reclaim.forget();
-        if self.reclaim.mode == super::reclaim::Mode::Epoch {
+        if self.reclaim.is_shared() {
             self.reserve_headroom();
         }
         Ok(())

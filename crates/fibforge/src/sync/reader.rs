@@ -1,0 +1,175 @@
+//! Lookup handles for other threads: [`Reader`] (QSBR: online, look up, report quiescent
+//! states) and [`Pinned`] (a burst that brings an offline reader online and back).
+//!
+//! A reader is registered with its table's [`Grace`](super::Grace) domain from creation to
+//! drop. While *online* its lookups load the published view and walk it with no other work;
+//! the writer frees nothing the reader may hold until the reader reports a quiescent state
+//! ([`Reader::quiescent`]), goes offline, or is dropped. While *offline* (the initial state)
+//! the writer does not wait for it, and each lookup brings it online for its own duration
+//! (a store and a fence, the cost of an epoch pin).
+//!
+//! Soundness rests on two things the types enforce: a `Reader` is `Send` but not `Sync` (its
+//! slot is used by one thread at a time), and every method that ends a read-side section
+//! (`quiescent`, `offline`, dropping a [`Pinned`]) takes `&mut self`, so no reference into a
+//! view can outlive the report.
+
+use super::grace::Registration;
+use super::publish::Published;
+use crate::addr::Address;
+use crate::fib::Lookup;
+use crate::nexthop::NextHop;
+use std::cell::Cell;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// Ties a reader to its address type and makes it `Send` but not `Sync`.
+type Marker<A> = PhantomData<(fn(A) -> A, Cell<()>)>;
+
+/// A lookup handle for one thread (QSBR, see [`crate::sync`]), created offline by
+/// [`Table::reader`](super::Table::reader). Online ([`online`](Self::online)), a lookup only
+/// loads the published view and walks it, and the writer keeps what it retires until the
+/// reader reports ([`quiescent`](Self::quiescent)), goes offline or is dropped. Offline, each
+/// lookup synchronises for its own duration. `Send`, not `Sync`.
+pub struct Reader<A: Address, V: Lookup<A> + 'static> {
+    published: Arc<Published<V>>,
+    registration: Registration,
+    online: bool,
+    /// `Send` but not `Sync`: the slot belongs to one thread at a time.
+    _marker: Marker<A>,
+}
+
+impl<A: Address, V: Lookup<A>> Clone for Reader<A, V> {
+    /// Another reader of the same table, registered separately and offline.
+    fn clone(&self) -> Self {
+        Reader::new(self.published.clone())
+    }
+}
+
+impl<A: Address, V: Lookup<A>> Reader<A, V> {
+    /// Registers an offline reader of `published`.
+    pub(crate) fn new(published: Arc<Published<V>>) -> Self {
+        let registration = published.grace().register();
+        Reader { published, registration, online: false, _marker: PhantomData }
+    }
+
+    /// True while online (lookups cost only the walk; the writer waits for reports).
+    pub fn is_online(&self) -> bool {
+        self.online
+    }
+
+    /// Goes online (QSBR mode): lookups do no synchronisation, and memory the writer retires
+    /// from now on is kept until this reader calls [`quiescent`](Self::quiescent), goes
+    /// offline or is dropped. Call `quiescent` between bursts; a reader that never does
+    /// only makes memory pile up, it never makes a lookup unsafe.
+    #[inline]
+    pub fn online(&mut self) {
+        if !self.online {
+            self.registration.online();
+            self.online = true;
+        }
+    }
+
+    /// Goes offline (for a thread that goes idle): the writer stops waiting for it; lookups
+    /// still work, each bringing the reader online for its own duration.
+    #[inline]
+    pub fn offline(&mut self) {
+        if self.online {
+            self.registration.offline();
+            self.online = false;
+        }
+    }
+
+    /// Reports a quiescent state (no reference into the table is held): memory retired
+    /// before this call may now be freed. A load and, when an update happened since the last
+    /// report, a store to this reader's own cache line. Does nothing while offline.
+    #[inline]
+    pub fn quiescent(&mut self) {
+        if self.online {
+            self.registration.quiescent();
+        }
+    }
+
+    /// One lookup: only the walk when online; when offline, goes online for the lookup.
+    #[inline]
+    pub fn lookup(&self, addr: A) -> Option<NextHop> {
+        if self.online { self.view_online().lookup(addr) } else { self.lookup_offline(addr) }
+    }
+
+    /// Looks up `addrs` into `out` (offline: online for the batch).
+    pub fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        if self.online {
+            return self.view_online().lookup_batch(addrs, out);
+        }
+        self.registration.online();
+        self.view_online().lookup_batch(addrs, out);
+        self.registration.offline();
+    }
+
+    /// A burst of lookups: online until the returned guard is dropped, which then reports a
+    /// quiescent state (and goes back offline if the reader was offline before).
+    pub fn pin(&mut self) -> Pinned<'_, A, V> {
+        let was_online = self.online;
+        self.online();
+        Pinned { reader: self, was_online }
+    }
+
+    #[inline(never)]
+    fn lookup_offline(&self, addr: A) -> Option<NextHop> {
+        self.registration.online();
+        let hop = self.view_online().lookup(addr);
+        self.registration.offline();
+        hop
+    }
+
+    /// The current view; the caller is online (or has brought the slot online) and the
+    /// borrow cannot outlive `&self`, which every report needs `&mut` of.
+    #[inline(always)]
+    fn view_online(&self) -> &V {
+        // SAFETY: the published view is a live `Arc`; a replaced one is dropped only after
+        // the grace period of its retirement, which cannot pass while this reader's slot is
+        // online and silent. The slot stays so while `&self` is borrowed: going offline or
+        // reporting takes `&mut self` (or, in `lookup_offline`/`lookup_batch`, happens after
+        // the last use of the returned borrow), and `Reader` is not `Sync`.
+        unsafe { &*self.published.load() }
+    }
+}
+
+/// A reader kept online for a burst of lookups ([`Reader::pin`]).
+pub struct Pinned<'r, A: Address, V: Lookup<A> + 'static> {
+    reader: &'r mut Reader<A, V>,
+    was_online: bool,
+}
+
+impl<A: Address, V: Lookup<A>> Pinned<'_, A, V> {
+    /// The current view, valid while pinned.
+    #[inline(always)]
+    pub fn view(&self) -> &V {
+        self.reader.view_online()
+    }
+
+    /// One lookup.
+    #[inline]
+    pub fn lookup(&self, addr: A) -> Option<NextHop> {
+        self.view().lookup(addr)
+    }
+
+    /// A batch of lookups.
+    pub fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        self.view().lookup_batch(addrs, out)
+    }
+
+    /// Reports a quiescent state and stays online (lets retired memory go in a long burst).
+    pub fn repin(&mut self) {
+        self.reader.quiescent();
+    }
+}
+
+impl<A: Address, V: Lookup<A>> Drop for Pinned<'_, A, V> {
+    fn drop(&mut self) {
+        if self.was_online {
+            self.reader.quiescent();
+        } else {
+            self.reader.offline();
+        }
+    }
+}
