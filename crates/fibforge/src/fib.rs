@@ -41,6 +41,12 @@ pub trait Lookup<A: Address>: Send + Sync {
 
     /// Heap and inline bytes of every array the structure owns.
     fn memory_bytes(&self) -> usize;
+
+    /// One line on the structure's shape for reports (levels, widths, instruction set), or
+    /// `None` when it has nothing to add to its name and memory.
+    fn describe(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Structures compiled from a RIB.
@@ -69,6 +75,9 @@ impl<A: Address, T: Lookup<A> + ?Sized> Lookup<A> for Box<T> {
     fn memory_bytes(&self) -> usize {
         (**self).memory_bytes()
     }
+    fn describe(&self) -> Option<String> {
+        (**self).describe()
+    }
 }
 
 impl<A: Address, T: Lookup<A> + ?Sized> Lookup<A> for std::sync::Arc<T> {
@@ -80,5 +89,8 @@ impl<A: Address, T: Lookup<A> + ?Sized> Lookup<A> for std::sync::Arc<T> {
     }
     fn memory_bytes(&self) -> usize {
         (**self).memory_bytes()
+    }
+    fn describe(&self) -> Option<String> {
+        (**self).describe()
     }
 }

@@ -87,6 +87,7 @@ fn run_ours<A: PeerFamily>(ctx: &Ctx<'_, A>, spec: &AlgoSpec, log: Log<'_>) -> V
     match built {
         Ok(fib) => {
             let memory = fib.memory_bytes() as u64;
+            let note = fib.describe();
             let c = Contender {
                 algo: spec.to_string(),
                 implementation: OURS.into(),
@@ -95,7 +96,7 @@ fn run_ours<A: PeerFamily>(ctx: &Ctx<'_, A>, spec: &AlgoSpec, log: Log<'_>) -> V
                 batch: true,
                 compile_ms,
                 memory_bytes: Some(memory),
-                note: None,
+                note,
             };
             measure(ctx, &c, log)
         }

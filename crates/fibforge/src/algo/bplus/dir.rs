@@ -75,6 +75,13 @@ impl Dir {
         }
     }
 
+    /// The share of blocks answered directly, or `None` without a directory.
+    pub fn direct_share(&self) -> Option<f64> {
+        let words = self.words.as_ref()?;
+        let direct = words.iter().filter(|&&w| w & DIRECT != 0).count();
+        Some(direct as f64 / words.len() as f64)
+    }
+
     /// Bytes of the directory.
     pub fn memory_bytes(&self) -> usize {
         self.words.as_ref().map_or(0, |w| std::mem::size_of_val(&**w))

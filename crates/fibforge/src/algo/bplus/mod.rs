@@ -149,6 +149,9 @@ impl<A: Key> Lookup<A> for BPlus<A> {
     fn memory_bytes(&self) -> usize {
         self.view.memory_bytes()
     }
+    fn describe(&self) -> Option<String> {
+        Some(Fib::describe(&self.view))
+    }
 }
 
 impl<A: Key> Lookup<A> for Fib<A> {
@@ -161,6 +164,9 @@ impl<A: Key> Lookup<A> for Fib<A> {
     }
     fn memory_bytes(&self) -> usize {
         Fib::memory_bytes(self)
+    }
+    fn describe(&self) -> Option<String> {
+        Some(Fib::describe(self))
     }
 }
 

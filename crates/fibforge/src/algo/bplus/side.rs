@@ -59,6 +59,11 @@ impl<A: Address> Sides<A> {
         self.slots.len()
     }
 
+    /// True when `slot` holds a side.
+    pub fn is_used(&self, slot: usize) -> bool {
+        !self.slots[slot].load(Ordering::Acquire).is_null()
+    }
+
     /// Publishes `side` in the empty slot `slot`.
     pub fn publish(&self, slot: usize, side: Side<A>) {
         let new = Box::into_raw(Box::new(side));

@@ -119,6 +119,25 @@ impl<A: Key> Fib<A> {
             + self.sides.memory_bytes()
     }
 
+    /// The shape for reports: intervals, lines per level (root first), word width, the
+    /// directory's direct blocks, side tables and instruction set.
+    pub fn describe(&self) -> String {
+        let levels: Vec<String> =
+            (0..=self.tree.height()).map(|l| self.tree.level(l).len().to_string()).collect();
+        let sides = (0..self.sides.capacity()).filter(|&s| self.sides.is_used(s)).count();
+        let dir = match self.dir.direct_share() {
+            Some(share) => format!("dir: {:.1} % of /16 blocks direct", share * 100.0),
+            None => "no dir".to_string(),
+        };
+        format!(
+            "{} intervals; lines per level {}; {}-bit words; {dir}; {sides} side tables; {}",
+            self.intervals(),
+            levels.join("/"),
+            self.hops.width(),
+            self.simd.name()
+        )
+    }
+
     /// Inner levels above the leaf level.
     pub fn height(&self) -> usize {
         self.tree.height()
