@@ -25,6 +25,7 @@ use fibforge::sync::Concurrent;
 use fibforge::{AnyPrefix, BuildError, NextHop, Prefix, Rib, Table};
 use fibforge_io::{ReadConfig, ReadError, UpdateKind, read_updates};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -113,6 +114,9 @@ pub struct ReplayReport {
     pub update_ns_p50: f64,
     pub update_ns_p99: f64,
     pub update_ns_max: f64,
+    /// The update times by the path the structure took (`Incremental::last_update_path`),
+    /// for structures with several; empty otherwise.
+    pub update_paths: Vec<PathStat>,
     /// `None`: back to back; else the speed-up over the recorded pace.
     pub pace: Option<f64>,
     pub lookup_mlps_idle: f64,
@@ -136,6 +140,30 @@ pub struct ReplayReport {
     pub memory_bytes_fresh: usize,
     /// Times the stream was applied.
     pub rounds: usize,
+}
+
+/// The updates that took one update path, and their times.
+#[derive(Clone, Debug, Serialize)]
+pub struct PathStat {
+    pub path: &'static str,
+    pub updates: usize,
+    pub ns_p50: f64,
+    pub ns_p99: f64,
+    pub ns_max: f64,
+}
+
+impl PathStat {
+    fn of(path: &'static str, ns: &[f64]) -> PathStat {
+        let p = Percentiles::of(ns);
+        let get = |f: fn(&Percentiles) -> f64| p.as_ref().map_or(0.0, f);
+        PathStat {
+            path,
+            updates: ns.len(),
+            ns_p50: get(|p| p.p50),
+            ns_p99: get(|p| p.p99),
+            ns_max: get(|p| p.max),
+        }
+    }
 }
 
 /// Reader threads and their shared counters.
@@ -261,6 +289,7 @@ pub fn replay<A: BenchAddress, F: Concurrent<A>>(
     let (lookup_mlps_idle, lookup_mlps_idle_cpu) = idle_rate(&table, &readers, settings.idle);
     let rounds = settings.rounds.max(1);
     let mut ns = Vec::with_capacity(updates.len() * rounds);
+    let mut by_path: BTreeMap<&'static str, Vec<f64>> = BTreeMap::new();
     let (start, before) = (Instant::now(), readers.progress());
     for _ in 0..rounds {
         let round_start = Instant::now();
@@ -271,7 +300,11 @@ pub fn replay<A: BenchAddress, F: Concurrent<A>>(
                 Some(h) => table.insert(p, h)?,
                 None => table.remove(&p)?,
             };
-            ns.push(t.elapsed().as_nanos() as f64);
+            let took = t.elapsed().as_nanos() as f64;
+            ns.push(took);
+            if let Some(path) = table.fib().last_update_path() {
+                by_path.entry(path).or_default().push(took);
+            }
         }
     }
     let elapsed = start.elapsed();
@@ -295,6 +328,7 @@ pub fn replay<A: BenchAddress, F: Concurrent<A>>(
         update_ns_p50: pct.as_ref().map_or(0.0, |p| p.p50),
         update_ns_p99: pct.as_ref().map_or(0.0, |p| p.p99),
         update_ns_max: pct.as_ref().map_or(0.0, |p| p.max),
+        update_paths: by_path.iter().map(|(&path, ns)| PathStat::of(path, ns)).collect(),
         pace: settings.pace,
         lookup_mlps_idle,
         lookup_mlps_during: (settings.readers > 0).then_some(during),

@@ -63,6 +63,13 @@ pub trait Incremental<A: Address>: Compile<A> {
     /// Brings the structure up to date after the routes in `changed` changed in `rib`
     /// (already applied to `rib`). Afterwards the structure answers like a fresh compile.
     fn apply_changes(&mut self, rib: &Rib<A>, changed: &[Prefix<A>]) -> Result<(), BuildError>;
+
+    /// How the last [`Incremental::apply_changes`] brought the structure up to date, for
+    /// structures with several update paths (e.g. `"in place"`, `"side table"`,
+    /// `"rebuild"`); `None` when there is one path.
+    fn last_update_path(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 impl<A: Address, T: Lookup<A> + ?Sized> Lookup<A> for Box<T> {

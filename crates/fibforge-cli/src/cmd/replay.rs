@@ -166,6 +166,12 @@ fn print(r: &ReplayReport) {
     let pace = r.pace.map_or("back to back".to_string(), |x| format!("recorded pace x{x}"));
     let rounds = if r.rounds > 1 { format!(", {} rounds", r.rounds) } else { String::new() };
     println!("updates applied {pace}{rounds}, in {:.3} s", r.seconds);
+    for p in &r.update_paths {
+        println!(
+            "  {:<10} {:>8} updates  ns: p50 {:.0}  p99 {:.0}  max {:.0}",
+            p.path, p.updates, p.ns_p50, p.ns_p99, p.ns_max
+        );
+    }
     println!(
         "lookups ({} readers): idle {:.1} Mlps, during updates {} Mlps (wall clock)",
         r.readers,

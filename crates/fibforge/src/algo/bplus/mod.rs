@@ -102,6 +102,7 @@ pub struct BPlus<A: Key> {
     /// Side slots unlinked from the view (which the `Arc` keeps alive), waiting for a ticket.
     retired: VecDeque<(Ticket, Arc<Fib<A>>, usize)>,
     rebuilds: u64,
+    last_path: Option<&'static str>,
 }
 
 impl<A: Key> BPlus<A> {
@@ -192,6 +193,7 @@ impl<A: Key> Compile<A> for BPlus<A> {
             grace: None,
             retired: VecDeque::new(),
             rebuilds: 0,
+            last_path: None,
         })
     }
 }
@@ -199,13 +201,24 @@ impl<A: Key> Compile<A> for BPlus<A> {
 impl<A: Key> Incremental<A> for BPlus<A> {
     fn apply_changes(&mut self, rib: &Rib<A>, changed: &[Prefix<A>]) -> Result<(), BuildError> {
         self.free_retired();
+        let mut path = "in place";
         for p in changed {
-            if self.repaint(rib, p).is_err() {
-                return self.rebuild(rib);
+            match self.repaint(rib, p) {
+                Ok(update::Repaint::InPlace) => {}
+                Ok(update::Repaint::SideTable) => path = "side table",
+                Err(update::NeedRebuild) => {
+                    self.last_path = Some("rebuild");
+                    return self.rebuild(rib);
+                }
             }
         }
+        self.last_path = Some(path);
         self.free_retired();
         Ok(())
+    }
+
+    fn last_update_path(&self) -> Option<&'static str> {
+        self.last_path
     }
 }
 

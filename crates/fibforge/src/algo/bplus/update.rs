@@ -13,17 +13,30 @@ use std::sync::Arc;
 /// The repaint needs a rebuild (no side slot left, or a word that does not fit).
 pub(super) struct NeedRebuild;
 
+/// How a repaint changed the view.
+pub(super) enum Repaint {
+    /// The interval words were rewritten (no boundary moved).
+    InPlace,
+    /// A side table now answers the intervals touched.
+    SideTable,
+}
+
 impl<A: Key> BPlus<A> {
     /// Makes the intervals under `prefix` answer like `rib`.
-    pub(super) fn repaint(&mut self, rib: &Rib<A>, prefix: &Prefix<A>) -> Result<(), NeedRebuild> {
+    pub(super) fn repaint(
+        &mut self,
+        rib: &Rib<A>,
+        prefix: &Prefix<A>,
+    ) -> Result<Repaint, NeedRebuild> {
         let view = &*self.view;
         let (lo, hi) = self.span_of(view, prefix);
         let ranges = rib.ranges_between(view.first_addr(lo), view.last_addr(hi));
         let retired = self.slots_in(view, lo, hi);
-        if let Some(words) = in_place_words(view, lo, hi, &ranges) {
+        let how = if let Some(words) = in_place_words(view, lo, hi, &ranges) {
             for (k, w) in words.into_iter().enumerate() {
                 view.hops.set(lo + k, w);
             }
+            Repaint::InPlace
         } else {
             let slot = self.next_slot;
             let too_big = self.side_ranges + ranges.len() > (1 << 16).max(view.intervals());
@@ -38,12 +51,13 @@ impl<A: Key> BPlus<A> {
             self.spans[slot] = Some((lo, hi));
             self.next_slot += 1;
             self.side_ranges += ranges.len();
-        }
+            Repaint::SideTable
+        };
         for slot in retired {
             self.spans[slot] = None;
             self.retire(slot);
         }
-        Ok(())
+        Ok(how)
     }
 
     /// The positions under `prefix`, widened until every side table met lies inside.
