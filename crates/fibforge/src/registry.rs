@@ -96,7 +96,7 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         ipv4: true,
         ipv6: true,
         summary: "interval B+-tree (after PlanB, NSDI 2026): predecessor search over the RIB's \
-                  ranges in 64-byte SIMD nodes; options isa=auto|portable|avx2|avx512, delta=N, dir=on|off",
+                  ranges in 64-byte SIMD nodes; options isa=auto|portable|avx2|avx512, delta=N, dir=on|off, lanes=8|16|32",
     },
     AlgoInfo {
         name: "dir24_8",

@@ -18,7 +18,7 @@ use super::view::Fib;
 use crate::algo::prefetch;
 use crate::nexthop::{NextHop, as_raw_slots};
 
-/// Addresses walked in lock step by a batch.
+/// Addresses walked in lock step by a batch unless the `lanes` option says otherwise.
 pub const LANES: usize = 16;
 
 impl<A: Key> Fib<A> {
@@ -60,21 +60,38 @@ impl<A: Key> Fib<A> {
     pub fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
         assert!(out.len() >= addrs.len(), "output shorter than input");
         let out = &mut as_raw_slots(out)[..addrs.len()];
+        match self.lanes {
+            8 => self.batch_in::<8>(addrs, out),
+            32 => self.batch_in::<32>(addrs, out),
+            _ => self.batch_in::<LANES>(addrs, out),
+        }
+    }
+
+    /// A batch in groups of `L` lanes.
+    fn batch_in<const L: usize>(&self, addrs: &[A], out: &mut [u32]) {
         match (&self.hops, self.simd) {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `simd` names an instruction set this CPU has (see `search`).
-            (Hops::Narrow(h), Simd::Avx512) => unsafe { x86::batch_avx512(self, &**h, addrs, out) },
+            (Hops::Narrow(h), Simd::Avx512) => unsafe {
+                x86::batch_avx512::<_, _, L>(self, &**h, addrs, out)
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            (Hops::Wide(h), Simd::Avx512) => unsafe { x86::batch_avx512(self, &**h, addrs, out) },
+            (Hops::Wide(h), Simd::Avx512) => unsafe {
+                x86::batch_avx512::<_, _, L>(self, &**h, addrs, out)
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            (Hops::Narrow(h), Simd::Avx2) => unsafe { x86::batch_avx2(self, &**h, addrs, out) },
+            (Hops::Narrow(h), Simd::Avx2) => unsafe {
+                x86::batch_avx2::<_, _, L>(self, &**h, addrs, out)
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            (Hops::Wide(h), Simd::Avx2) => unsafe { x86::batch_avx2(self, &**h, addrs, out) },
-            (Hops::Narrow(h), _) => batch::<Portable, _, _>(self, &**h, addrs, out),
-            (Hops::Wide(h), _) => batch::<Portable, _, _>(self, &**h, addrs, out),
+            (Hops::Wide(h), Simd::Avx2) => unsafe {
+                x86::batch_avx2::<_, _, L>(self, &**h, addrs, out)
+            },
+            (Hops::Narrow(h), _) => batch::<Portable, _, _, L>(self, &**h, addrs, out),
+            (Hops::Wide(h), _) => batch::<Portable, _, _, L>(self, &**h, addrs, out),
         }
     }
 
@@ -114,13 +131,13 @@ fn one<I: Isa, S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A) ->
 /// of `LANES` that walk the tree in lock step from the shallowest of their directory
 /// levels (the last group of a batch may be smaller).
 #[inline(always)]
-fn batch<I: Isa, S: HopSlots + ?Sized, A: Key>(
+fn batch<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,
     hops: &S,
     addrs: &[A],
     out: &mut [u32],
 ) {
-    let mut lanes = Lanes { index: [0; LANES], key: [A::T::default(); LANES], len: 0 };
+    let mut lanes = Lanes { index: [0; L], key: [A::T::default(); L], len: 0 };
     for (i, &addr) in addrs.iter().enumerate() {
         let k = addr.top();
         match fib.dir.entry(k) {
@@ -139,42 +156,42 @@ fn batch<I: Isa, S: HopSlots + ?Sized, A: Key>(
         let g = lanes.len;
         (lanes.index[g], lanes.key[g]) = (i, k.min(A::T::MAX_BELOW));
         lanes.len += 1;
-        if lanes.len == LANES {
-            lock_step::<I, S, A>(fib, hops, addrs, out, &lanes);
+        if lanes.len == L {
+            lock_step::<I, S, A, L>(fib, hops, addrs, out, &lanes);
             lanes.len = 0;
         }
     }
     if lanes.len > 0 {
-        lock_step::<I, S, A>(fib, hops, addrs, out, &lanes);
+        lock_step::<I, S, A, L>(fib, hops, addrs, out, &lanes);
     }
 }
 
 /// Lanes gathered for one lock step: the address's index in the batch and its key
 /// (clamped below `K::MAX`).
-struct Lanes<K> {
-    index: [usize; LANES],
-    key: [K; LANES],
+struct Lanes<K, const L: usize> {
+    index: [usize; L],
+    key: [K; L],
     len: usize,
 }
 
 /// Walks the gathered lanes in lock step from the root (dispatched on the tree height).
 #[inline(always)]
-fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key>(
+fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,
     hops: &S,
     addrs: &[A],
     out: &mut [u32],
-    lanes: &Lanes<A::T>,
+    lanes: &Lanes<A::T, L>,
 ) {
     match fib.tree.height() {
-        0 => group::<I, S, A, 0>(fib, hops, addrs, out, lanes),
-        1 => group::<I, S, A, 1>(fib, hops, addrs, out, lanes),
-        2 => group::<I, S, A, 2>(fib, hops, addrs, out, lanes),
-        3 => group::<I, S, A, 3>(fib, hops, addrs, out, lanes),
-        4 => group::<I, S, A, 4>(fib, hops, addrs, out, lanes),
-        5 => group::<I, S, A, 5>(fib, hops, addrs, out, lanes),
-        6 => group::<I, S, A, 6>(fib, hops, addrs, out, lanes),
-        7 => group::<I, S, A, 7>(fib, hops, addrs, out, lanes),
+        0 => group::<I, S, A, 0, L>(fib, hops, addrs, out, lanes),
+        1 => group::<I, S, A, 1, L>(fib, hops, addrs, out, lanes),
+        2 => group::<I, S, A, 2, L>(fib, hops, addrs, out, lanes),
+        3 => group::<I, S, A, 3, L>(fib, hops, addrs, out, lanes),
+        4 => group::<I, S, A, 4, L>(fib, hops, addrs, out, lanes),
+        5 => group::<I, S, A, 5, L>(fib, hops, addrs, out, lanes),
+        6 => group::<I, S, A, 6, L>(fib, hops, addrs, out, lanes),
+        7 => group::<I, S, A, 7, L>(fib, hops, addrs, out, lanes),
         _ => {
             for g in 0..lanes.len {
                 let i = lanes.index[g];
@@ -189,17 +206,17 @@ fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key>(
 /// leaves.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // lane `g` indexes several parallel arrays
-fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize>(
+fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     fib: &Fib<A>,
     hops: &S,
     addrs: &[A],
     out: &mut [u32],
-    lanes: &Lanes<A::T>,
+    lanes: &Lanes<A::T, L>,
 ) {
     let tree = &fib.tree;
     let n = lanes.len;
     let fanout = Tree::<A::T>::FANOUT;
-    let mut node = [0usize; LANES];
+    let mut node = [0usize; L];
     for level in 0..D {
         let (lines, below) = (tree.level(level), tree.level(level + 1));
         for g in 0..n {
@@ -211,7 +228,7 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize>(
         }
     }
     let leaves = tree.level(D);
-    let mut pos = [0usize; LANES];
+    let mut pos = [0usize; L];
     for g in 0..n {
         let rank = A::T::rank::<I>(tree.line_in(leaves, node[g]), lanes.key[g]);
         pos[g] = node[g] * A::T::PER_NODE + rank - 1;
@@ -257,23 +274,23 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx512f,popcnt")]
-    pub(super) unsafe fn batch_avx512<S: HopSlots + ?Sized, A: Key>(
+    pub(super) unsafe fn batch_avx512<S: HopSlots + ?Sized, A: Key, const L: usize>(
         fib: &Fib<A>,
         hops: &S,
         addrs: &[A],
         out: &mut [u32],
     ) {
-        batch::<Avx512, S, A>(fib, hops, addrs, out)
+        batch::<Avx512, S, A, L>(fib, hops, addrs, out)
     }
 
     #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn batch_avx2<S: HopSlots + ?Sized, A: Key>(
+    pub(super) unsafe fn batch_avx2<S: HopSlots + ?Sized, A: Key, const L: usize>(
         fib: &Fib<A>,
         hops: &S,
         addrs: &[A],
         out: &mut [u32],
     ) {
-        batch::<Avx2, S, A>(fib, hops, addrs, out)
+        batch::<Avx2, S, A, L>(fib, hops, addrs, out)
     }
 }
 

@@ -81,11 +81,13 @@ pub struct Config {
     pub delta: usize,
     /// The front directory on the top 16 key bits (see the module doc).
     pub dir: bool,
+    /// Addresses a batch walks in lock step: 8, 16 or 32.
+    pub lanes: usize,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { simd: None, delta: 4096, dir: true }
+        Config { simd: None, delta: 4096, dir: true, lanes: LANES }
     }
 }
 
@@ -201,6 +203,17 @@ impl<A: Key> Compile<A> for BPlus<A> {
 impl<A: Key> Incremental<A> for BPlus<A> {
     fn apply_changes(&mut self, rib: &Rib<A>, changed: &[Prefix<A>]) -> Result<(), BuildError> {
         self.free_retired();
+        // Side tables hold any next hop, but a rebuild could not: refuse such routes now.
+        for p in changed {
+            if let Some(h) = rib.get(p).filter(|h| h.raw() > view::WIDE_LIMIT) {
+                return Err(BuildError::LimitExceeded {
+                    algo: "bplus",
+                    what: "raw next-hop id",
+                    limit: view::WIDE_LIMIT as u64,
+                    found: h.raw() as u64,
+                });
+            }
+        }
         let mut path = "in place";
         for p in changed {
             match self.repaint(rib, p) {
@@ -234,7 +247,7 @@ impl<A: Key> crate::sync::Concurrent<A> for BPlus<A> {
 
 /// The configuration `spec` names (`bplus:isa=avx2,delta=1024`).
 pub fn config_from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, BuildError> {
-    spec.check_options("bplus", &["isa", "delta", "dir"])?;
+    spec.check_options("bplus", &["isa", "delta", "dir", "lanes"])?;
     let simd = match spec.options.get("isa").map(String::as_str) {
         None | Some("auto") => None,
         Some("portable") => Some(Simd::Portable),
@@ -257,5 +270,13 @@ pub fn config_from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, Buil
         });
     }
     let dir = spec.get_bool("bplus", "dir", true)?;
-    Ok(Config { simd, delta: delta as usize, dir })
+    let lanes = spec.get_u32("bplus", "lanes", LANES as u32)? as usize;
+    if ![8, 16, 32].contains(&lanes) {
+        return Err(BuildError::BadOption {
+            algo: "bplus",
+            option: format!("lanes={lanes}"),
+            reason: "expected 8, 16 or 32".into(),
+        });
+    }
+    Ok(Config { simd, delta: delta as usize, dir, lanes })
 }

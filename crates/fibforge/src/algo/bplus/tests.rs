@@ -20,10 +20,11 @@ fn check<A: Key>(name: &str, rib: &Rib<A>, extra: &[A]) {
     addrs.extend_from_slice(extra);
     addrs.extend([A::ZERO, A::from_u128(u128::MAX), A::from_u128(1), A::from_u128(u128::MAX - 1)]);
     for simd in isas() {
-        for dir in [true, false] {
-            let cfg = Config { simd: Some(simd), dir, ..Config::default() };
+        for (dir, lanes) in [(true, 16), (false, 16), (true, 8), (true, 32)] {
+            let cfg = Config { simd: Some(simd), dir, lanes, ..Config::default() };
             let fib = BPlus::compile(rib, &cfg).unwrap();
-            assert_same(&format!("{name} ({}, dir {dir})", simd.name()), &fib, rib, &addrs);
+            let what = format!("{name} ({}, dir {dir}, {lanes} lanes)", simd.name());
+            assert_same(&what, &fib, rib, &addrs);
         }
     }
 }
@@ -236,4 +237,14 @@ fn a_crowded_directory_block() {
         .chain((0..50u128).map(|i| (base + (i << 90) + 5, 128, 7)))
         .collect();
     check("crowded /16 v6", &table(&v6), &[]);
+}
+
+#[test]
+fn next_hops_beyond_the_word_limit_are_refused_by_updates_too() {
+    let mut rib = table::<u32>(&[(0, 0, 1)]);
+    let mut fib = BPlus::compile(&rib, &Config::default()).unwrap();
+    let p: Prefix<u32> = "10.0.0.0/8".parse().unwrap();
+    rib.insert(p, crate::NextHop::from_index(1 << 31));
+    assert!(fib.apply_changes(&rib, &[p]).is_err(), "a rebuild could not hold this hop");
+    assert!(BPlus::compile(&rib, &Config::default()).is_err());
 }

@@ -13,6 +13,8 @@ use crate::rib::Rib;
 /// The compiled interval B+-tree of one table (the part readers share).
 pub struct Fib<A: Key> {
     pub(super) simd: Simd,
+    /// Lanes of a batch's lock step (8, 16 or 32).
+    pub(super) lanes: usize,
     pub(super) tree: Tree<A::T>,
     pub(super) dir: Dir,
     /// One word per interval, and one more when the last key (`K::MAX`) starts an interval
@@ -26,7 +28,7 @@ pub struct Fib<A: Key> {
 }
 
 /// The largest raw next hop or side slot a build accepts (the tag bit is above it).
-const WIDE_LIMIT: u32 = (1 << 31) - 1;
+pub(super) const WIDE_LIMIT: u32 = (1 << 31) - 1;
 
 fn raw_hop<A: Key>(answer: &Answer<A>) -> u32 {
     match answer {
@@ -77,7 +79,7 @@ impl<A: Key> Fib<A> {
         let hops = Hops::new(&words, largest);
         let tree = Tree::build(&keys);
         let dir = Dir::build(&tree, max_pos, cfg.dir);
-        Ok(Fib { simd, tree, dir, hops, max_pos, sides, built_sides })
+        Ok(Fib { simd, lanes: cfg.lanes, tree, dir, hops, max_pos, sides, built_sides })
     }
 
     /// The interval holding key `k`.
