@@ -67,8 +67,13 @@ pub struct Row {
     pub cycles_p95: Option<f64>,
     /// 99th percentile.
     pub cycles_p99: Option<f64>,
-    /// Lookups (or batches) in the cycle distribution.
+    /// Timed samples (groups or batches) in the cycle distribution.
     pub cycles_samples: Option<usize>,
+    /// Lookups per timed sample: dependent lookups of a group (single) or a batch's size.
+    pub cycles_group: Option<usize>,
+    /// Resolution of the cycle figures in ticks per lookup (the timer's, divided by
+    /// `cycles_group`): a percentile below it is not a measurement.
+    pub cycles_resolution: Option<f64>,
     /// Bytes of the structure.
     pub memory_bytes: Option<u64>,
     /// Build time.
@@ -128,6 +133,8 @@ impl Row {
             cycles_p95: None,
             cycles_p99: None,
             cycles_samples: None,
+            cycles_group: None,
+            cycles_resolution: None,
             memory_bytes: None,
             compile_ms: None,
             checked: None,

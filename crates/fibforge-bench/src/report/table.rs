@@ -33,6 +33,15 @@ fn opt(v: Option<f64>, digits: usize) -> String {
     v.map_or("-".into(), |x| format!("{x:.digits$}"))
 }
 
+/// A cycles percentile as the resolution allows: `<r` when below the resolution `r` (ticks
+/// per lookup), no decimals a resolution of one tick or more cannot give, `-` when missing.
+pub fn cycles(v: Option<f64>, resolution: Option<f64>) -> String {
+    let Some(v) = v else { return "-".into() };
+    let r = resolution.unwrap_or(1.0).max(0.0);
+    let digits = if r >= 1.0 || r == 0.0 { 0 } else { (-r.log10()).ceil() as usize };
+    if v < r { format!("<{r:.digits$}") } else { format!("{v:.digits$}") }
+}
+
 fn render_group(out: &mut String, table: &str, family: &str, rows: &[&Row]) {
     let mut traffics: Vec<&str> = Vec::new();
     for r in rows {
@@ -97,8 +106,8 @@ fn render_group(out: &mut String, table: &str, family: &str, rows: &[&Row]) {
         let _ = write!(
             line,
             " {:>6} {:>6} {:>8}",
-            opt(head.cycles_p50, 0),
-            opt(head.cycles_p99, 0),
+            cycles(head.cycles_p50, head.cycles_resolution),
+            cycles(head.cycles_p99, head.cycles_resolution),
             opt(ratio, 2)
         );
         let _ = writeln!(out, "{line}");
@@ -198,6 +207,17 @@ mod tests {
         r.mlps = Some(mlps);
         r.memory_bytes = Some(3 << 20);
         r
+    }
+
+    #[test]
+    fn cycles_never_finer_than_the_resolution() {
+        assert_eq!(cycles(Some(26.0), Some(25.0)), "26");
+        assert_eq!(cycles(Some(1.0), Some(25.0)), "<25");
+        assert_eq!(cycles(Some(0.0), Some(0.78125)), "<0.8");
+        assert_eq!(cycles(Some(3.4567), Some(0.78125)), "3.5");
+        assert_eq!(cycles(Some(3.4567), Some(0.05)), "3.46");
+        assert_eq!(cycles(Some(12.4), None), "12");
+        assert_eq!(cycles(None, Some(1.0)), "-");
     }
 
     #[test]

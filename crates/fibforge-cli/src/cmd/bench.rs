@@ -59,6 +59,10 @@ pub struct Args {
     /// Lookups in each cycles-per-lookup distribution.
     #[arg(long, default_value_t = 1 << 18, value_parser = crate::args::cycle_samples)]
     cycle_samples: usize,
+    /// Dependent lookups timed together per cycles sample in single mode (1 to 1024): the
+    /// timer's resolution is divided by it (batch mode times one batch per sample).
+    #[arg(long, default_value_t = fibforge_bench::timing::DEFAULT_GROUP, value_parser = crate::args::cycle_group)]
+    cycle_group: usize,
     /// Seed of every traffic generator.
     #[arg(long)]
     seed: Option<u64>,
@@ -214,6 +218,7 @@ fn settings_from(args: &Args) -> anyhow::Result<Settings> {
     s.budget_s = args.budget;
     s.repeats = args.repeats;
     s.cycle_samples = args.cycle_samples;
+    s.cycle_group = args.cycle_group;
     if let Some(seed) = args.seed {
         s.seed = seed;
     }
