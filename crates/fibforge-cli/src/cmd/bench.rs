@@ -168,6 +168,7 @@ fn run_multi(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
         repeats: base.repeats,
         modes: base.modes.clone(),
         seed: base.seed,
+        peers: base.peers.clone(),
     };
     let results = super::bench_multi::run(&args.multi, &ms)?;
     Ok(Measured { tables: Vec::new(), settings: runner::settings_json(base, duration), results })
