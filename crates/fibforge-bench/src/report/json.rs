@@ -8,8 +8,9 @@
 //!
 //! One object per measured row; a figure that does not apply is `null`. Rows carry more than
 //! the contract's keys (the spread of repeats, all percentiles, the cycles CDF and per-depth
-//! figures of the `random` rows, a status), and the document adds the tables, the peers and
-//! the settings. Keys are only ever added.
+//! figures of the `random` rows, a status), and the document adds the run (date, version,
+//! commit, command line, load averages), the tables, the peers and the settings (with the
+//! timer's resolution). Keys are only ever added.
 
 use crate::depth::DepthCycles;
 use crate::report::Machine;
@@ -185,6 +186,8 @@ pub struct Report {
     pub machine: Machine,
     /// The command line.
     pub command: String,
+    /// Date, fibforge version and commit, argv, load averages before and after.
+    pub run: crate::report::RunInfo,
     /// Tables measured.
     pub tables: Vec<TableInfo>,
     /// Peers asked for, with availability.

@@ -93,13 +93,16 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
+    let mut run_info = fibforge_bench::report::RunInfo::start();
     let base = settings_from(&args)?;
     check_before_work(&args)?;
     let measured =
         if args.multi.is_empty() { run_single(&args, &base)? } else { run_multi(&args, &base)? };
+    run_info.finish();
     let report = Report {
         machine: Machine::describe(),
         command: std::env::args().collect::<Vec<_>>().join(" "),
+        run: run_info,
         tables: measured.tables,
         peers: base.peers.iter().map(|p| p.status()).collect(),
         settings: measured.settings,
