@@ -1,7 +1,8 @@
-//! Build script: records the compiler version for reports; when `pkg-config` finds
-//! `libdpdk`, compiles the DPDK shim (`csrc/dpdk_shim.c`) and sets `cfg(have_dpdk)`; when a C
-//! compiler works, compiles the C ABI harness (`csrc/capi_harness.c`, the bench's C rows)
-//! and sets `cfg(have_capi_harness)`, else records why not.
+//! Build script: records the compiler version and the git commit for reports; when
+//! `pkg-config` finds `libdpdk`, compiles the DPDK shim (`csrc/dpdk_shim.c`) and sets
+//! `cfg(have_dpdk)`; when a C compiler works, compiles the C ABI harness
+//! (`csrc/capi_harness.c`, the bench's C rows) and sets `cfg(have_capi_harness)`, else
+//! records why not.
 //!
 //! DPDK stays optional: without it (or with `FIBFORGE_NO_DPDK=1`) nothing is compiled or
 //! linked and the DPDK peer reports "not available". Link flags are emitted only after the
@@ -20,6 +21,7 @@ fn main() {
         .and_then(|o| String::from_utf8(o.stdout).ok())
         .unwrap_or_default();
     println!("cargo::rustc-env=FIBFORGE_RUSTC_VERSION={}", version.trim());
+    println!("cargo::rustc-env=FIBFORGE_GIT_COMMIT={}", git_commit());
     let why = match dpdk() {
         Ok(version) => {
             println!("cargo::rustc-cfg=have_dpdk");
@@ -98,4 +100,29 @@ fn dpdk() -> Result<String, String> {
 
 fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").replace(['\n', '\r'], " ")
+}
+
+/// The commit of the checkout being built (empty outside git), with the files whose change
+/// means a new commit (HEAD and the branch it names) registered to rerun this script.
+fn git_commit() -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .map(|s| s.trim().to_string())
+    };
+    let mut watched = vec!["HEAD".to_string(), "packed-refs".to_string()];
+    watched.extend(git(&["symbolic-ref", "-q", "HEAD"]));
+    for name in watched {
+        // A missing file would rerun the script on every build.
+        if let Some(p) = git(&["rev-parse", "--git-path", &name])
+            && std::path::Path::new(&p).exists()
+        {
+            println!("cargo::rerun-if-changed={p}");
+        }
+    }
+    git(&["rev-parse", "HEAD"]).unwrap_or_default()
 }

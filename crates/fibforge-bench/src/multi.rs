@@ -1,6 +1,6 @@
 //! Many tables at once (`fibforge bench --multi`): LOOP (Mi, Yang et al.), SAIL_M (Yang et al.
-//! 2014), one Poptrie per table and, when the DPDK peer is built in, one DPDK `rte_fib` per
-//! table, on the same set of tables (VRF id = position).
+//! 2014), one Poptrie per table and, when the DPDK peer is asked for (`--peers`) and built in,
+//! one DPDK `rte_fib` per table, on the same set of tables (VRF id = position).
 //!
 //! Method (LOOP §V, SAIL §6): every structure is first verified table by table against each
 //! table's own RIB (route ends and random addresses), then timed on random `(vrf, address)`
@@ -43,6 +43,8 @@ pub struct MultiSettings {
     pub modes: Vec<Mode>,
     /// Seed of the key generator.
     pub seed: u64,
+    /// Peers asked for: only [`Peer::Dpdk`] has many-table rows (none built without it).
+    pub peers: Vec<Peer>,
 }
 
 /// A built structure: LOOP is kept whole so it can be pinned once per chunk.
@@ -95,7 +97,9 @@ pub fn run_multi<A: BenchAddress + PeerFamily>(
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         rows.extend(measure_or_fail(&id, algo, "fibforge", built, ms, ribs, s));
     }
-    rows.extend(dpdk_rows(&id, ribs, s, log));
+    if s.peers.contains(&Peer::Dpdk) {
+        rows.extend(dpdk_rows(&id, ribs, s, log));
+    }
     rows
 }
 
@@ -288,6 +292,7 @@ mod tests {
             repeats: 1,
             modes: vec![Mode::Single, Mode::Batch],
             seed: 1,
+            peers: vec![Peer::Dpdk],
         };
         let rows = run_multi("set", &ribs, &s, &mut |_| {});
         let ok: Vec<_> = rows.iter().filter(|r| r.status == Status::Ok).collect();
@@ -296,5 +301,9 @@ mod tests {
         assert!(ok.iter().all(|r| r.mismatches == Some(0) && r.vrfs == Some(2)));
         assert!(ok.iter().all(|r| r.bytes_per_prefix.is_some_and(|b| b > 0.0)));
         assert!(rows.iter().any(|r| r.algo.contains("rte_fib")), "a DPDK row, measured or not");
+        let none = MultiSettings { peers: Vec::new(), ..s };
+        let rows = run_multi("set", &ribs, &none, &mut |_| {});
+        assert_eq!(rows.len(), 6, "no peers: loop, sail_m, per-table poptrie × 2 modes");
+        assert!(rows.iter().all(|r| r.implementation == "fibforge"), "no DPDK row");
     }
 }

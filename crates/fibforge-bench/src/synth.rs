@@ -4,11 +4,13 @@
 //!   length 17..=24 into 2;
 //! - **SYN2**: ≤ 16 into 8, 17..=20 into 4, 21..=24 into 2.
 //!
-//! The `i`-th part (`i` = 1..k) of a prefix with next hop `n` gets the new next hop
-//! `n + i·H`, where `H` is one more than the largest next-hop index of the input: distinct
-//! from every existing next hop and from the other parts, as in the paper, which makes leaf
-//! aggregation as hard as it meant it to be. A part that is already a route of the input keeps
-//! the input's route. The default route (/0) is kept whole. Lengths are in bits from the top
+//! The `i`-th part (`i` = 1..k) of a prefix with next hop `n` gets the next hop `n + i`, as
+//! the paper says: the parts differ from their parent and from one another, which makes leaf
+//! aggregation harder, and the table gains at most `k` next hops (k ≤ 8). The paper's next
+//! hops were sparse, so `n + i` met no existing one; our indices are dense, so `n + i` may
+//! equal another route's next hop (the counts of Table 1, 13 → 45 and 87, are therefore not
+//! reproduced: a table keeps about its number of next hops, plus at most 8). A part that is
+//! already a route of the input keeps the input's route. The default route (/0) is kept whole. Lengths are in bits from the top
 //! for both families (the paper's rules are for IPv4; IPv6 tables get the same treatment).
 
 use fibforge::{Address, NextHop, Prefix, Rib};
@@ -60,7 +62,6 @@ impl Synth {
 
     /// The growth table of `rib`.
     pub fn apply<A: Address>(self, rib: &Rib<A>) -> Rib<A> {
-        let stride = rib.iter().map(|(_, h)| h.index() + 1).max().unwrap_or(0);
         let mut out = Rib::with_capacity(rib.len() * 2);
         for (p, h) in rib.iter() {
             let bits = self.split_bits(p.len()).min(A::BITS - p.len());
@@ -71,9 +72,7 @@ impl Synth {
             for i in 0..(1u32 << bits) {
                 let part = part_of(p, bits, i);
                 if rib.get(&part).is_none() {
-                    let id = h.index() as u64 + (i as u64 + 1) * stride as u64;
-                    let id = u32::try_from(id).expect("next-hop ids of a growth table exceed 2^32");
-                    out.insert(part, NextHop::from_index(id));
+                    out.insert(part, part_hop(h, i + 1));
                 }
             }
         }
@@ -83,7 +82,13 @@ impl Synth {
     }
 }
 
-/// The `i`-th of the `2^bits` sub-prefixes of `p`.
+/// The next hop of part `i` (1-based) of a route to `n`: `n + i`, held at the largest index
+/// (a table never has next hops within 8 of 2^32).
+fn part_hop(n: NextHop, i: u32) -> NextHop {
+    NextHop::from_index(n.index().saturating_add(i).min(NextHop::MAX_INDEX))
+}
+
+/// The `i`-th of the `2^bits` sub-prefixes of `p` (0-based).
 fn part_of<A: Address>(p: Prefix<A>, bits: u32, i: u32) -> Prefix<A> {
     let len = p.len() + bits;
     let shift = A::BITS - len;
@@ -105,13 +110,27 @@ mod tests {
         let s = Synth::Syn1.apply(&r);
         // /0 kept, /8 -> 4 x /10, /20 -> 2 x /21, /25 kept
         assert_eq!(s.len(), 1 + 4 + 2 + 1);
-        assert_eq!(s.get(&"10.64.0.0/10".parse().unwrap()), Some(NextHop::from_index(1 + 2 * 3)));
-        assert_eq!(s.get(&"10.1.8.0/21".parse().unwrap()), Some(NextHop::from_index(2 + 2 * 3)));
-        assert_eq!(s.get(&"10.2.3.0/25".parse().unwrap()), Some(NextHop::from_index(1)));
+        // part i (1-based) of a route to n gets n + i
+        let hop = |p: &str| s.get(&p.parse().unwrap()).map(|h| h.index());
+        let tens = ["10.0.0.0/10", "10.64.0.0/10", "10.128.0.0/10", "10.192.0.0/10"];
+        assert_eq!(tens.map(hop), [Some(2), Some(3), Some(4), Some(5)]);
+        assert_eq!((hop("10.1.0.0/21"), hop("10.1.8.0/21")), (Some(3), Some(4)));
+        assert_eq!(hop("10.2.3.0/25"), Some(1));
+        assert_eq!(hop("0.0.0.0/0"), Some(0));
         assert!(s.get(&"10.0.0.0/8".parse().unwrap()).is_none());
-        // every new next hop is distinct from the old ones
-        let old: Vec<_> = r.iter().map(|(_, h)| h).collect();
-        assert!(s.iter().filter(|(p, _)| p.len() == 10).all(|(_, h)| !old.contains(&h)));
+        // a table gains at most 2^bits next hops, not a multiple of its count
+        let r = rib(&[("10.0.0.0/8", 0), ("11.0.0.0/8", 1000), ("12.0.0.0/24", 7)]);
+        let mut hops: Vec<_> = Synth::Syn2.apply(&r).iter().map(|(_, h)| h.index()).collect();
+        hops.sort_unstable();
+        hops.dedup();
+        assert_eq!(
+            hops,
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008]
+        );
+        assert_eq!(
+            part_hop(NextHop::from_index(NextHop::MAX_INDEX - 1), 4).index(),
+            NextHop::MAX_INDEX
+        );
     }
 
     #[test]

@@ -57,6 +57,11 @@ pub fn cycle_samples(text: &str) -> Result<usize, String> {
     bounded(text, 1, 1 << 26, "a sample count")
 }
 
+/// `bench --cycle-group`.
+pub fn cycle_group(text: &str) -> Result<usize, String> {
+    bounded(text, 1, fibforge_bench::timing::cycles::MAX_GROUP, "a group size")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +83,7 @@ mod tests {
         assert_eq!(readers("0"), Ok(0));
         assert!(budget_seconds("inf").is_err());
         assert!(repeats("0").is_err() && cycle_samples("0").is_err());
+        assert!(cycle_group("0").is_err() && cycle_group("1025").is_err());
+        assert_eq!(cycle_group("32"), Ok(32));
     }
 }

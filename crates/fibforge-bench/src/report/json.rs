@@ -8,8 +8,9 @@
 //!
 //! One object per measured row; a figure that does not apply is `null`. Rows carry more than
 //! the contract's keys (the spread of repeats, all percentiles, the cycles CDF and per-depth
-//! figures of the `random` rows, a status), and the document adds the tables, the peers and
-//! the settings. Keys are only ever added.
+//! figures of the `random` rows, a status), and the document adds the run (date, version,
+//! commit, command line, load averages), the tables, the peers and the settings (with the
+//! timer's resolution). Keys are only ever added.
 
 use crate::depth::DepthCycles;
 use crate::report::Machine;
@@ -67,8 +68,13 @@ pub struct Row {
     pub cycles_p95: Option<f64>,
     /// 99th percentile.
     pub cycles_p99: Option<f64>,
-    /// Lookups (or batches) in the cycle distribution.
+    /// Timed samples (groups or batches) in the cycle distribution.
     pub cycles_samples: Option<usize>,
+    /// Lookups per timed sample: dependent lookups of a group (single) or a batch's size.
+    pub cycles_group: Option<usize>,
+    /// Resolution of the cycle figures in ticks per lookup (the timer's, divided by
+    /// `cycles_group`): a percentile below it is not a measurement.
+    pub cycles_resolution: Option<f64>,
     /// Bytes of the structure.
     pub memory_bytes: Option<u64>,
     /// Build time.
@@ -128,6 +134,8 @@ impl Row {
             cycles_p95: None,
             cycles_p99: None,
             cycles_samples: None,
+            cycles_group: None,
+            cycles_resolution: None,
             memory_bytes: None,
             compile_ms: None,
             checked: None,
@@ -178,6 +186,8 @@ pub struct Report {
     pub machine: Machine,
     /// The command line.
     pub command: String,
+    /// Date, fibforge version and commit, argv, load averages before and after.
+    pub run: crate::report::RunInfo,
     /// Tables measured.
     pub tables: Vec<TableInfo>,
     /// Peers asked for, with availability.

@@ -1,5 +1,5 @@
 //! The machine description of a report: CPU model, flags, cores, caches (from `/proc/cpuinfo`
-//! and `/sys`), TSC rate, kernel. Missing files give empty fields, never an error.
+//! and `/sys`), TSC rate and resolution, kernel. Missing files give empty fields, never an error.
 
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -35,6 +35,9 @@ pub struct Machine {
     pub caches: Vec<Cache>,
     /// Time-stamp-counter ticks per second (cycles in reports are TSC ticks).
     pub tsc_hz: Option<f64>,
+    /// The TSC's resolution and read cost (`resolution_ticks`: the finest difference one
+    /// bracket can measure).
+    pub timer: Option<crate::timing::TimerInfo>,
     /// Kernel release.
     pub kernel: String,
     /// Compiler that built the benchmark.
@@ -99,6 +102,7 @@ impl Machine {
             physical_cores: physical_cores(cpuinfo),
             caches: caches(),
             tsc_hz: crate::timing::Tsc::hz(),
+            timer: crate::timing::Tsc::info(),
             kernel: fs::read_to_string("/proc/sys/kernel/osrelease")
                 .unwrap_or_default()
                 .trim()

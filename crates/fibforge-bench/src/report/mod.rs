@@ -1,11 +1,13 @@
 //! Reports: the JSON document (the contract of `fibforge bench --json`), the terminal table,
-//! the machine description and the plots.
+//! the machine description, the run's circumstances and the plots.
 
 pub mod json;
 pub mod machine;
 pub mod plots;
+pub mod run_info;
 
 pub mod table;
 
 pub use json::{PeerStatus, Report, Row, Status, TableInfo};
 pub use machine::Machine;
+pub use run_info::RunInfo;

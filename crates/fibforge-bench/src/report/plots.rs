@@ -8,11 +8,16 @@
 //! | `cycles-depth-<table>` | median cycles per lookup by binary-radix depth (Poptrie Fig. 11) |
 //! | `threads-<table>` | lookup rate against threads sharing one structure (Poptrie Fig. 8) |
 //!
+//! Bars are sorted by value (fastest or smallest first) and coloured by family of structure
+//! ([`family_of`]), with the families in a legend; line charts keep their legend right of the
+//! plot, the cycles CDF has a logarithmic cycles axis and the thread axis shows whole numbers.
 //! Labels are drawn with an embedded DejaVu Sans (`assets/`), so PNGs render the same on
 //! machines without system fonts. A plot whose rows are absent is not written.
 
 use super::json::{Row, Status};
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -89,25 +94,66 @@ fn label(r: &Row) -> String {
     s
 }
 
-fn rate_bars(rows: &[&Row], traffic: &str) -> Vec<(String, f64)> {
-    rows.iter()
-        .filter(|r| r.traffic == traffic && r.threads == 1)
-        .filter_map(|r| Some((label(r), r.mlps?)))
-        .collect()
+/// Families of structure, in legend order, and the algorithm-name prefixes that belong to
+/// each (fibforge's and the peers' names alike).
+const FAMILIES: [(&str, &[&str]); 5] = [
+    ("Poptrie", &["poptrie"]),
+    ("direct tables: DIR-24-8, SAIL, DXR", &["dir24_8", "sail_", "dxr", "rte_lpm", "rte_fib"]),
+    (
+        "tries: radix, Tree Bitmap, CPE, bart",
+        &["radix", "treebitmap", "cpe_", "bart", "prefix_trie", "ip_network_table"],
+    ),
+    ("search on lengths: BSL, MIHT, Bloom", &["bsl", "miht", "bloom"]),
+    ("many tables", &["loop", "per_table"]),
+];
+
+/// The family index of an algorithm (`FAMILIES.len()`: other).
+pub fn family_of(algo: &str) -> usize {
+    // sail_m is a many-table structure despite its prefix.
+    if algo == "sail_m" {
+        return 4;
+    }
+    FAMILIES
+        .iter()
+        .position(|(_, prefixes)| prefixes.iter().any(|p| algo.starts_with(p)))
+        .unwrap_or(FAMILIES.len())
 }
 
-fn memory_bars(rows: &[&Row]) -> Vec<(String, f64)> {
-    let mut by_algo: BTreeMap<String, f64> = BTreeMap::new();
+fn family_name(i: usize) -> &'static str {
+    FAMILIES.get(i).map_or("other", |f| f.0)
+}
+
+/// A bar: label, value, family index.
+type Bar = (String, f64, usize);
+
+/// Sorts bars by value, largest first when `descending`.
+fn sorted(mut bars: Vec<Bar>, descending: bool) -> Vec<Bar> {
+    bars.sort_by(|a, b| if descending { b.1.total_cmp(&a.1) } else { a.1.total_cmp(&b.1) });
+    bars
+}
+
+fn rate_bars(rows: &[&Row], traffic: &str) -> Vec<Bar> {
+    let bars = rows
+        .iter()
+        .filter(|r| r.traffic == traffic && r.threads == 1)
+        .filter_map(|r| Some((label(r), r.mlps?, family_of(&r.algo))))
+        .collect();
+    sorted(bars, true)
+}
+
+fn memory_bars(rows: &[&Row]) -> Vec<Bar> {
+    let mut by_algo: BTreeMap<String, Bar> = BTreeMap::new();
     for r in rows {
         if let Some(m) = r.memory_bytes {
             let name = match r.implementation.as_str() {
                 "fibforge" => r.algo.clone(),
                 peer => format!("{} [{peer}]", r.algo),
             };
-            by_algo.insert(name, m as f64 / (1 << 20) as f64);
+            let bar = (name.clone(), m as f64 / (1 << 20) as f64, family_of(&r.algo));
+            by_algo.insert(name, bar);
         }
     }
-    by_algo.into_iter().collect()
+    sorted(by_algo.into_values().collect(), false)
 }
 
 fn cdf_series(rows: &[&Row]) -> Vec<Series> {
@@ -184,7 +230,7 @@ fn bar_chart(
     name: &str,
     title: &str,
     x_desc: &str,
-    bars: &[(String, f64)],
+    bars: &[Bar],
 ) -> Result<Vec<PathBuf>, String> {
     if bars.is_empty() {
         return Ok(Vec::new());
@@ -206,21 +252,25 @@ fn line_chart(
     }
     let cdf = name.starts_with("cycles-cdf");
     let x_limit = cdf.then(|| cdf_x_limit(series));
-    let legend = if cdf { SeriesLabelPosition::LowerRight } else { SeriesLabelPosition::UpperLeft };
-    both(dir, name, 600, LinePainter { title, x_limit, legend, axes, series })
+    let integer_x = name.starts_with("threads");
+    both(dir, name, 600, LinePainter { title, x_limit, log_x: cdf, integer_x, axes, series })
 }
 
+/// Bars drawn top to bottom in the given order.
 struct BarPainter<'a> {
     title: &'a str,
     x_desc: &'a str,
-    bars: &'a [(String, f64)],
+    bars: &'a [Bar],
 }
 
 struct LinePainter<'a> {
     title: &'a str,
     /// Right end of the x axis when not the largest x (CDFs stop at the slowest p99).
     x_limit: Option<f64>,
-    legend: SeriesLabelPosition,
+    /// A logarithmic x axis (cycles spread over orders of magnitude).
+    log_x: bool,
+    /// Whole-number x labels only (threads).
+    integer_x: bool,
     axes: (&'a str, &'a str),
     series: &'a [Series],
 }
@@ -241,7 +291,8 @@ impl BarPainter<'_> {
             .y_label_area_size(260)
             .build_cartesian_2d(0.0..max, (0..n).into_segmented())
             .map_err(err)?;
-        let names: Vec<&str> = self.bars.iter().map(|b| b.0.as_str()).collect();
+        // Segment 0 is at the bottom: bar i goes to segment n - 1 - i.
+        let names: Vec<&str> = self.bars.iter().rev().map(|b| b.0.as_str()).collect();
         chart
             .configure_mesh()
             .disable_y_mesh()
@@ -253,54 +304,103 @@ impl BarPainter<'_> {
             })
             .draw()
             .map_err(err)?;
-        let bars = self.bars.iter().enumerate().map(|(i, (_, v))| {
-            let style = Palette99::pick(i).filled();
-            let mut r = Rectangle::new(
-                [(0.0, SegmentValue::Exact(i)), (*v, SegmentValue::Exact(i + 1))],
-                style,
-            );
-            r.set_margin(3, 3, 0, 0);
-            r
-        });
-        chart.draw_series(bars).map_err(err)?;
-        Ok(())
-    }
-}
-
-impl LinePainter<'_> {
-    fn paint<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        area.fill(&WHITE).map_err(err)?;
-        let points = self.series.iter().flat_map(|s| s.points.iter());
-        let (xmax, ymax) = points.fold((1e-9f64, 1e-9f64), |(x, y), p| (x.max(p.0), y.max(p.1)));
-        let xmax = self.x_limit.unwrap_or(xmax);
-        let mut chart = ChartBuilder::on(area)
-            .caption(self.title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0.0..xmax * 1.02, 0.0..ymax * 1.08)
-            .map_err(err)?;
-        chart.configure_mesh().x_desc(self.axes.0).y_desc(self.axes.1).draw().map_err(err)?;
-        for (i, s) in self.series.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
-            chart
-                .draw_series(LineSeries::new(
-                    s.points.iter().copied().filter(|p| p.0 <= xmax),
-                    color.stroke_width(2),
-                ))
-                .map_err(err)?
-                .label(&s.name)
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2))
-                });
+        let mut families: Vec<usize> = self.bars.iter().map(|b| b.2).collect();
+        families.sort_unstable();
+        families.dedup();
+        for f in families {
+            let color = Palette99::pick(f).to_rgba();
+            let bars = self.bars.iter().enumerate().filter(|(_, b)| b.2 == f).map(|(i, b)| {
+                let at = n - 1 - i;
+                let mut r = Rectangle::new(
+                    [(0.0, SegmentValue::Exact(at)), (b.1, SegmentValue::Exact(at + 1))],
+                    color.filled(),
+                );
+                r.set_margin(3, 3, 0, 0);
+                r
+            });
+            chart.draw_series(bars).map_err(err)?.label(family_name(f)).legend(move |(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
+            });
         }
+        // The legend goes where the bars are short.
+        let short_at_bottom =
+            self.bars.first().zip(self.bars.last()).is_some_and(|(a, b)| a.1 >= b.1);
+        let position = if short_at_bottom {
+            SeriesLabelPosition::LowerRight
+        } else {
+            SeriesLabelPosition::UpperRight
+        };
         chart
             .configure_series_labels()
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
-            .position(self.legend.clone())
+            .position(position)
             .draw()
             .map_err(err)?;
+        Ok(())
+    }
+}
+
+/// Width of the legend panel right of a line chart.
+const LEGEND_WIDTH: u32 = 280;
+
+impl LinePainter<'_> {
+    fn paint<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        area.fill(&WHITE).map_err(err)?;
+        let (plot, side) = area.split_horizontally(WIDTH - LEGEND_WIDTH);
+        let points = self.series.iter().flat_map(|s| s.points.iter());
+        let (xmin, xmax, ymax) = points.fold((f64::MAX, 1e-9f64, 1e-9f64), |(a, x, y), p| {
+            (if p.0 > 0.0 { a.min(p.0) } else { a }, x.max(p.0), y.max(p.1))
+        });
+        let xmax = self.x_limit.unwrap_or(xmax);
+        let mut builder = ChartBuilder::on(&plot);
+        builder.caption(self.title, ("sans-serif", 20)).margin(12);
+        builder.x_label_area_size(40).y_label_area_size(60);
+        let y = 0.0..ymax * 1.08;
+        if self.log_x {
+            // Zero cycles (below the resolution) cannot sit on a log axis: start at the
+            // smallest positive value.
+            let lo = if xmin < xmax { xmin * 0.9 } else { xmax / 10.0 };
+            let chart = builder.build_cartesian_2d((lo..xmax * 1.1).log_scale(), y).map_err(err)?;
+            self.lines(chart, xmax, lo)?;
+        } else if self.integer_x {
+            // Half a step of margin on both sides, labels only on whole numbers.
+            let chart = builder.build_cartesian_2d(0.5..xmax + 0.5, y).map_err(err)?;
+            self.lines(chart, xmax, f64::MIN)?;
+        } else {
+            let chart = builder.build_cartesian_2d(0.0..xmax * 1.02, y).map_err(err)?;
+            self.lines(chart, xmax, f64::MIN)?;
+        }
+        for (i, s) in self.series.iter().enumerate() {
+            let y = 50 + 20 * i as i32;
+            let color = Palette99::pick(i).to_rgba();
+            side.draw(&PathElement::new([(6, y), (26, y)], color.stroke_width(2))).map_err(err)?;
+            side.draw(&Text::new(s.name.as_str(), (32, y - 8), ("sans-serif", 14))).map_err(err)?;
+        }
+        Ok(())
+    }
+
+    /// The mesh and the series on a built chart (linear or logarithmic x); points outside
+    /// `lo..=hi` on x are left out.
+    fn lines<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
+        &self,
+        mut chart: ChartContext<'_, DB, Cartesian2d<X, RangedCoordf64>>,
+        hi: f64,
+        lo: f64,
+    ) -> Result<(), String> {
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(self.axes.0).y_desc(self.axes.1);
+        let whole = |v: &f64| if v.fract() == 0.0 { format!("{v:.0}") } else { String::new() };
+        if self.integer_x {
+            // Twice the whole numbers: the "nice" steps then include 1.
+            mesh.x_labels((2 * hi as usize + 1).min(129)).x_label_formatter(&whole);
+        }
+        mesh.draw().map_err(err)?;
+        for (i, s) in self.series.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let inside = s.points.iter().copied().filter(|p| p.0 <= hi && p.0 >= lo);
+            chart.draw_series(LineSeries::new(inside, color.stroke_width(2))).map_err(err)?;
+        }
         Ok(())
     }
 }
@@ -354,6 +454,23 @@ mod tests {
             assert!(std::fs::metadata(f).unwrap().len() > 100, "{} is empty", f.display());
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bars_are_sorted_and_coloured_by_family() {
+        let rows = [
+            row("radix", "random", 1, 9.0),
+            row("poptrie", "random", 1, 200.0),
+            row("rte_fib_avx512", "random", 1, 120.0),
+        ];
+        let refs: Vec<&Row> = rows.iter().collect();
+        let bars = rate_bars(&refs, "random");
+        let order: Vec<(&str, usize)> = bars.iter().map(|b| (b.0.as_str(), b.2)).collect();
+        assert_eq!(order, [("poptrie", 0), ("rte_fib_avx512", 1), ("radix", 2)]);
+        let mem: Vec<f64> = memory_bars(&refs).iter().map(|b| b.1).collect();
+        assert!(mem.windows(2).all(|w| w[0] <= w[1]), "{mem:?}");
+        assert_eq!((family_of("sail_m"), family_of("sail_u"), family_of("bsl_hybrid")), (4, 1, 3));
+        assert_eq!(family_name(family_of("mystery")), "other");
     }
 
     #[test]

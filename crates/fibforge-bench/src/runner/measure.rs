@@ -2,7 +2,7 @@
 
 use super::{Log, Settings};
 use crate::contender::Contender;
-use crate::depth::{by_depth, depths};
+use crate::depth::{measure_by_depth, sorted_by_depth};
 use crate::family::BenchAddress;
 use crate::report::{Row, Status};
 use crate::timing::{CycleSamples, Mode, Percentiles, Spread, cdf, measure_rate, measure_threads};
@@ -31,7 +31,7 @@ pub struct Ctx<'a, A: fibforge::Address> {
     pub scaling: Option<TrafficSource<A>>,
     /// The verification sample.
     pub probes: Probes<A>,
-    depths: OnceLock<Vec<u8>>,
+    depth_sample: OnceLock<(Vec<A>, Vec<u8>)>,
 }
 
 impl<'a, A: BenchAddress> Ctx<'a, A> {
@@ -45,7 +45,7 @@ impl<'a, A: BenchAddress> Ctx<'a, A> {
         scaling: Option<TrafficSource<A>>,
         probes: Probes<A>,
     ) -> Self {
-        Ctx { s, table, rib, duration, sources, scaling, probes, depths: OnceLock::new() }
+        Ctx { s, table, rib, duration, sources, scaling, probes, depth_sample: OnceLock::new() }
     }
 
     /// A row of this table and family with identity only.
@@ -58,11 +58,12 @@ impl<'a, A: BenchAddress> Ctx<'a, A> {
         self.sources.first().map_or("random", |(n, _)| n.as_str())
     }
 
-    /// Binary-radix depths of the `random` cycle sample (the same addresses for everyone).
-    fn random_depths(&self) -> &[u8] {
-        self.depths.get_or_init(|| {
+    /// The `random` cycle sample sorted by binary-radix depth, with the depths (the same
+    /// addresses for everyone).
+    fn depth_sample(&self) -> &(Vec<A>, Vec<u8>) {
+        self.depth_sample.get_or_init(|| {
             let addrs = TrafficSource::<A>::Random.sample(self.s.cycle_samples, self.s.seed);
-            depths(self.rib, &addrs)
+            sorted_by_depth(self.rib, &addrs)
         })
     }
 }
@@ -179,8 +180,8 @@ fn time_row<A: BenchAddress>(
         .collect();
     fill_rates(r, &rates, ctx.duration);
     let max_time = ctx.duration.max(Duration::from_millis(100));
-    let cycles =
-        CycleSamples::measure(&*c.fib, src, mode, ctx.s.cycle_samples, max_time, ctx.s.seed);
+    let (n, group) = (ctx.s.cycle_samples, ctx.s.cycle_group);
+    let cycles = CycleSamples::measure(&*c.fib, src, mode, n, group, max_time, ctx.s.seed);
     if let Some(p) = Percentiles::of(&cycles.ticks) {
         r.cycles_mean = Some(p.mean);
         r.cycles_p50 = Some(p.p50);
@@ -188,9 +189,12 @@ fn time_row<A: BenchAddress>(
         r.cycles_p95 = Some(p.p95);
         r.cycles_p99 = Some(p.p99);
         r.cycles_samples = Some(p.count);
+        r.cycles_group = Some(cycles.group);
+        r.cycles_resolution = Some(cycles.resolution);
     }
     if detailed && !cycles.ticks.is_empty() {
         r.cycles_cdf = Some(cdf(&cycles.ticks, CDF_POINTS));
-        r.cycles_by_depth = Some(by_depth(ctx.random_depths(), &cycles.ticks));
+        let (addrs, depths) = ctx.depth_sample();
+        r.cycles_by_depth = Some(measure_by_depth(&*c.fib, addrs, depths, group));
     }
 }

@@ -42,6 +42,8 @@ pub struct Settings {
     pub repeats: usize,
     /// Lookups per cycle distribution.
     pub cycle_samples: usize,
+    /// Dependent lookups per timed group of the single-mode cycle distributions.
+    pub cycle_group: usize,
     /// Seed of every generator (the same for every structure).
     pub seed: u64,
     /// Routes whose boundaries are verified.
@@ -64,6 +66,7 @@ impl Default for Settings {
             budget_s: 80.0,
             repeats: 3,
             cycle_samples: 1 << 18,
+            cycle_group: crate::timing::DEFAULT_GROUP,
             seed: 0x5EED_F1B0,
             verify_routes: 100_000,
             verify_random: 100_000,
@@ -174,6 +177,8 @@ pub fn settings_json(s: &Settings, duration: Duration) -> serde_json::Value {
         "modes": s.modes.iter().map(|m| m.name()).collect::<Vec<_>>(),
         "verify_routes": s.verify_routes,
         "verify_random": s.verify_random,
-        "cycles": "TSC ticks per lookup (batch mode: per batch / batch_size), empty-bracket overhead subtracted",
+        "cycle_group": s.cycle_group,
+        "timer": crate::timing::Tsc::info(),
+        "cycles": "TSC ticks per lookup, empty-bracket overhead subtracted: single mode times groups of cycle_group dependent lookups, batch mode one batch of batch_size; each sample is divided by its lookups, and its resolution is timer.resolution_ticks divided by them (a row's cycles_resolution)",
     })
 }

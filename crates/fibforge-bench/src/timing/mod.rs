@@ -1,4 +1,5 @@
-//! Timing: lookup rates over a fixed duration, per-lookup TSC cycles, thread scaling.
+//! Timing: lookup rates over a fixed duration, per-lookup TSC cycles (timed in groups), thread
+//! scaling.
 //!
 //! Every loop is compiled once per traffic generator ([`GenUser`](crate::traffic::GenUser)) and
 //! calls the structure through `&dyn Lookup` — one indirect call per lookup (per batch in batch
@@ -12,7 +13,7 @@ pub mod cycles;
 pub mod rate;
 pub mod stats;
 
-pub use cycles::{CycleSamples, Tsc};
+pub use cycles::{CycleSamples, DEFAULT_GROUP, TimerInfo, Tsc};
 pub use rate::{BATCH, Probe, Run, measure_probe, measure_rate, measure_threads};
 pub use stats::{Percentiles, Spread, cdf};
 

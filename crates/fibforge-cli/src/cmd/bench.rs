@@ -59,6 +59,10 @@ pub struct Args {
     /// Lookups in each cycles-per-lookup distribution.
     #[arg(long, default_value_t = 1 << 18, value_parser = crate::args::cycle_samples)]
     cycle_samples: usize,
+    /// Dependent lookups timed together per cycles sample in single mode (1 to 1024): the
+    /// timer's resolution is divided by it (batch mode times one batch per sample).
+    #[arg(long, default_value_t = fibforge_bench::timing::DEFAULT_GROUP, value_parser = crate::args::cycle_group)]
+    cycle_group: usize,
     /// Seed of every traffic generator.
     #[arg(long)]
     seed: Option<u64>,
@@ -89,13 +93,16 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
+    let mut run_info = fibforge_bench::report::RunInfo::start();
     let base = settings_from(&args)?;
     check_before_work(&args)?;
     let measured =
         if args.multi.is_empty() { run_single(&args, &base)? } else { run_multi(&args, &base)? };
+    run_info.finish();
     let report = Report {
         machine: Machine::describe(),
         command: std::env::args().collect::<Vec<_>>().join(" "),
+        run: run_info,
         tables: measured.tables,
         peers: base.peers.iter().map(|p| p.status()).collect(),
         settings: measured.settings,
@@ -164,6 +171,7 @@ fn run_multi(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
         repeats: base.repeats,
         modes: base.modes.clone(),
         seed: base.seed,
+        peers: base.peers.clone(),
     };
     let results = super::bench_multi::run(&args.multi, &ms)?;
     Ok(Measured { tables: Vec::new(), settings: runner::settings_json(base, duration), results })
@@ -214,6 +222,7 @@ fn settings_from(args: &Args) -> anyhow::Result<Settings> {
     s.budget_s = args.budget;
     s.repeats = args.repeats;
     s.cycle_samples = args.cycle_samples;
+    s.cycle_group = args.cycle_group;
     if let Some(seed) = args.seed {
         s.seed = seed;
     }
