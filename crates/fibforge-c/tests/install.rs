@@ -4,22 +4,20 @@
 //! header's version macros equal the crate's version, and the shared library exports the
 //! `fibforge_*` functions only (no symbols of the bundled bzip2).
 //!
-//! Without a C compiler, `pkg-config`, `bash` or `nm` the affected test says so and passes,
-//! unless `FIBFORGE_REQUIRE_CC` is set (as CI does), where a missing tool fails it.
+//! Without a C compiler, `bash`, `pkg-config` or `nm` the affected test says so and passes,
+//! unless `FIBFORGE_REQUIRE_CC` (a compiler and bash; CI sets it) or `FIBFORGE_REQUIRE_PKG_CONFIG`
+//! (pkg-config and nm) is set, where the missing tool fails it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Whether `tool --version` runs; otherwise prints why the test is skipped (or fails under
-/// `FIBFORGE_REQUIRE_CC`).
-fn have(tool: &str, test: &str) -> bool {
+/// Whether `tool --version` runs; otherwise prints why the test is skipped, or fails when the
+/// environment variable `require` is set.
+fn have(tool: &str, require: &str, test: &str) -> bool {
     let works = Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
     if !works {
-        assert!(
-            std::env::var_os("FIBFORGE_REQUIRE_CC").is_none(),
-            "FIBFORGE_REQUIRE_CC is set but `{tool}` does not run"
-        );
-        eprintln!("SKIPPED {test}: `{tool}` not found");
+        assert!(std::env::var_os(require).is_none(), "{require} is set but `{tool}` does not run");
+        eprintln!("SKIPPED {test}: `{tool}` not found (set {require} to make this a failure)");
     }
     works
 }
@@ -72,7 +70,11 @@ fn header_version_macros_match_the_crate() {
 fn installed_prefix_builds_a_program_through_pkg_config() {
     let test = "installed_prefix_builds_a_program_through_pkg_config";
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    if !(have(&cc, test) && have("pkg-config", test) && have("bash", test)) {
+    let (need_cc, need_pc) = ("FIBFORGE_REQUIRE_CC", "FIBFORGE_REQUIRE_PKG_CONFIG");
+    if !(have(&cc, need_cc, test)
+        && have("bash", need_cc, test)
+        && have("pkg-config", need_pc, test))
+    {
         return;
     }
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fibforge-c-install");
@@ -116,7 +118,8 @@ fn installed_prefix_builds_a_program_through_pkg_config() {
 
 #[test]
 fn shared_library_exports_fibforge_functions_only() {
-    if !have("nm", "shared_library_exports_fibforge_functions_only") {
+    if !have("nm", "FIBFORGE_REQUIRE_PKG_CONFIG", "shared_library_exports_fibforge_functions_only")
+    {
         return;
     }
     let so = library_dir().join("libfibforge_c.so");
