@@ -2,7 +2,8 @@
  * fibforge.h - C interface of fibforge, a longest-prefix-match (IP routing lookup) library.
  *
  * Link with -lfibforge_c (libfibforge_c.so or libfibforge_c.a; the static library also needs
- * -lpthread -ldl -lm on Linux).
+ * -lpthread -ldl -lm on Linux), or through pkg-config after tools/install-c.sh PREFIX:
+ *   cc app.c $(pkg-config --cflags --libs fibforge)
  *
  * Tables and readers
  *   A table (fibforge_table4 for IPv4, fibforge_table6 for IPv6) holds the routes and a
@@ -70,6 +71,12 @@
 extern "C" {
 #endif
 
+/* The version of this header; fibforge_version() gives the library's, which must match. */
+#define FIBFORGE_VERSION_MAJOR 0
+#define FIBFORGE_VERSION_MINOR 1
+#define FIBFORGE_VERSION_PATCH 0
+#define FIBFORGE_VERSION_STRING "0.1.0"
+
 /* Returned by lookups when no route matches; never a valid next hop. */
 #define FIBFORGE_NO_ROUTE 0xFFFFFFFFu
 /* The largest next-hop value the table accepts. */
@@ -101,6 +108,10 @@ const char *fibforge_last_error(void);
 
 /* The library version, e.g. "0.1.0" (a static string). */
 const char *fibforge_version(void);
+
+/* The name of a status code, e.g. "FIBFORGE_ERR_PARSE" (a static string); "unknown status"
+ * for a value that is not a fibforge_status. */
+const char *fibforge_status_str(fibforge_status status);
 
 /* ---- IPv4 tables -------------------------------------------------------------------- */
 

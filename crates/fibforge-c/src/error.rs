@@ -29,6 +29,23 @@ pub enum Status {
     Panic = 6,
 }
 
+impl Status {
+    /// The C name of a status code (`"FIBFORGE_ERR_PARSE"`), NUL-terminated for
+    /// `fibforge_status_str`; `None` for a value no variant has.
+    pub fn name_of(code: i32) -> Option<&'static str> {
+        Some(match code {
+            0 => "FIBFORGE_OK\0",
+            1 => "FIBFORGE_ERR_NULL\0",
+            2 => "FIBFORGE_ERR_INVALID\0",
+            3 => "FIBFORGE_ERR_IO\0",
+            4 => "FIBFORGE_ERR_PARSE\0",
+            5 => "FIBFORGE_ERR_LIMIT\0",
+            6 => "FIBFORGE_ERR_PANIC\0",
+            _ => return None,
+        })
+    }
+}
+
 /// A failure: its code and its message.
 #[derive(Debug)]
 pub struct Error {
@@ -130,6 +147,26 @@ mod tests {
         assert!(last().contains("boom 1"), "{}", last());
         assert_eq!(guard_value(7u32, || std::panic::panic_any("static")), 7);
         assert!(last().ends_with("static"));
+    }
+
+    #[test]
+    fn every_status_has_its_c_name() {
+        let all = [
+            Status::Ok,
+            Status::Null,
+            Status::Invalid,
+            Status::Io,
+            Status::Parse,
+            Status::Limit,
+            Status::Panic,
+        ];
+        for s in all {
+            let name = Status::name_of(s as i32).expect("a name");
+            let want = format!("{s:?}").to_uppercase();
+            assert!(name.ends_with(&format!("{want}\0")), "{s:?}: {name}");
+        }
+        assert_eq!(Status::name_of(7), None);
+        assert_eq!(Status::name_of(-1), None);
     }
 
     #[test]

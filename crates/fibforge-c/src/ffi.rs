@@ -27,6 +27,15 @@ pub extern "C" fn fibforge_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
 }
 
+/// `fibforge_status_str`: the C name of a status code, a static string.
+///
+/// Takes the code as an `int` rather than [`Status`] because C may pass any value of the
+/// enum's type, and a Rust enum holding an undefined discriminant is undefined behaviour.
+#[unsafe(no_mangle)]
+pub extern "C" fn fibforge_status_str(status: std::ffi::c_int) -> *const c_char {
+    Status::name_of(status).unwrap_or("unknown status\0").as_ptr().cast()
+}
+
 /// Exports the functions of one family under the given names.
 macro_rules! family_api {
     ($fam:ty, $table:ty, $reader:ty,

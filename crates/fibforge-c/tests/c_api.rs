@@ -78,10 +78,14 @@ fn c_program_exercises_every_function() {
 
     let shared_exe = tmp.join("test_fibforge_shared");
     let dir = lib.display().to_string();
-    compile(
-        &cc,
-        &shared_exe,
-        &[format!("-L{dir}"), format!("-Wl,-rpath,{dir}"), "-lfibforge_c".into()],
-    );
+    // The program asks for the library by its soname at run time; cargo names the file
+    // without the version, so a link under the soname sits in a directory of the rpath.
+    let soname_dir = tmp.join("soname");
+    std::fs::create_dir_all(&soname_dir).expect("soname directory");
+    let link = soname_dir.join(env!("FIBFORGE_C_SONAME"));
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(lib.join("libfibforge_c.so"), &link).expect("soname link");
+    let rpath = format!("-Wl,-rpath,{}", soname_dir.display());
+    compile(&cc, &shared_exe, &[format!("-L{dir}"), rpath, "-lfibforge_c".into()]);
     run(&shared_exe, &tmp);
 }

@@ -1,4 +1,5 @@
-//! A steady lookup loop to run under `perf record`, and a quick A/B on a shared machine: builds
+//! A steady lookup loop to run under `perf record` (build it with `--profile profiling`, which
+//! keeps line tables; release has no debug info), and a quick A/B on a shared machine: builds
 //! the given algorithms on one table and looks up random (IPv4) or in-prefix (IPv6) addresses
 //! (2^20 pre-generated), round-robin over the algorithms for 3 rounds.
 //!

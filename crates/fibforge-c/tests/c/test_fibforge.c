@@ -61,6 +61,11 @@ static void write_file(const char *path, const char *text) {
 
 static void test_misc(void) {
     CHECK(strlen(fibforge_version()) > 0);
+    CHECK(strcmp(fibforge_version(), FIBFORGE_VERSION_STRING) == 0);
+    CHECK(strcmp(fibforge_status_str(FIBFORGE_OK), "FIBFORGE_OK") == 0);
+    CHECK(strcmp(fibforge_status_str(FIBFORGE_ERR_PARSE), "FIBFORGE_ERR_PARSE") == 0);
+    CHECK(strcmp(fibforge_status_str(FIBFORGE_ERR_PANIC), "FIBFORGE_ERR_PANIC") == 0);
+    CHECK(strcmp(fibforge_status_str((fibforge_status)99), "unknown status") == 0);
     CHECK(strcmp(fibforge_last_error(), "") == 0);
     CHECK(fibforge_table4_new(NULL) == FIBFORGE_ERR_NULL);
     CHECK(error_mentions("out is NULL"));

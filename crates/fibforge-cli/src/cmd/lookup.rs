@@ -1,24 +1,34 @@
-//! `fibforge lookup TABLE [--algo NAME] [ADDR...]`: longest-prefix matches, one line each:
-//! `addr<TAB>prefix<TAB>nexthop`, `-<TAB>-` when no route matches.
+//! `fibforge lookup TABLE [OPTIONS] [QUERY...]`: longest-prefix matches for scripts.
 //!
-//! The next hop comes from the chosen algorithm: for `poptrie` (the default) the concurrent
-//! [`fibforge::Table`], as applications use it; otherwise the registry's structure. Compiled
-//! structures keep next hops, not prefixes, so the prefix column comes from the RIB; if the
-//! RIB's next hop for the address differs from the algorithm's, that is reported as an error
-//! (a bug), not printed.
+//! Queries are addresses (longest matching route) or prefixes (longest covering route), from
+//! the command line, from `--file` lists (`-` is stdin; gzip/bzip2 fine) or from stdin when
+//! neither is given. List lines use their first column; `#` comments, extra columns and blank
+//! lines are ignored ([`input`]). One answer line per query ([`output`]): `query<TAB>prefix
+//! <TAB>value` (`-` for no route), `--prefix` for the prefix alone, `--json` for JSON Lines.
 //!
-//! The algorithm is checked before the table is read. An algorithm of one family answers
-//! that family's addresses of a mixed table; an address of the other family is an error
-//! naming the algorithm. A failure to write the answers is reported as such (not as a
-//! failure of the input).
+//! Exit status: 0; 1 with `--exit-code` when some query has no route (as `grep` when nothing
+//! matches); 2 for errors. A bad query is reported with its place (`FILE:LINE`, `stdin:LINE`,
+//! `argument N`) and skipped, or ends the run with status 2 under `--strict`. Errors that
+//! are not the line's (an algorithm that does not handle the query's family, an unreadable
+//! file, a line longer than 4096 bytes, a failed write to stdout) end the run with status 2.
+//!
+//! The algorithm is checked before the table is read; [`engine`] says where answers come from
+//! and how each is checked against the routes.
+
+mod engine;
+mod input;
+mod output;
 
 use crate::load::{TableArgs, load_table};
 use anyhow::{Context, bail};
-use fibforge::algo::poptrie::Key;
-use fibforge::registry::{self, AlgoSpec, RegistryFamily, build, poptrie_config};
-use fibforge::{Family, Lookup, NextHop, Rib, addr::parse_addr};
+use engine::{Engine, Scratch};
+use fibforge::registry::AlgoSpec;
+use fibforge::{Family, NextHop, Prefix};
 use fibforge_io::Table;
-use std::io::{BufRead, BufWriter, Write};
+use input::Query;
+use output::{AddrText, Format};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -28,8 +38,25 @@ pub struct Args {
     /// Algorithm answering the lookups (see `fibforge algos`); `name:key=value` sets options.
     #[arg(long, default_value = crate::load::DEFAULT_ALGO)]
     algo: String,
-    /// Addresses to look up; read from stdin (one per line) when none is given.
-    addrs: Vec<String>,
+    /// Read queries from this file, one per line (first column; `#` comments, further
+    /// columns and blank lines ignored; gzip or bzip2 fine); `-` is stdin. Repeatable.
+    #[arg(long = "file", short = 'f', value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Print only the matching prefix of each query (`-` when none).
+    #[arg(long)]
+    prefix: bool,
+    /// Print one JSON object per query: {"address", "prefix", "value"} (null when no route).
+    #[arg(long, conflicts_with = "prefix")]
+    json: bool,
+    /// Stop with status 2 at the first bad query, instead of reporting and skipping it.
+    #[arg(long)]
+    strict: bool,
+    /// Exit with status 1 when some query has no route (status 0 when all have one).
+    #[arg(long)]
+    exit_code: bool,
+    /// Addresses (longest matching route) or prefixes (longest covering route); stdin is read
+    /// when neither these nor --file are given.
+    queries: Vec<String>,
 }
 
 /// Each family's engine: `None` when the table has no route of it, `Err` (why) when the
@@ -39,121 +66,220 @@ struct Engines {
     v6: Result<Option<Engine<u128>>, String>,
 }
 
-/// What answers one family: a concurrent table (owning the RIB) or a compiled structure.
-enum Engine<A: Key> {
-    Table(Box<fibforge::Table<A>>),
-    Compiled(Box<dyn Lookup<A>>),
+/// Queries waiting for their batch lookup, in input order, with the answers' buffers.
+#[derive(Default)]
+struct Block {
+    queries: Vec<Query>,
+    v4: Vec<u32>,
+    v6: Vec<u128>,
+    r4: Vec<Option<(Prefix<u32>, NextHop)>>,
+    r6: Vec<Option<(Prefix<u128>, NextHop)>>,
+    scratch: Scratch,
 }
 
-impl<A: Key> Engine<A> {
-    fn lookup(&self, a: A) -> Option<NextHop> {
-        match self {
-            Engine::Table(t) => t.lookup(a),
-            Engine::Compiled(c) => c.lookup(a),
-        }
-    }
+/// Queries per batch lookup: enough to overlap many cache misses, few enough to stay in L1.
+const BLOCK: usize = 1024;
 
-    /// The RIB holding the routes (the table's own when it took it over).
-    fn rib<'a>(&'a self, fallback: &'a Rib<A>) -> &'a Rib<A> {
-        match self {
-            Engine::Table(t) => t.rib(),
-            Engine::Compiled(_) => fallback,
-        }
-    }
+/// The state of one run: answers are gathered in `out` and written in large blocks.
+struct Run<'a, W: Write> {
+    table: &'a Table,
+    engines: &'a Engines,
+    format: Format,
+    strict: bool,
+    block: Block,
+    out: Vec<u8>,
+    sink: W,
+    unmatched: u64,
+    skipped: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spec: AlgoSpec = args.algo.parse()?;
     crate::load::check_algo(&spec)?;
     let mut table = load_table(&args.table)?;
-    let v4 = engine(&spec, &mut table.v4, Family::Ipv4)?;
-    let v6 = engine(&spec, &mut table.v6, Family::Ipv6)?;
+    let v4 = Engine::new(&spec, &mut table.v4, Family::Ipv4)?;
+    let v6 = Engine::new(&spec, &mut table.v6, Family::Ipv6)?;
     let engines = Engines { v4, v6 };
-    let out = std::io::stdout().lock();
-    let mut out = BufWriter::with_capacity(1 << 16, out);
-    let mut line = String::new();
-    if args.addrs.is_empty() {
-        for (i, input) in std::io::stdin().lock().lines().enumerate() {
-            let input = input.context("reading stdin")?;
-            let text = input.trim();
-            if text.is_empty() {
-                continue;
-            }
-            line.clear();
-            answer(text, &table, &engines, &mut line)
-                .with_context(|| format!("stdin line {}", i + 1))?;
-            emit(&mut out, &line)?;
-        }
+    let format = match (args.json, args.prefix) {
+        (true, _) => Format::Json,
+        (false, true) => Format::Prefix,
+        (false, false) => Format::Text,
+    };
+    let mut run = Run {
+        table: &table,
+        engines: &engines,
+        format,
+        strict: args.strict,
+        block: Block::default(),
+        out: Vec::with_capacity(1 << 17),
+        sink: std::io::stdout().lock(),
+        unmatched: 0,
+        skipped: 0,
+    };
+    let files = if args.files.is_empty() && args.queries.is_empty() {
+        vec![PathBuf::from("-")]
     } else {
-        for a in &args.addrs {
-            line.clear();
-            answer(a, &table, &engines, &mut line)?;
-            emit(&mut out, &line)?;
+        args.files
+    };
+    let result = run.all(&args.queries, &files);
+    // The queries before an error are answered too (as a line-by-line tool would have).
+    let written = run.process().and_then(|()| run.flush());
+    result?;
+    written?;
+    if run.skipped > 0 {
+        warn(&format!("{} bad queries skipped", run.skipped));
+    }
+    Ok(if args.exit_code && run.unmatched > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn warn(message: &str) {
+    use owo_colors::OwoColorize;
+    anstream::eprintln!("{} {message}", "warning:".yellow().bold());
+}
+
+impl<W: Write> Run<'_, W> {
+    /// Queues the command line's queries, then each list's.
+    fn all(&mut self, queries: &[String], files: &[PathBuf]) -> anyhow::Result<()> {
+        for (i, q) in queries.iter().enumerate() {
+            self.line(q.as_bytes(), || format!("argument {}", i + 1), input::parse_query)?;
+        }
+        files.iter().try_for_each(|path| self.file(path))
+    }
+
+    /// Answers the queries of one list (`-`: stdin).
+    fn file(&mut self, path: &std::path::Path) -> anyhow::Result<()> {
+        let (name, mut reader): (String, Box<dyn BufRead>) = if path.as_os_str() == "-" {
+            ("stdin".into(), fibforge_io::open::open_reader(std::io::stdin(), "stdin")?)
+        } else {
+            (path.display().to_string(), fibforge_io::open::open(path)?)
+        };
+        let mut buf = Vec::with_capacity(256);
+        let mut number = 0u64;
+        loop {
+            number += 1;
+            let more = input::next_line(&mut *reader, &mut buf)
+                .map_err(|e| anyhow::anyhow!("{name}:{number}: {e}"))?;
+            if !more {
+                return Ok(());
+            }
+            self.line(&buf, || format!("{name}:{number}"), input::parse_line)?;
         }
     }
-    out.flush().context("cannot write the answers to stdout")?;
-    Ok(ExitCode::SUCCESS)
+
+    /// Parses one query and queues it; `place` names it in messages.
+    fn line<Q>(
+        &mut self,
+        text: &[u8],
+        place: impl Fn() -> String,
+        parse: impl Fn(&[u8]) -> Result<Q, String>,
+    ) -> anyhow::Result<()>
+    where
+        Q: Into<Option<Query>>,
+    {
+        match parse(text).map(Into::into) {
+            Ok(Some(q)) => self.push(q, place),
+            Ok(None) => Ok(()),
+            Err(e) if self.strict => bail!("{}: {e}", place()),
+            Err(e) => {
+                self.skipped += 1;
+                warn(&format!("{}: {e} (skipped)", place()));
+                Ok(())
+            }
+        }
+    }
+
+    /// Queues a query; answers the queue when it is full. A query of a family the algorithm
+    /// does not handle ends the run (the queries before it are still answered).
+    fn push(&mut self, q: Query, place: impl Fn() -> String) -> anyhow::Result<()> {
+        let unsupported = match q {
+            Query::Addr4(_) | Query::Prefix4(_) => self.engines.v4.as_ref().err(),
+            Query::Addr6(_) | Query::Prefix6(_) => self.engines.v6.as_ref().err(),
+        };
+        if let Some(why) = unsupported {
+            bail!("{}: '{}': {why}", place(), query_text(q));
+        }
+        match q {
+            Query::Addr4(a) => self.block.v4.push(a),
+            Query::Addr6(a) => self.block.v6.push(a),
+            Query::Prefix4(_) | Query::Prefix6(_) => {}
+        }
+        self.block.queries.push(q);
+        if self.block.queries.len() >= BLOCK {
+            self.process()?;
+        }
+        Ok(())
+    }
+
+    /// Answers the queued queries, in order.
+    fn process(&mut self) -> anyhow::Result<()> {
+        let mut b = std::mem::take(&mut self.block);
+        let (v4, v6) = (engine(&self.engines.v4), engine(&self.engines.v6));
+        match v4 {
+            Some(e) => e.longest_match_batch(&b.v4, &mut b.r4, &mut b.scratch)?,
+            None => b.r4 = vec![None; b.v4.len()],
+        }
+        match v6 {
+            Some(e) => e.longest_match_batch(&b.v6, &mut b.r6, &mut b.scratch)?,
+            None => b.r6 = vec![None; b.v6.len()],
+        }
+        let (mut r4, mut r6) = (b.r4.iter(), b.r6.iter());
+        for &q in &b.queries {
+            match q {
+                Query::Addr4(a) => self.emit(|o| u32::push(o, a), *r4.next().expect("an answer")),
+                Query::Addr6(a) => self.emit(|o| u128::push(o, a), *r6.next().expect("an answer")),
+                Query::Prefix4(p) => {
+                    let route = v4.and_then(|e| e.longest_covering(&p));
+                    self.emit(|o| output::push_prefix(o, &p), route)
+                }
+                Query::Prefix6(p) => {
+                    let route = v6.and_then(|e| e.longest_covering(&p));
+                    self.emit(|o| output::push_prefix(o, &p), route)
+                }
+            }?;
+        }
+        b.queries.clear();
+        b.v4.clear();
+        b.v6.clear();
+        self.block = b;
+        Ok(())
+    }
+
+    /// Appends one answer line; writes the buffer out when it is large.
+    fn emit<A: AddrText>(
+        &mut self,
+        query: impl FnOnce(&mut Vec<u8>),
+        route: Option<(Prefix<A>, NextHop)>,
+    ) -> anyhow::Result<()> {
+        self.unmatched += u64::from(route.is_none());
+        let route = route.as_ref().map(|(p, h)| (p, self.table.hop_value(*h)));
+        output::push_answer(&mut self.out, self.format, query, route);
+        if self.out.len() >= 1 << 16 {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> anyhow::Result<()> {
+        self.sink.write_all(&self.out).context("cannot write the answers to stdout")?;
+        self.out.clear();
+        self.sink.flush().context("cannot write the answers to stdout")
+    }
 }
 
-/// Writes one answer line; a failure is the output's, named as such.
-fn emit(out: &mut impl Write, line: &str) -> anyhow::Result<()> {
-    out.write_all(line.as_bytes()).context("cannot write the answers to stdout")
+/// A family's engine; `None` when the table has no route of the family (or the algorithm
+/// does not handle it, which [`Run::push`] has refused by then).
+fn engine<A: fibforge::algo::poptrie::Key>(
+    e: &Result<Option<Engine<A>>, String>,
+) -> Option<&Engine<A>> {
+    e.as_ref().ok().and_then(Option::as_ref)
 }
 
-/// The engine for one family; a Poptrie table takes the RIB over (no copy).
-fn engine<A: RegistryFamily + Key>(
-    spec: &AlgoSpec,
-    rib: &mut Rib<A>,
-    family: Family,
-) -> anyhow::Result<Result<Option<Engine<A>>, String>> {
-    if rib.is_empty() {
-        return Ok(Ok(None));
+/// The canonical text of a query, for messages.
+fn query_text(q: Query) -> String {
+    match q {
+        Query::Addr4(a) => u32::push_text(a),
+        Query::Addr6(a) => u128::push_text(a),
+        Query::Prefix4(p) => p.to_string(),
+        Query::Prefix6(p) => p.to_string(),
     }
-    if registry::info(&spec.name).is_some_and(|i| !i.supports(family)) {
-        return Ok(Err(format!(
-            "algorithm '{}' does not handle {family} (the table's {family} routes need an \
-             algorithm of both families, such as poptrie)",
-            spec.name
-        )));
-    }
-    if let Some(cfg) = poptrie_config::<A>(spec) {
-        let t = fibforge::Table::with_config(std::mem::take(rib), &cfg?)?;
-        return Ok(Ok(Some(Engine::Table(Box::new(t)))));
-    }
-    Ok(Ok(Some(Engine::Compiled(build(spec, rib)?))))
-}
-
-/// The answer line for one address (with its newline) appended to `out`.
-fn answer(text: &str, t: &Table, e: &Engines, out: &mut String) -> anyhow::Result<()> {
-    if let Some(a) = parse_addr::<u32>(text) {
-        let engine = e.v4.as_ref().map_err(|why| anyhow::anyhow!("'{text}': {why}"))?;
-        return write_answer(a, &t.v4, engine.as_ref(), t, out);
-    }
-    if let Some(a) = parse_addr::<u128>(text) {
-        let engine = e.v6.as_ref().map_err(|why| anyhow::anyhow!("'{text}': {why}"))?;
-        return write_answer(a, &t.v6, engine.as_ref(), t, out);
-    }
-    let shown = fibforge_io::error::quote(text.as_bytes());
-    bail!("{shown} is not an IPv4 or IPv6 address")
-}
-
-fn write_answer<A: Key>(
-    addr: A,
-    rib: &Rib<A>,
-    engine: Option<&Engine<A>>,
-    t: &Table,
-    out: &mut String,
-) -> anyhow::Result<()> {
-    use std::fmt::Write;
-    let got: Option<NextHop> = engine.and_then(|e| e.lookup(addr));
-    let want = engine.map_or(rib, |e| e.rib(rib)).longest_match(addr);
-    if got != want.map(|(_, h)| h) {
-        bail!("internal error: algorithm answered {got:?} for {addr:?}, the RIB {want:?}");
-    }
-    let a = addr.to_std();
-    match want {
-        Some((p, h)) => writeln!(out, "{a}\t{p}\t{}", t.hop_value(h))?,
-        None => writeln!(out, "{a}\t-\t-")?,
-    }
-    Ok(())
 }

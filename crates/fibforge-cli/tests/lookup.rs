@@ -1,0 +1,184 @@
+//! `fibforge lookup` for scripts: each output format, address lists with comments and extra
+//! columns (the shipped ipsum list), bad lines skipped or fatal (`--strict`), `--exit-code`,
+//! prefix queries, and answers that agree with a brute-force longest match.
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+const TABLE: &str = "0.0.0.0/1\tlow\n10.0.0.0/8\tten\n10.1.0.0/16\tten-one\n\
+                     2001:db8::/32\tdoc\n2001:db8:1::/48\t\"quoted\"\n";
+
+/// A scratch folder with the small mixed table in it.
+fn scratch(test: &str) -> (PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("fibforge-lookup-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("t.tsv");
+    std::fs::write(&table, TABLE).unwrap();
+    (dir, table.display().to_string())
+}
+
+/// Runs fibforge with `stdin`; returns (status, stdout, stderr).
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = Command::cargo_bin("fibforge").unwrap().args(args).write_stdin(stdin).output();
+    let out = out.unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn text_prefix_and_json_outputs() {
+    let (_dir, t) = scratch("formats");
+    let (code, out, err) = run(&["lookup", &t, "10.1.2.3", "200.0.0.1", "2001:db8:1::5"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "10.1.2.3\t10.1.0.0/16\tten-one\n200.0.0.1\t-\t-\n2001:db8:1::5\t2001:db8:1::/48\t\"quoted\"\n"
+    );
+    let (_, out, _) = run(&["lookup", &t, "--prefix", "10.1.2.3", "200.0.0.1", "1.2.3.4"], "");
+    assert_eq!(out, "10.1.0.0/16\n-\n0.0.0.0/1\n");
+    let (code, out, err) = run(&["lookup", &t, "--json", "10.9.9.9", "2001:db8:1::5", "::1"], "");
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).expect(l)).collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["address"], "10.9.9.9");
+    assert_eq!(rows[0]["prefix"], "10.0.0.0/8");
+    assert_eq!(rows[0]["value"], "ten");
+    assert_eq!(rows[1]["value"], "\"quoted\"");
+    assert_eq!(rows[2]["address"], "::1");
+    assert!(rows[2]["prefix"].is_null() && rows[2]["value"].is_null());
+    let (code, _, err) = run(&["lookup", &t, "--json", "--prefix", "10.0.0.1"], "");
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn lists_with_comments_and_columns_from_files_and_stdin() {
+    let (dir, t) = scratch("lists");
+    let list = dir.join("list.txt");
+    std::fs::write(&list, "# a list\n\n10.1.2.3\t10\n  200.0.0.1 3 extra # why\r\n").unwrap();
+    let l = list.display().to_string();
+    let (code, out, err) = run(&["lookup", &t, "--file", &l, "-f", "-"], "2001:db8::9\n");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "10.1.2.3\t10.1.0.0/16\tten-one\n200.0.0.1\t-\t-\n2001:db8::9\t2001:db8::/32\tdoc\n"
+    );
+    // Stdin alone when no query and no file is given.
+    let (_, out, _) = run(&["lookup", &t, "--prefix"], "# x\n10.0.0.1 y\n");
+    assert_eq!(out, "10.0.0.0/8\n");
+}
+
+#[test]
+fn the_shipped_ipsum_list_reads_as_it_is() {
+    let (_dir, t) = scratch("ipsum");
+    let ipsum = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/ipsum-2026-08-22.txt.gz");
+    let (code, out, err) = run(&["lookup", &t, "--file", ipsum, "--strict"], "");
+    assert_eq!(code, 0, "{err}");
+    // The list's own lines: every one that is not a comment names one address.
+    let text = {
+        use std::io::Read;
+        let mut s = String::new();
+        let mut f = fibforge_io::open::open(std::path::Path::new(ipsum)).unwrap();
+        f.read_to_string(&mut s).unwrap();
+        s
+    };
+    let addrs: Vec<&str> =
+        text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
+    assert!(addrs.len() > 100_000);
+    assert_eq!(out.lines().count(), addrs.len());
+    for (line, want) in out.lines().zip(&addrs).step_by(997) {
+        let addr = want.split_whitespace().next().unwrap();
+        assert!(line.starts_with(&format!("{addr}\t")), "{line} for {want}");
+    }
+}
+
+#[test]
+fn bad_lines_are_reported_with_their_number_and_skipped_unless_strict() {
+    let (dir, t) = scratch("bad");
+    let list = dir.join("bad.txt");
+    std::fs::write(&list, "10.0.0.1\nnot-an-address\n10.1.0.1/16\n10.1.0.1\n").unwrap();
+    let l = list.display().to_string();
+    let (code, out, err) = run(&["lookup", &t, "--file", &l], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "10.0.0.1\t10.0.0.0/8\tten\n10.1.0.1\t10.1.0.0/16\tten-one\n");
+    assert!(err.contains(&format!("{l}:2: 'not-an-address' is not an IPv4")), "{err}");
+    assert!(err.contains(&format!("{l}:3: ")) && err.contains("host bits"), "{err}");
+    assert!(err.contains("2 bad queries skipped"), "{err}");
+    let (code, out, err) = run(&["lookup", &t, "--file", &l, "--strict"], "");
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(out, "10.0.0.1\t10.0.0.0/8\tten\n", "answers before the bad line are kept");
+    assert!(err.contains(&format!("{l}:2: 'not-an-address'")), "{err}");
+    let (code, _, err) = run(&["lookup", &t, "--strict"], "10.0.0.1\n\n# c\nx\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("stdin:4: 'x' is not"), "{err}");
+    let (code, _, err) = run(&["lookup", &t, "--strict", "10.0.0.1", "1.2.3"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("argument 2: '1.2.3'"), "{err}");
+    // A line with no break for 4 KiB is not an address list: the run ends, even without
+    // --strict (skipping binary data could take forever).
+    let (code, _, err) = run(&["lookup", &t], &"1".repeat(5000));
+    assert_eq!(code, 2);
+    assert!(err.contains("stdin:1: a line longer than 4096 bytes"), "{err}");
+}
+
+#[test]
+fn exit_code_reports_queries_without_a_route() {
+    let (_dir, t) = scratch("exit");
+    assert_eq!(run(&["lookup", &t, "--exit-code", "10.0.0.1", "2001:db8::1"], "").0, 0);
+    let (code, out, _) = run(&["lookup", &t, "--exit-code", "10.0.0.1", "200.0.0.1"], "");
+    assert_eq!(code, 1);
+    assert_eq!(out.lines().count(), 2, "every answer is still printed");
+    assert_eq!(run(&["lookup", &t, "200.0.0.1"], "").0, 0, "without the option: status 0");
+    assert_eq!(run(&["lookup", &t, "--exit-code"], "3ffe::1\n").0, 1);
+}
+
+#[test]
+fn prefixes_get_their_longest_covering_route() {
+    let (_dir, t) = scratch("prefixes");
+    let queries = ["10.1.0.0/16", "10.1.128.0/17", "10.0.0.0/7", "10.2.0.0/15", "0.0.0.0/0"];
+    let (code, out, err) = run(&[&["lookup", &t, "--prefix"][..], &queries].concat(), "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "10.1.0.0/16\n10.1.0.0/16\n0.0.0.0/1\n10.0.0.0/8\n-\n");
+    let (_, out, _) = run(&["lookup", &t, "2001:db8:1:2::/64", "2001:db8::/31"], "");
+    assert_eq!(out, "2001:db8:1:2::/64\t2001:db8:1::/48\t\"quoted\"\n2001:db8::/31\t-\t-\n");
+}
+
+/// Random addresses through every output path agree with a brute-force longest match over the
+/// table's routes (the algorithm and the route index are both checked this way).
+#[test]
+fn answers_agree_with_a_brute_force_longest_match() {
+    let (_dir, t) = scratch("brute");
+    let routes: Vec<(u32, u32, &str)> =
+        vec![(0, 1, "low"), (0x0a00_0000, 8, "ten"), (0x0a01_0000, 16, "ten-one")];
+    let mut x = 0x2545_f491u64;
+    let mut addrs = Vec::new();
+    for _ in 0..2000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let a = if x & 3 == 0 { 0x0a01_0000 | (x as u32 & 0xffff) } else { (x >> 16) as u32 };
+        addrs.push(a);
+    }
+    let stdin: String =
+        addrs.iter().map(|&a| format!("{}\n", std::net::Ipv4Addr::from(a))).collect();
+    for algo in ["poptrie", "dir24_8", "radix"] {
+        let (code, out, err) = run(&["lookup", &t, "--algo", algo], &stdin);
+        assert_eq!(code, 0, "{algo}: {err}");
+        for (line, &a) in out.lines().zip(&addrs) {
+            let best = routes
+                .iter()
+                .filter(|(p, len, _)| *len == 0 || (a ^ p) >> (32 - len) == 0)
+                .max_by_key(|(_, len, _)| *len);
+            let want = match best {
+                Some((p, len, v)) => format!(
+                    "{}\t{}/{len}\t{v}",
+                    std::net::Ipv4Addr::from(a),
+                    std::net::Ipv4Addr::from(*p)
+                ),
+                None => format!("{}\t-\t-", std::net::Ipv4Addr::from(a)),
+            };
+            assert_eq!(line, want, "{algo}");
+        }
+        assert_eq!(out.lines().count(), addrs.len());
+    }
+}
