@@ -35,11 +35,14 @@ def addresses():
     rng = np.random.default_rng(7)
     v4 = rng.integers(0, 2**32, 4000, dtype=np.uint64).astype(np.uint32)
     v4[:256] = np.uint32(0x0A010200) + np.arange(256, dtype=np.uint32)
+    v4[256:512] = np.uint32(0x0A013000) + np.arange(256, dtype=np.uint32)
     v4[-1] = 0xFFFFFFFF
     v6 = np.empty((3000, 2), np.uint64)
     v6[:, 0] = np.uint64(0x20010DB800010002)
     v6[:1000, 0] = np.uint64(0x20010DB800010000) + rng.integers(0, 8, 1000, dtype=np.uint64)
+    v6[1000:1200, 0] = np.uint64(0x20010DB800070000)  # in the /32 only
     v6[:, 1] = rng.integers(0, 2**64, 3000, dtype=np.uint64)
+    v6[1200:1400, 1] = np.uint64(0x7FA0) + np.arange(200, dtype=np.uint64)  # /113 and around
     return v4, v6
 
 

@@ -93,6 +93,9 @@ impl Structure {
 }
 
 /// A [`Table`] of either structure.
+// Unboxed: a table is one long-lived object (the bindings box the handle anyway), and a
+// box would add a dependent load to the writer's lookups.
+#[allow(clippy::large_enum_variant)]
 pub enum AnyTable<A: AnyKey> {
     /// Poptrie.
     Poptrie(Table<A>),
