@@ -92,14 +92,6 @@ impl Structure {
     }
 }
 
-/// Marks the path of a structure other than the default as the less likely one, so that
-/// the default's single lookups run straight through (no taken branch) as they did before
-/// the structure could be chosen: an empty cold function, inlined away, that only steers
-/// the code layout (`std::hint::cold_path` needs a newer Rust than the workspace's).
-#[cold]
-#[inline]
-fn not_default() {}
-
 /// A [`Table`] of either structure.
 // Unboxed: a table is one long-lived object (the bindings box the handle anyway), and a
 // box would add a dependent load to the writer's lookups.
@@ -215,13 +207,7 @@ impl<A: AnyKey> AnyReader<A> {
     /// One lookup; see [`Reader::lookup`].
     #[inline(always)]
     pub fn lookup(&self, addr: A) -> Option<NextHop> {
-        match self {
-            AnyReader::Poptrie(r) => r.lookup(addr),
-            AnyReader::BPlus(r) => {
-                not_default();
-                r.lookup(addr)
-            }
-        }
+        each!(self, r => r.lookup(addr))
     }
 
     /// A batch of lookups; see [`Reader::lookup_batch`].
