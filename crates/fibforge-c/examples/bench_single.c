@@ -7,7 +7,8 @@
  * Build (after `cargo build --release -p fibforge-c`):
  *   cc -O2 -I crates/fibforge-c/include crates/fibforge-c/examples/bench_single.c \
  *      target/release/libfibforge_c.a -lpthread -ldl -lm -o target/bench_single
- * Run: target/bench_single [TABLE] [N]   (default data/ris2015-as3856.tsv.gz, 2^26)
+ * Run: target/bench_single [TABLE] [N] [ALGO]   (default data/ris2015-as3856.tsv.gz, 2^26,
+ *      and the default structure; ALGO as for fibforge_table4_load_with, e.g. "bplus")
  * Prints, per path, the median of 5 runs in M lookups/s by the thread's CPU time (less
  * disturbed on a shared machine) and by wall-clock time.
  */
@@ -65,7 +66,9 @@ int main(int argc, char **argv) {
                            "reader4_lookup, offline", "reader4_lookup_batch, 64, QSBR"};
     fibforge_table4 *t = NULL;
     fibforge_reader4 *r = NULL;
-    if (fibforge_table4_load(path, &t) != FIBFORGE_OK || fibforge_table4_reader(t, &r) != FIBFORGE_OK) {
+    fibforge_status loaded = argc > 3 ? fibforge_table4_load_with(path, argv[3], &t)
+                                      : fibforge_table4_load(path, &t);
+    if (loaded != FIBFORGE_OK || fibforge_table4_reader(t, &r) != FIBFORGE_OK) {
         fprintf(stderr, "error: %s\n", fibforge_last_error());
         return 1;
     }

@@ -129,6 +129,31 @@ fibforge_status fibforge_table4_new(fibforge_table4 **out);
  * "file:line: problem" or "file: at byte offset N: problem"; FIBFORGE_ERR_LIMIT. */
 fibforge_status fibforge_table4_load(const char *path, fibforge_table4 **out);
 
+/* Choosing the structure. fibforge_table*_new and _load build a Poptrie; the _with variants
+ * take the structure's name, optionally followed by ":" and comma-separated key=value
+ * options (the names and options of `fibforge bench --algo`):
+ *   "poptrie"   Poptrie (the default; options s=0..24, aggregate=on|off, dir16=on|off,
+ *               and for IPv6 fanout=on|off; "poptrie16" and "poptrie18" set s),
+ *   "bplus"     the interval B+-tree (options isa=auto|portable|avx2|avx512,
+ *               delta=1..1048576 side slots for updates between rebuilds, dir=on|off
+ *               for the front directory), e.g. "bplus:dir=off".
+ * Every other function works on either structure, with the same answers, next-hop range
+ * and threading contract; only speed and memory differ. An unknown name or a bad option
+ * (including an isa this CPU lacks) fails with FIBFORGE_ERR_INVALID and a message naming
+ * the valid choices; a NULL algo with FIBFORGE_ERR_NULL. */
+
+/* fibforge_table4_new with the structure algo names (see above). *out is NULL on failure.
+ * Errors: NULL algo or out; FIBFORGE_ERR_INVALID (unknown structure or option). */
+fibforge_status fibforge_table4_new_with(const char *algo, fibforge_table4 **out);
+
+/* fibforge_table4_load with the structure algo names (see above); algo is checked before the
+ * file is read. Errors: those of fibforge_table4_load and fibforge_table4_new_with. */
+fibforge_status fibforge_table4_load_with(const char *path, const char *algo,
+                                          fibforge_table4 **out);
+
+/* The table's structure: "poptrie" or "bplus" (a static string), or NULL for a NULL table. */
+const char *fibforge_table4_structure(const fibforge_table4 *table);
+
 /* Frees a table. NULL is ignored. Readers made from it stay usable. */
 void fibforge_table4_free(fibforge_table4 *table);
 
@@ -198,6 +223,10 @@ void fibforge_reader4_free(fibforge_reader4 *reader);
 
 fibforge_status fibforge_table6_new(fibforge_table6 **out);
 fibforge_status fibforge_table6_load(const char *path, fibforge_table6 **out);
+fibforge_status fibforge_table6_new_with(const char *algo, fibforge_table6 **out);
+fibforge_status fibforge_table6_load_with(const char *path, const char *algo,
+                                          fibforge_table6 **out);
+const char *fibforge_table6_structure(const fibforge_table6 *table);
 void fibforge_table6_free(fibforge_table6 *table);
 fibforge_status fibforge_table6_insert(fibforge_table6 *table, fibforge_ip6 addr, uint8_t len,
                                        uint32_t next_hop, uint32_t *previous);

@@ -9,9 +9,9 @@
 
 use crate::batch::lookup_into;
 use crate::error::{Error, Status, guard, guard_value, set_last_error};
-use crate::handle::{NO_ROUTE, ReaderHandle, Side, TableHandle};
+use crate::handle::{NO_ROUTE, ReaderHandle, Side, TableHandle, structure};
 use crate::ptr::{borrow, borrow_mut, free, path, write_opt};
-use fibforge::Lookup;
+use fibforge::sync::Structure;
 use std::ffi::c_char;
 
 /// Runs `make` and stores the boxed result in `*out` (NULL there on failure).
@@ -39,7 +39,19 @@ unsafe fn create<T>(out: *mut *mut T, make: impl FnOnce() -> Result<T, Error>) -
 /// As documented in `fibforge.h`.
 pub unsafe fn table_new<A: Side>(out: *mut *mut TableHandle<A>) -> Status {
     // SAFETY: forwarded contract on `out`.
-    unsafe { create(out, TableHandle::new) }
+    unsafe { create(out, || TableHandle::new(&Structure::default_for::<A>())) }
+}
+
+/// `fibforge_table*_new_with`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_new_with<A: Side>(
+    algo: *const c_char,
+    out: *mut *mut TableHandle<A>,
+) -> Status {
+    // SAFETY: forwarded contracts on `algo` (a C string) and `out`.
+    unsafe { create(out, || TableHandle::new(&structure::<A>(algo)?)) }
 }
 
 /// `fibforge_table*_load`.
@@ -48,7 +60,21 @@ pub unsafe fn table_new<A: Side>(out: *mut *mut TableHandle<A>) -> Status {
 /// As documented in `fibforge.h`.
 pub unsafe fn table_load<A: Side>(file: *const c_char, out: *mut *mut TableHandle<A>) -> Status {
     // SAFETY: forwarded contracts on `file` (a C string) and `out`.
-    unsafe { create(out, || TableHandle::load(&path(file)?)) }
+    unsafe { create(out, || TableHandle::load(&path(file)?, &Structure::default_for::<A>())) }
+}
+
+/// `fibforge_table*_load_with`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_load_with<A: Side>(
+    file: *const c_char,
+    algo: *const c_char,
+    out: *mut *mut TableHandle<A>,
+) -> Status {
+    // SAFETY: forwarded contracts on `file` and `algo` (C strings) and `out`. Both texts are
+    // checked before the file is read.
+    unsafe { create(out, || TableHandle::load(&path(file)?, &structure::<A>(algo)?)) }
 }
 
 /// `fibforge_table*_free`.
@@ -132,9 +158,9 @@ pub unsafe fn table_lookup_batch<A: Side>(
 ) -> Status {
     guard(|| {
         // SAFETY: forwarded contract: NULL or a live table not being updated now.
-        let fib = unsafe { borrow(t, "table") }?.fib();
+        let table = unsafe { borrow(t, "table") }?;
         // SAFETY: forwarded contract on the arrays.
-        unsafe { lookup_into::<A>(addrs, out, n, |a, o| fib.lookup_batch(a, o)) }
+        unsafe { lookup_into::<A>(addrs, out, n, |a, o| table.lookup_batch(a, o)) }
     })
 }
 
@@ -145,6 +171,15 @@ pub unsafe fn table_lookup_batch<A: Side>(
 pub unsafe fn table_len<A: Side>(t: *const TableHandle<A>) -> usize {
     // SAFETY: forwarded contract: NULL or a live table.
     unsafe { t.as_ref() }.map_or(0, TableHandle::len)
+}
+
+/// `fibforge_table*_structure`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_structure<A: Side>(t: *const TableHandle<A>) -> *const c_char {
+    // SAFETY: forwarded contract: NULL or a live table.
+    unsafe { t.as_ref() }.map_or(std::ptr::null(), |t| t.structure().as_ptr())
 }
 
 /// `fibforge_table*_next_hop_name`.

@@ -17,7 +17,8 @@ pub enum Status {
     Ok = 0,
     /// A required pointer argument was NULL.
     Null = 1,
-    /// An argument is invalid (prefix length, host bits, next-hop value, path text).
+    /// An argument is invalid (prefix length, host bits, next-hop value, path text,
+    /// structure name or option).
     Invalid = 2,
     /// A file could not be opened or read.
     Io = 3,
@@ -69,7 +70,18 @@ impl Error {
 
 impl From<fibforge::BuildError> for Error {
     fn from(e: fibforge::BuildError) -> Self {
-        Error::new(Status::Limit, e.to_string())
+        // A bad option (such as an instruction set this CPU lacks) is the caller's argument.
+        let status = match e {
+            fibforge::BuildError::BadOption { .. } => Status::Invalid,
+            _ => Status::Limit,
+        };
+        Error::new(status, e.to_string())
+    }
+}
+
+impl From<fibforge::sync::StructureError> for Error {
+    fn from(e: fibforge::sync::StructureError) -> Self {
+        Error::new(Status::Invalid, e.to_string())
     }
 }
 

@@ -42,7 +42,8 @@ macro_rules! family_api {
      $new:ident, $load:ident, $free:ident, $insert:ident, $remove:ident, $lookup:ident,
      $batch:ident, $len:ident, $name:ident, $mk_reader:ident,
      $r_lookup:ident, $r_batch:ident, $r_free:ident,
-     $r_online:ident, $r_offline:ident, $r_quiescent:ident) => {
+     $r_online:ident, $r_offline:ident, $r_quiescent:ident,
+     $new_with:ident, $load_with:ident, $structure:ident) => {
         #[doc = concat!("`", stringify!($new), "` (see fibforge.h).")]
         ///
         /// # Safety
@@ -64,6 +65,40 @@ macro_rules! family_api {
         pub unsafe extern "C" fn $load(path: *const c_char, out: *mut *mut $table) -> Status {
             // SAFETY: the header's contract is the one the entry point requires.
             unsafe { entry::table_load(path, out) }
+        }
+
+        #[doc = concat!("`", stringify!($new_with), "` (see fibforge.h).")]
+        ///
+        /// # Safety
+        /// The caller keeps this function's contract in `fibforge.h`.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $new_with(algo: *const c_char, out: *mut *mut $table) -> Status {
+            // SAFETY: the header's contract is the one the entry point requires.
+            unsafe { entry::table_new_with(algo, out) }
+        }
+
+        #[doc = concat!("`", stringify!($load_with), "` (see fibforge.h).")]
+        ///
+        /// # Safety
+        /// The caller keeps this function's contract in `fibforge.h`.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $load_with(
+            path: *const c_char,
+            algo: *const c_char,
+            out: *mut *mut $table,
+        ) -> Status {
+            // SAFETY: the header's contract is the one the entry point requires.
+            unsafe { entry::table_load_with(path, algo, out) }
+        }
+
+        #[doc = concat!("`", stringify!($structure), "` (see fibforge.h).")]
+        ///
+        /// # Safety
+        /// The caller keeps this function's contract in `fibforge.h`.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $structure(t: *const $table) -> *const c_char {
+            // SAFETY: the header's contract is the one the entry point requires.
+            unsafe { entry::table_structure(t) }
         }
 
         #[doc = concat!("`", stringify!($free), "` (see fibforge.h).")]
@@ -281,7 +316,10 @@ family_api!(
     fibforge_reader4_free,
     fibforge_reader4_online,
     fibforge_reader4_offline,
-    fibforge_reader4_quiescent
+    fibforge_reader4_quiescent,
+    fibforge_table4_new_with,
+    fibforge_table4_load_with,
+    fibforge_table4_structure
 );
 
 family_api!(
@@ -303,5 +341,8 @@ family_api!(
     fibforge_reader6_free,
     fibforge_reader6_online,
     fibforge_reader6_offline,
-    fibforge_reader6_quiescent
+    fibforge_reader6_quiescent,
+    fibforge_table6_new_with,
+    fibforge_table6_load_with,
+    fibforge_table6_structure
 );

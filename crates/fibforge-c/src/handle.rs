@@ -1,18 +1,19 @@
 //! The Rust objects behind the C handles, and their safe operations.
 //!
-//! A `fibforge_table4` / `fibforge_table6` is a [`TableHandle`]: the concurrent
-//! [`fibforge::Table`] (Poptrie) plus the names of the next hops a loaded file used. A
-//! `fibforge_reader4` / `fibforge_reader6` is a [`ReaderHandle`]: a [`fibforge::Reader`],
-//! which keeps the published structure alive by itself, so readers and the table may be freed
-//! in any order.
+//! A `fibforge_table4` / `fibforge_table6` is a [`TableHandle`]: the concurrent table
+//! ([`AnyTable`]: Poptrie by default, or the interval B+-tree, chosen by name when created)
+//! plus the names of the next hops a loaded file used. A `fibforge_reader4` /
+//! `fibforge_reader6` is a [`ReaderHandle`]: an [`AnyReader`], which keeps the published
+//! structure alive by itself, so readers and the table may be freed in any order. Each call
+//! dispatches on the structure once, then runs that structure's own lookup.
 //!
 //! Next hops cross the ABI as `u32` values `0..=u32::MAX - 1` and are stored as the
 //! [`NextHop`] whose index is that value; [`NO_ROUTE`] (`u32::MAX`) means "no route".
-//! Poptrie holds values up to [`MAX_NEXT_HOP`].
+//! Both structures hold values up to [`MAX_NEXT_HOP`].
 
 use crate::error::{Error, Status};
-use fibforge::algo::poptrie::{self, Key};
-use fibforge::{NextHop, Prefix, Reader, Rib, Table};
+use fibforge::sync::{AnyKey, AnyReader, AnyTable, Structure};
+use fibforge::{NextHop, Prefix, Rib};
 use fibforge_io::{ReadConfig, ReadError};
 use std::ffi::{CStr, CString};
 use std::path::Path;
@@ -20,8 +21,8 @@ use std::path::Path;
 /// The value a lookup returns when no route matches (`FIBFORGE_NO_ROUTE`).
 pub const NO_ROUTE: u32 = u32::MAX;
 
-/// The largest next hop a Poptrie table holds (`FIBFORGE_MAX_NEXT_HOP`); larger values are
-/// refused by the structure with a limit error.
+/// The largest next hop a table holds (`FIBFORGE_MAX_NEXT_HOP`); larger values are
+/// refused with a limit error.
 pub const MAX_NEXT_HOP: u32 = 0x7FFF_FFFE;
 
 /// An IPv6 address as C passes it: 16 bytes in network order (like `struct in6_addr`).
@@ -33,7 +34,7 @@ pub struct Ip6 {
 }
 
 /// An address family as the ABI sees it: its C address type and its routes in a loaded file.
-pub trait Side: Key {
+pub trait Side: AnyKey {
     /// How C passes one address.
     type C: Copy + Default;
     /// The library's address from the C one.
@@ -81,7 +82,7 @@ pub fn hop_in(value: u32) -> Result<NextHop, Error> {
 
 /// A table of one family (`fibforge_table4` / `fibforge_table6`).
 pub struct TableHandle<A: Side> {
-    table: Table<A>,
+    table: AnyTable<A>,
     names: Vec<CString>,
 }
 
@@ -89,23 +90,29 @@ pub struct TableHandle<A: Side> {
 /// created offline (see [`fibforge::Reader`]).
 pub struct ReaderHandle<A: Side> {
     /// The library's reader.
-    pub reader: Reader<A, poptrie::Fib<A>>,
+    pub reader: AnyReader<A>,
 }
 
 impl<A: Side> TableHandle<A> {
-    /// An empty table.
-    pub fn new() -> Result<Self, Error> {
-        Ok(TableHandle { table: Table::new(Rib::new())?, names: Vec::new() })
+    /// An empty table of `structure`.
+    pub fn new(structure: &Structure) -> Result<Self, Error> {
+        Self::from_rib_with(Rib::new(), structure)
     }
 
-    /// A table of `rib`'s routes (next hops by index, no names).
+    /// A Poptrie table of `rib`'s routes (next hops by index, no names).
     pub fn from_rib(rib: Rib<A>) -> Result<Self, Error> {
-        Ok(TableHandle { table: Table::new(rib)?, names: Vec::new() })
+        Self::from_rib_with(rib, &Structure::default_for::<A>())
     }
 
-    /// This family's routes of a text table or MRT dump (plain, gzip or bzip2). Next hops
-    /// are numbered in the order the file first names them; their text is kept as names.
-    pub fn load(path: &Path) -> Result<Self, Error> {
+    /// A table of `structure` from `rib`'s routes (next hops by index, no names).
+    pub fn from_rib_with(rib: Rib<A>, structure: &Structure) -> Result<Self, Error> {
+        Ok(TableHandle { table: AnyTable::new(rib, structure)?, names: Vec::new() })
+    }
+
+    /// This family's routes of a text table or MRT dump (plain, gzip or bzip2), in a table
+    /// of `structure`. Next hops are numbered in the order the file first names them; their
+    /// text is kept as names.
+    pub fn load(path: &Path, structure: &Structure) -> Result<Self, Error> {
         let loaded = fibforge_io::read_table(path, &ReadConfig::default())
             .map_err(|e| read_error(&e.error))?;
         let total = loaded.len();
@@ -125,12 +132,20 @@ impl<A: Side> TableHandle<A> {
             );
             return Err(Error::new(Status::Parse, message));
         }
-        Ok(TableHandle { table: Table::new(routes)?, names })
+        Ok(TableHandle { table: AnyTable::new(routes, structure)?, names })
     }
 
     /// Inserts or replaces a route; returns the previous next hop of the prefix or `NO_ROUTE`.
     pub fn insert(&mut self, addr: A, len: u8, hop: u32) -> Result<u32, Error> {
         let hop = hop_in(hop)?;
+        if hop.index() > MAX_NEXT_HOP {
+            // Checked here so that the limit is the same whatever the structure.
+            let message = format!(
+                "next hop {} exceeds the limit FIBFORGE_MAX_NEXT_HOP ({MAX_NEXT_HOP})",
+                hop.index()
+            );
+            return Err(Error::new(Status::Limit, message));
+        }
         Ok(hop_out(self.table.insert(prefix(addr, len)?, hop)?))
     }
 
@@ -145,9 +160,17 @@ impl<A: Side> TableHandle<A> {
         hop_out(self.table.lookup(addr))
     }
 
-    /// The structure lookups walk (for batches on the writer's thread).
-    pub fn fib(&self) -> &poptrie::Poptrie<A> {
-        self.table.fib()
+    /// A batch of lookups on the writer's thread.
+    pub fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
+        self.table.lookup_batch(addrs, out)
+    }
+
+    /// The structure's name (`"poptrie"` or `"bplus"`), NUL-terminated for C.
+    pub fn structure(&self) -> &'static CStr {
+        match self.table.structure() {
+            "bplus" => c"bplus",
+            _ => c"poptrie",
+        }
     }
 
     /// Number of routes.
@@ -169,6 +192,16 @@ impl<A: Side> TableHandle<A> {
     pub fn name(&self, id: u32) -> Option<&CStr> {
         self.names.get(id as usize).map(CString::as_c_str)
     }
+}
+
+/// The structure a C string names (NULL: an error; see `fibforge.h`).
+///
+/// # Safety
+/// `algo` is NULL or a valid NUL-terminated string.
+pub unsafe fn structure<A: Side>(algo: *const std::ffi::c_char) -> Result<Structure, Error> {
+    // SAFETY: forwarded contract on `algo`.
+    let text = unsafe { crate::ptr::text(algo, "algo") }?;
+    Ok(Structure::parse::<A>(text)?)
 }
 
 fn prefix<A: Side>(addr: A, len: u8) -> Result<Prefix<A>, Error> {

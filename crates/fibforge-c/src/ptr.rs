@@ -62,6 +62,19 @@ pub unsafe fn path(p: *const c_char) -> Result<PathBuf, Error> {
     Ok(os_path(text))
 }
 
+/// A UTF-8 text argument (`what` names it in errors) from a NUL-terminated C string.
+///
+/// # Safety
+/// `p` is NULL or a valid NUL-terminated string that outlives `'a`.
+pub unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str, Error> {
+    if p.is_null() {
+        return Err(Error::null(what));
+    }
+    // SAFETY: non-NULL and, by the caller's contract, NUL-terminated, readable and alive.
+    let text = unsafe { CStr::from_ptr(p) };
+    text.to_str().map_err(|_| Error::new(Status::Invalid, format!("{what} is not UTF-8")))
+}
+
 #[cfg(unix)]
 fn os_path(text: &CStr) -> PathBuf {
     use std::os::unix::ffi::OsStrExt;

@@ -12,7 +12,7 @@
 //! across calls to save the allocation). Non-contiguous inputs are copied first.
 
 use crate::side::Side;
-use fibforge::algo::poptrie::Key;
+use fibforge::sync::AnyKey;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -85,7 +85,7 @@ pub fn out_array<'py>(out: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<u
     )))
 }
 
-fn family<'a, A: Key>(side: Option<&'a Side<A>>, name: &str) -> PyResult<&'a Side<A>> {
+fn family<'a, A: AnyKey>(side: Option<&'a Side<A>>, name: &str) -> PyResult<&'a Side<A>> {
     side.ok_or_else(|| {
         PyValueError::new_err(format!("{name} addresses given to a table without {name}"))
     })
@@ -125,7 +125,7 @@ struct Target<'py> {
 
 impl<'py> Target<'py> {
     /// Runs `n` lookups without the GIL into a new array or `out`.
-    fn run<A: Key>(
+    fn run<A: AnyKey>(
         self,
         side: &Side<A>,
         n: usize,

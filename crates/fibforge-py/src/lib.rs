@@ -17,7 +17,8 @@ pub mod table;
 
 use pyo3::prelude::*;
 
-/// Longest-prefix-match (IP routing table) lookups: Poptrie tables with numpy batch lookups.
+/// Longest-prefix-match (IP routing table) lookups: Poptrie or interval B+-tree tables with
+/// numpy batch lookups.
 #[pymodule]
 #[pyo3(name = "fibforge")]
 fn fibforge_module(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -1,5 +1,6 @@
-//! One address family of a Python `Table`: the concurrent [`fibforge::Table`] behind a mutex
-//! (the writer) and [`Reader`]s for lookups.
+//! One address family of a Python `Table`: the concurrent table ([`AnyTable`]: Poptrie or
+//! the interval B+-tree, as the `algo` argument chose) behind a mutex (the writer) and
+//! [`AnyReader`]s for lookups.
 //!
 //! Lookups never take the writer's mutex, so any number of Python threads can look up
 //! (batches run with the GIL released) while another inserts or removes routes. A batch
@@ -7,11 +8,9 @@
 //! a quiescent state after each chunk, deregistered at the end. Single lookups (under the
 //! GIL) share one offline reader behind its own mutex, online for each lookup.
 
-use fibforge::algo::poptrie::{self, Key};
-use fibforge::{BuildError, NextHop, Prefix, Reader, Rib, Table};
+use fibforge::sync::{AnyKey, AnyReader, AnyTable, Structure};
+use fibforge::{BuildError, NextHop, Prefix, Rib};
 use std::sync::{Mutex, MutexGuard, PoisonError};
-
-type PoptrieReader<A> = Reader<A, poptrie::Fib<A>>;
 
 /// The value batch lookups write where no route matches (`fibforge.NO_ROUTE`).
 pub const NO_ROUTE: u32 = u32::MAX;
@@ -20,21 +19,21 @@ pub const NO_ROUTE: u32 = u32::MAX;
 const CHUNK: usize = 512;
 
 /// The writer and reader of one family.
-pub struct Side<A: Key> {
-    writer: Mutex<Table<A>>,
+pub struct Side<A: AnyKey> {
+    writer: Mutex<AnyTable<A>>,
     /// Offline; single lookups and the template of the batches' readers.
-    reader: Mutex<PoptrieReader<A>>,
+    reader: Mutex<AnyReader<A>>,
 }
 
-impl<A: Key> Side<A> {
-    /// Compiles `rib` (Poptrie).
-    pub fn new(rib: Rib<A>) -> Result<Self, BuildError> {
-        let table = Table::new(rib)?;
+impl<A: AnyKey> Side<A> {
+    /// Compiles `rib` into `structure`.
+    pub fn new(rib: Rib<A>, structure: &Structure) -> Result<Self, BuildError> {
+        let table = AnyTable::new(rib, structure)?;
         let reader = Mutex::new(table.reader());
         Ok(Side { writer: Mutex::new(table), reader })
     }
 
-    fn writer(&self) -> MutexGuard<'_, Table<A>> {
+    fn writer(&self) -> MutexGuard<'_, AnyTable<A>> {
         // A panic while updating leaves the table consistent (updates are undone on error),
         // so a poisoned lock is still usable.
         self.writer.lock().unwrap_or_else(PoisonError::into_inner)
@@ -50,7 +49,7 @@ impl<A: Key> Side<A> {
         self.writer().remove(prefix)
     }
 
-    fn reader(&self) -> MutexGuard<'_, PoptrieReader<A>> {
+    fn reader(&self) -> MutexGuard<'_, AnyReader<A>> {
         // Lookups cannot leave the reader half-changed.
         self.reader.lock().unwrap_or_else(PoisonError::into_inner)
     }

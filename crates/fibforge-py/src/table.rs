@@ -1,10 +1,12 @@
-//! `fibforge.Table`: a routing table of IPv4, IPv6 or both families (Poptrie), with single
-//! and numpy batch lookups, updates, and pickling.
+//! `fibforge.Table`: a routing table of IPv4, IPv6 or both families (Poptrie, or the
+//! interval B+-tree with `algo="bplus"`), with single and numpy batch lookups, updates, and
+//! pickling.
 
 use crate::batch::{self, Sides};
 use crate::convert::{self, Addr, Mode};
 use crate::side::Side;
 use crate::state;
+use fibforge::sync::{AnyKey, Structure};
 use fibforge::{AnyPrefix, BuildError, Rib};
 use fibforge_io::{ReadConfig, ReadError};
 use numpy::PyArray1;
@@ -16,28 +18,37 @@ use std::path::PathBuf;
 /// A longest-prefix-match routing table.
 ///
 /// `Table(family="auto")` holds IPv4 and IPv6 routes ("ipv4" or "ipv6" holds one family).
-/// Next hops are ints in `0..=0x7FFFFFFE`; a table loaded from a file numbers the file's next
-/// hops in order of appearance and `next_hops[i]` is the text of id `i`. Lookups are
-/// lock-free: threads may look up (batches release the GIL) while one thread updates.
+/// `algo` chooses the lookup structure: "poptrie" (the default) or "bplus" (the interval
+/// B+-tree), optionally with options as in `fibforge bench --algo` ("bplus:dir=off"); an
+/// unknown name or bad option raises ValueError naming the choices. Both structures give
+/// the same answers. Next hops are ints in `0..=0x7FFFFFFE`; a table loaded from a file
+/// numbers the file's next hops in order of appearance and `next_hops[i]` is the text of id
+/// `i`. Lookups are lock-free: threads may look up (batches release the GIL) while one
+/// thread updates.
 #[pyclass(frozen, module = "fibforge", name = "Table")]
 pub struct PyTable {
     mode: Mode,
+    /// The `algo` text the table was made with (kept for `repr` and pickling).
+    algo: String,
     v4: Option<Side<u32>>,
     v6: Option<Side<u128>>,
     names: Vec<String>,
 }
 
 impl PyTable {
-    /// A table of `mode` from RIBs (a family the mode excludes is dropped).
+    /// A table of `mode` from RIBs in the structure `algo` names (a family the mode excludes
+    /// is dropped). Call [`structures`] first to check `algo` before slow work.
     pub fn from_ribs(
         mode: Mode,
+        algo: &str,
         v4: Rib<u32>,
         v6: Rib<u128>,
         names: Vec<String>,
     ) -> PyResult<Self> {
-        let v4 = (mode != Mode::V6).then(|| Side::new(v4)).transpose().map_err(build_error)?;
-        let v6 = (mode != Mode::V4).then(|| Side::new(v6)).transpose().map_err(build_error)?;
-        Ok(PyTable { mode, v4, v6, names })
+        let (s4, s6) = structures(mode, algo)?;
+        let v4 = s4.map(|s| Side::new(v4, &s)).transpose().map_err(build_error)?;
+        let v6 = s6.map(|s| Side::new(v6, &s)).transpose().map_err(build_error)?;
+        Ok(PyTable { mode, algo: algo.to_string(), v4, v6, names })
     }
 
     fn v4(&self) -> PyResult<&Side<u32>> {
@@ -52,20 +63,22 @@ impl PyTable {
 #[pymethods]
 impl PyTable {
     #[new]
-    #[pyo3(signature = (family = "auto"))]
-    fn new(family: &str) -> PyResult<Self> {
-        PyTable::from_ribs(Mode::parse(family)?, Rib::new(), Rib::new(), Vec::new())
+    #[pyo3(signature = (family = "auto", algo = DEFAULT_ALGO))]
+    fn new(family: &str, algo: &str) -> PyResult<Self> {
+        PyTable::from_ribs(Mode::parse(family)?, algo, Rib::new(), Rib::new(), Vec::new())
     }
 
-    /// Loads a text table or MRT dump (plain, gzip or bzip2, recognised by content).
+    /// Loads a text table or MRT dump (plain, gzip or bzip2, recognised by content) into a
+    /// table of the structure `algo` names (as for `Table`).
     /// Raises OSError when the file cannot be read (or decompresses beyond the cap of
     /// FIBFORGE_MAX_DECOMPRESSED, default 16G), ValueError naming the line or byte offset
-    /// when its content is malformed, and ValueError when `family` keeps none of the file's
-    /// routes.
+    /// when its content is malformed, ValueError when `family` keeps none of the file's
+    /// routes, and ValueError (before reading) for a bad `algo`.
     #[staticmethod]
-    #[pyo3(signature = (path, family = "auto"))]
-    fn load(py: Python<'_>, path: PathBuf, family: &str) -> PyResult<Self> {
+    #[pyo3(signature = (path, family = "auto", algo = DEFAULT_ALGO))]
+    fn load(py: Python<'_>, path: PathBuf, family: &str, algo: &str) -> PyResult<Self> {
         let mode = Mode::parse(family)?;
+        structures(mode, algo)?;
         let loaded = py
             .detach(|| fibforge_io::read_table(&path, &ReadConfig::default()))
             .map_err(|e| read_error(e.error))?;
@@ -83,13 +96,20 @@ impl PyTable {
             )));
         }
         let names = loaded.hops.values().to_vec();
-        py.detach(|| PyTable::from_ribs(mode, loaded.v4, loaded.v6, names))
+        py.detach(|| PyTable::from_ribs(mode, algo, loaded.v4, loaded.v6, names))
     }
 
     /// "ipv4", "ipv6" or "auto".
     #[getter]
     fn family(&self) -> &'static str {
         self.mode.name()
+    }
+
+    /// The lookup structure as given when the table was made ("poptrie", "bplus", or either
+    /// with options).
+    #[getter]
+    fn algo(&self) -> &str {
+        &self.algo
     }
 
     /// The next-hop texts of a loaded file (index = next-hop id); empty otherwise. A new
@@ -172,7 +192,12 @@ impl PyTable {
     }
 
     fn __repr__(&self) -> String {
-        format!("fibforge.Table(family={:?}, routes={})", self.mode.name(), self.__len__())
+        let algo = if self.algo == DEFAULT_ALGO {
+            String::new()
+        } else {
+            format!("algo={:?}, ", self.algo)
+        };
+        format!("fibforge.Table(family={:?}, {algo}routes={})", self.mode.name(), self.__len__())
     }
 
     /// Pickles as the routes (compact bytes) and next-hop names; unpickling rebuilds.
@@ -180,26 +205,42 @@ impl PyTable {
         let rebuild = py.import("fibforge")?.getattr("_rebuild")?;
         let v4 = self.v4.as_ref().map(|s| state::encode(&s.routes())).unwrap_or_default();
         let v6 = self.v6.as_ref().map(|s| state::encode(&s.routes())).unwrap_or_default();
-        let args =
-            (self.mode.name(), PyBytes::new(py, &v4), PyBytes::new(py, &v6), self.names.clone());
+        let (v4, v6) = (PyBytes::new(py, &v4), PyBytes::new(py, &v6));
+        let args = (self.mode.name(), v4, v6, self.names.clone(), self.algo.as_str());
         Ok((rebuild, args.into_pyobject(py)?.into_any()))
     }
 }
 
-/// Rebuilds a pickled table (the inverse of `Table.__reduce__`).
+/// Rebuilds a pickled table (the inverse of `Table.__reduce__`; pickles made before the
+/// `algo` argument existed rebuild as Poptrie).
 #[pyfunction]
-#[pyo3(name = "_rebuild")]
+#[pyo3(name = "_rebuild", signature = (family, v4, v6, names, algo = DEFAULT_ALGO))]
 pub fn rebuild(
     py: Python<'_>,
     family: &str,
     v4: &[u8],
     v6: &[u8],
     names: Vec<String>,
+    algo: &str,
 ) -> PyResult<PyTable> {
     let mode = Mode::parse(family)?;
     let bad = |e: String| PyValueError::new_err(format!("corrupt pickled table: {e}"));
     let (v4, v6) = py.detach(|| (state::decode::<u32>(v4), state::decode::<u128>(v6)));
-    PyTable::from_ribs(mode, v4.map_err(bad)?, v6.map_err(bad)?, names)
+    PyTable::from_ribs(mode, algo, v4.map_err(bad)?, v6.map_err(bad)?, names)
+}
+
+/// The `algo` argument's default.
+const DEFAULT_ALGO: &str = "poptrie";
+
+/// The structures `algo` names for the families `mode` holds (None for a family it drops);
+/// ValueError naming the valid choices when the name or an option is bad.
+pub fn structures(mode: Mode, algo: &str) -> PyResult<(Option<Structure>, Option<Structure>)> {
+    fn one<A: AnyKey>(keep: bool, algo: &str) -> PyResult<Option<Structure>> {
+        keep.then(|| Structure::parse::<A>(algo))
+            .transpose()
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+    Ok((one::<u32>(mode != Mode::V6, algo)?, one::<u128>(mode != Mode::V4, algo)?))
 }
 
 fn build_error(e: BuildError) -> PyErr {

@@ -11,7 +11,8 @@
 //!
 //! Layout: `grace.rs` (the QSBR domain: reader slots, tickets, grace periods), `publish.rs`
 //! (the view pointer and the replaced views), `reader.rs` ([`Reader`], [`Pinned`]), `prim.rs`
-//! (the primitives, swapped for loom's by the model in `tests/loom_sync.rs`).
+//! (the primitives, swapped for loom's by the model in `tests/loom_sync.rs`), `any.rs`
+//! ([`AnyTable`]: the structure chosen at run time, for the C and Python bindings).
 //!
 //! # Safety model
 //!
@@ -29,11 +30,13 @@
 //! Each address sees, at any instant, either the state before or after a single prefix's
 //! update: never a mix. A batch is applied prefix by prefix.
 
+mod any;
 mod grace;
 mod prim;
 mod publish;
 mod reader;
 
+pub use any::{AnyKey, AnyReader, AnyTable, STRUCTURES, Structure, StructureError};
 pub use grace::{Grace, Registration, Ticket};
 pub use reader::{Pinned, Reader};
 

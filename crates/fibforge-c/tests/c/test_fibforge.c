@@ -1,7 +1,7 @@
 /*
  * Tests of every function of fibforge.h, including error paths and one writer thread
  * updating a table while a reader thread looks up (offline, then online with quiescent
- * states: QSBR).
+ * states: QSBR). The table tests run once per structure of STRUCTURES.
  *
  * Usage: test_fibforge TMPDIR MRT_IPV4 MRT_IPV6 [HOSTILE_FILE...]
  * Each HOSTILE_FILE (the hostile corpus of fibforge_io::hostile) must be refused by both
@@ -17,6 +17,11 @@
 #include <string.h>
 
 static int passed, failed;
+
+/* The structures the table tests run on: the default, the B+-tree, and the B+-tree without
+ * its directory and with two side slots, so that most updates go through rebuilds. */
+static const char *const STRUCTURES[] = {"poptrie", "bplus", "bplus:dir=off,delta=2"};
+#define N_STRUCTURES (sizeof STRUCTURES / sizeof STRUCTURES[0])
 
 #define CHECK(cond)                                                            \
     do {                                                                       \
@@ -190,12 +195,13 @@ static void test_reader4(fibforge_table4 *t) {
     CHECK(fibforge_table4_insert(t, IP4(10, 9, 0, 0), 16, 5, NULL) == FIBFORGE_OK);
 }
 
-static void test_table6(void) {
+static void test_table6(const char *algo) {
     fibforge_table6 *t = NULL;
     fibforge_reader6 *r = NULL;
     fibforge_ip6 addrs[3] = {ip6(1, 1), ip6(2, 1), ip6(0xffff, 0)};
     uint32_t out[3], prev = 0, removed = 0;
-    CHECK(fibforge_table6_new(&t) == FIBFORGE_OK && t != NULL);
+    CHECK(fibforge_table6_new_with(algo, &t) == FIBFORGE_OK && t != NULL);
+    CHECK(strncmp(algo, fibforge_table6_structure(t), strlen(fibforge_table6_structure(t))) == 0);
     CHECK(fibforge_table6_insert(t, ip6(0, 0), 32, 1, &prev) == FIBFORGE_OK);
     CHECK(prev == FIBFORGE_NO_ROUTE);
     CHECK(fibforge_table6_insert(t, ip6(1, 0), 48, 2, NULL) == FIBFORGE_OK);
@@ -314,6 +320,134 @@ static void test_hostile(const char *dir, char **files, int n) {
     fibforge_table6_free(t6);
 }
 
+/* Structure names: bad ones are refused with the valid choices named; a file loaded as a
+ * B+-tree gives the table the default structure gives. */
+static void test_structures(const char *dir, const char *mrt4, const char *mrt6) {
+    const char *bad[] = {"dxr", "", "bplus:dir=maybe", "bplus:nope=1", "poptrie:s=99",
+                         "bplus:delta=0", "bplus:isa"};
+    char good[4096], missing[4096];
+    fibforge_table4 *t4 = NULL, *b4 = NULL;
+    fibforge_table6 *t6 = NULL, *b6 = NULL;
+    snprintf(good, sizeof good, "%s/structures.txt", dir);
+    snprintf(missing, sizeof missing, "%s/missing.txt", dir);
+    write_file(good, "10.0.0.0/8 gw-a\n2001:db8::/32 gw-c\n");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        t4 = (fibforge_table4 *)1;
+        t6 = (fibforge_table6 *)1;
+        CHECK(fibforge_table4_new_with(bad[i], &t4) == FIBFORGE_ERR_INVALID && t4 == NULL);
+        CHECK(error_mentions("poptrie") && error_mentions("bplus") && error_mentions(bad[i]));
+        CHECK(fibforge_table6_new_with(bad[i], &t6) == FIBFORGE_ERR_INVALID && t6 == NULL);
+        CHECK(fibforge_table4_load_with(good, bad[i], &t4) == FIBFORGE_ERR_INVALID && t4 == NULL);
+        CHECK(fibforge_table6_load_with(good, bad[i], &t6) == FIBFORGE_ERR_INVALID && t6 == NULL);
+    }
+    CHECK(fibforge_table4_new_with("dxr", &t4) == FIBFORGE_ERR_INVALID);
+    CHECK(error_mentions("unknown structure 'dxr'"));
+    CHECK(fibforge_table4_new_with(NULL, &t4) == FIBFORGE_ERR_NULL && error_mentions("algo is NULL"));
+    CHECK(fibforge_table6_new_with(NULL, &t6) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_table4_new_with("bplus", NULL) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_table4_load_with(good, NULL, &t4) == FIBFORGE_ERR_NULL && t4 == NULL);
+    CHECK(fibforge_table4_load_with(NULL, "bplus", &t4) == FIBFORGE_ERR_NULL);
+    CHECK(fibforge_table6_load_with(missing, "bplus", &t6) == FIBFORGE_ERR_IO && t6 == NULL);
+    CHECK(fibforge_table4_structure(NULL) == NULL && fibforge_table6_structure(NULL) == NULL);
+
+    CHECK(fibforge_table4_new(&t4) == FIBFORGE_OK);
+    CHECK(strcmp(fibforge_table4_structure(t4), "poptrie") == 0);
+    fibforge_table4_free(t4);
+    CHECK(fibforge_table4_new_with("poptrie16", &t4) == FIBFORGE_OK);
+    CHECK(strcmp(fibforge_table4_structure(t4), "poptrie") == 0);
+    fibforge_table4_free(t4);
+
+    CHECK(fibforge_table4_load_with(good, "bplus", &b4) == FIBFORGE_OK && b4 != NULL);
+    CHECK(strcmp(fibforge_table4_structure(b4), "bplus") == 0);
+    CHECK(strcmp(fibforge_table4_next_hop_name(b4, fibforge_table4_lookup(b4, IP4(10, 9, 9, 9))), "gw-a") == 0);
+    fibforge_table4_free(b4);
+
+    /* The same loaded file gives the same table in both structures. */
+    CHECK(fibforge_table4_load(mrt4, &t4) == FIBFORGE_OK);
+    CHECK(fibforge_table4_load_with(mrt4, "bplus", &b4) == FIBFORGE_OK);
+    CHECK(fibforge_table4_len(b4) > 0 && fibforge_table4_len(t4) == fibforge_table4_len(b4));
+    fibforge_table4_free(b4);
+    CHECK(fibforge_table6_load(mrt6, &t6) == FIBFORGE_OK);
+    CHECK(fibforge_table6_load_with(mrt6, "bplus:dir=off", &b6) == FIBFORGE_OK);
+    CHECK(strcmp(fibforge_table6_structure(b6), "bplus") == 0);
+    CHECK(fibforge_table6_len(b6) > 0 && fibforge_table6_len(t6) == fibforge_table6_len(b6));
+    fibforge_table4_free(t4);
+    fibforge_table6_free(t6);
+    fibforge_table6_free(b6);
+}
+
+/* 2000 random nested routes inserted into a Poptrie and a B+-tree table: every answer of
+ * both, single and batch, writer and reader, is the same. */
+static void test_structures_agree(const char *algo) {
+    enum { ROUTES = 2000, N = 8192 };
+    static uint32_t a4[N], want[N], got[N];
+    static fibforge_ip6 a6[N];
+    fibforge_table4 *t4 = NULL, *b4 = NULL;
+    fibforge_table6 *t6 = NULL, *b6 = NULL;
+    fibforge_reader4 *r4 = NULL;
+    fibforge_reader6 *r6 = NULL;
+    int ok = 1, same = 1, routed = 0;
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    CHECK(fibforge_table4_new(&t4) == FIBFORGE_OK && fibforge_table4_new_with(algo, &b4) == FIBFORGE_OK);
+    CHECK(fibforge_table6_new(&t6) == FIBFORGE_OK && fibforge_table6_new_with(algo, &b6) == FIBFORGE_OK);
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        /* routes in 10.0.0.0/8 and 2001:db8::/32, so that they nest and abut */
+        a4[i] = IP4(10, 0, 0, 0) | ((uint32_t)x & 0x00ffffff);
+        a6[i] = ip6((uint16_t)(x >> 32), (uint8_t)x);
+        for (int b = 6; b < 15; b++) a6[i].bytes[b] = (uint8_t)(x >> (b * 5 % 56)) & (b % 3 ? 0x0f : 0xff);
+        if (i < ROUTES) {
+            uint8_t len4 = (uint8_t)(8 + (x >> 40) % 25), len6 = (uint8_t)(32 + (x >> 48) % 97);
+            uint32_t addr = a4[i] & (len4 == 32 ? 0xffffffffu : ~(0xffffffffu >> len4));
+            fibforge_ip6 p6 = a6[i];
+            for (int b = 0; b < 16; b++) {
+                int keep = len6 - 8 * b;
+                p6.bytes[b] &= keep >= 8 ? 0xff : keep <= 0 ? 0 : (uint8_t)(0xff << (8 - keep));
+            }
+            uint32_t hop = (uint32_t)(x >> 20) % 1000;
+            ok &= fibforge_table4_insert(t4, addr, len4, hop, NULL) == FIBFORGE_OK;
+            ok &= fibforge_table4_insert(b4, addr, len4, hop, NULL) == FIBFORGE_OK;
+            ok &= fibforge_table6_insert(t6, p6, len6, hop, NULL) == FIBFORGE_OK;
+            ok &= fibforge_table6_insert(b6, p6, len6, hop, NULL) == FIBFORGE_OK;
+            if (i % 7 == 0) { /* withdraw some again */
+                ok &= fibforge_table4_remove(t4, addr, len4, NULL) == FIBFORGE_OK;
+                ok &= fibforge_table4_remove(b4, addr, len4, NULL) == FIBFORGE_OK;
+                ok &= fibforge_table6_remove(t6, p6, len6, NULL) == FIBFORGE_OK;
+                ok &= fibforge_table6_remove(b6, p6, len6, NULL) == FIBFORGE_OK;
+            }
+        }
+    }
+    CHECK(ok);
+    CHECK(fibforge_table4_len(t4) == fibforge_table4_len(b4) && fibforge_table4_len(b4) > ROUTES / 2);
+    CHECK(fibforge_table6_len(t6) == fibforge_table6_len(b6) && fibforge_table6_len(b6) > ROUTES / 2);
+    CHECK(fibforge_table4_reader(b4, &r4) == FIBFORGE_OK && fibforge_table6_reader(b6, &r6) == FIBFORGE_OK);
+    fibforge_reader4_online(r4);
+    fibforge_reader6_online(r6);
+    for (int i = 0; i < N; i++) {
+        uint32_t v = fibforge_table4_lookup(t4, a4[i]), w = fibforge_table6_lookup(t6, a6[i]);
+        same &= v == fibforge_table4_lookup(b4, a4[i]) && v == fibforge_reader4_lookup(r4, a4[i]);
+        same &= w == fibforge_table6_lookup(b6, a6[i]) && w == fibforge_reader6_lookup(r6, a6[i]);
+        routed += (v != FIBFORGE_NO_ROUTE) + (w != FIBFORGE_NO_ROUTE);
+    }
+    CHECK(same && routed > N / 2);
+    CHECK(fibforge_table4_lookup_batch(t4, a4, want, N) == FIBFORGE_OK);
+    CHECK(fibforge_table4_lookup_batch(b4, a4, got, N) == FIBFORGE_OK);
+    CHECK(memcmp(want, got, sizeof want) == 0);
+    CHECK(fibforge_reader4_lookup_batch(r4, a4, got, N) == FIBFORGE_OK);
+    CHECK(memcmp(want, got, sizeof want) == 0);
+    CHECK(fibforge_table6_lookup_batch(t6, a6, want, N) == FIBFORGE_OK);
+    CHECK(fibforge_table6_lookup_batch(b6, a6, got, N) == FIBFORGE_OK);
+    CHECK(memcmp(want, got, sizeof want) == 0);
+    CHECK(fibforge_reader6_lookup_batch(r6, a6, got, N) == FIBFORGE_OK);
+    CHECK(memcmp(want, got, sizeof want) == 0);
+    fibforge_reader4_free(r4);
+    fibforge_reader6_free(r6);
+    fibforge_table4_free(t4);
+    fibforge_table4_free(b4);
+    fibforge_table6_free(t6);
+    fibforge_table6_free(b6);
+}
+
 /* ---- one writer thread, one reader thread ------------------------------------------- */
 
 struct shared {
@@ -342,12 +476,12 @@ static void *reader_thread(void *arg) {
     return NULL;
 }
 
-static void test_two_threads(int qsbr) {
+static void test_two_threads(int qsbr, const char *algo) {
     fibforge_table4 *t = NULL;
     struct shared s = {NULL, qsbr, 0, 0, 0};
     pthread_t th;
     int ok = 1;
-    CHECK(fibforge_table4_new(&t) == FIBFORGE_OK);
+    CHECK(fibforge_table4_new_with(algo, &t) == FIBFORGE_OK);
     CHECK(fibforge_table4_insert(t, IP4(10, 0, 0, 0), 8, 1, NULL) == FIBFORGE_OK);
     CHECK(fibforge_table4_insert(t, IP4(10, 1, 2, 0), 24, 20, NULL) == FIBFORGE_OK);
     CHECK(fibforge_table4_reader(t, &s.reader) == FIBFORGE_OK);
@@ -379,16 +513,23 @@ int main(int argc, char **argv) {
         return 2;
     }
     test_misc();
-    CHECK(fibforge_table4_new(&t) == FIBFORGE_OK && t != NULL);
-    test_insert_remove4(t);
-    test_batch4(t);
-    test_reader4(t);
-    fibforge_table4_free(t);
-    test_table6();
+    for (size_t i = 0; i < N_STRUCTURES; i++) {
+        int before = failed;
+        t = NULL;
+        CHECK(fibforge_table4_new_with(STRUCTURES[i], &t) == FIBFORGE_OK && t != NULL);
+        test_insert_remove4(t);
+        test_batch4(t);
+        test_reader4(t);
+        fibforge_table4_free(t);
+        test_table6(STRUCTURES[i]);
+        test_two_threads(0, STRUCTURES[i]);
+        test_two_threads(1, STRUCTURES[i]);
+        if (i > 0) test_structures_agree(STRUCTURES[i]);
+        if (failed > before) fprintf(stderr, "  (failures above: structure %s)\n", STRUCTURES[i]);
+    }
     test_load(argv[1], argv[2], argv[3]);
     test_hostile(argv[1], argv + 4, argc - 4);
-    test_two_threads(0);
-    test_two_threads(1);
+    test_structures(argv[1], argv[2], argv[3]);
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
