@@ -4,9 +4,10 @@
 Usage: tools/readme-results.py [bench-report/bench.json]
 
 One row per (algorithm, implementation, mode) of the single-thread rows, IPv4 and IPv6 side by
-side: memory, uniform random rate, the IPv6 in-prefix rate, and each random rate as a multiple
-of DPDK's single-lookup rate on the same table (rte_lpm / rte_lpm6; "-" when DPDK was not
-measured). The README pastes its output below the run's date and machine.
+side: memory, uniform random rate, the IPv6 in-prefix rate, and "x DPDK": the random rate over
+DPDK's in the same call mode on the same table (single rows: rte_lpm / rte_lpm6 single; batch
+rows: the fastest DPDK batch row; "-" when DPDK was not measured), as the bench's `xdpdk`
+column. The README pastes its output below the run's date and machine.
 """
 import json
 import sys
@@ -37,7 +38,12 @@ def main():
         groups.setdefault(key, []).append(r)
     base = {}
     for fam, peer in (("ipv4", "rte_lpm"), ("ipv6", "rte_lpm6")):
-        base[fam] = rate(groups.get((peer, "dpdk", "single"), []), fam, "random")[0]
+        single = rate(groups.get((peer, "dpdk", "single"), []), fam, "random")[0]
+        batches = [rate(rows, fam, "random")[0] for (a, i, m), rows in groups.items()
+                   if i == "dpdk" and m == "batch"]
+        batches = [b for b in batches if b is not None]
+        base[(fam, "single")] = single
+        base[(fam, "batch")] = max(batches) if batches else None
     print("| algorithm | impl | mode | IPv4 MiB | IPv4 random Mlps | IPv4 × rte_lpm "
           "| IPv6 MiB | IPv6 random Mlps | IPv6 in-prefix Mlps | IPv6 × rte_lpm6 |")
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -46,7 +52,8 @@ def main():
         for fam in ("ipv4", "ipv6"):
             rnd, mem = rate(rows, fam, "random")
             mib = None if mem is None else mem / 2**20
-            ratio = None if rnd is None or not base[fam] else rnd / base[fam]
+            ref = base[(fam, mode)]
+            ratio = None if rnd is None or not ref else rnd / ref
             cells.append(fmt(mib, 2))
             cells.append(fmt(rnd))
             if fam == "ipv6":
