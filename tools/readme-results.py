@@ -15,9 +15,11 @@ from collections import OrderedDict
 
 
 def rate(rows, family, traffic):
-    """Single-thread Mlps of the row of `family` and `traffic`, or None."""
+    """Single-thread Mlps of the row of `family` and `traffic` (the C harness's rows count as
+    their traffic), or None."""
     for r in rows:
-        if r["family"] == family and r["traffic"] == traffic and r.get("mlps") is not None:
+        same = r["traffic"] in (traffic, f"{traffic} (C)")
+        if r["family"] == family and same and r.get("mlps") is not None:
             return r["mlps"], r.get("memory_bytes")
     return None, None
 
