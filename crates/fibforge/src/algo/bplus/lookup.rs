@@ -3,11 +3,11 @@
 //! Every lookup is instantiated per instruction set (`node::Isa`) inside a function that
 //! enables it, and per width of the interval words, so the inner loops carry no branch on
 //! either. A lookup starts at the directory (`dir.rs`): most addresses of uniform IPv6
-//! traffic end there; the others descend from the node it names. A batch gathers those
-//! into groups of `LANES` that walk the last levels in lock step: each lane's next node is
-//! prefetched as soon as its rank is known, and the other lanes' work at that level hides
-//! the fetch. The number of lock-step levels is a constant of each instantiation, so the
-//! level loop unrolls.
+//! traffic end there; single lookups of the others descend from the node it names. A batch
+//! gathers the others into groups of `lanes` (8, 16 or 32) that walk the tree from the root
+//! in lock step: each lane's next node is prefetched as soon as its rank is known, and the
+//! other lanes' work at that level hides the fetch. The tree's height is a constant of each
+//! instantiation, so the level loop unrolls.
 
 use super::dir::Entry;
 use super::hops::{HopSlots, Hops};
@@ -128,8 +128,8 @@ fn one<I: Isa, S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A) ->
 }
 
 /// A batch: addresses the directory answers are done at once; the others gather in groups
-/// of `LANES` that walk the tree in lock step from the shallowest of their directory
-/// levels (the last group of a batch may be smaller).
+/// of `L` that walk the tree in lock step from the root (the last group of a batch may be
+/// smaller).
 #[inline(always)]
 fn batch<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,

@@ -20,6 +20,10 @@
 //! - Side tables (`side.rs`): exact full-address ranges. IPv6 /64 blocks holding routes
 //!   /65–/128 get one at build (so all of IPv6 is exact, not only the top 64 bits); updates
 //!   that move boundaries get one for the intervals they touch.
+//! - A front directory (`dir.rs`, option `dir`): one word per value of the top 16 key bits,
+//!   either the interval of a block that holds only one, or the deepest tree node every key
+//!   of the block passes. Batches walk the rest in lock step from the root (`lookup.rs`,
+//!   option `lanes`).
 //! - The last key (`K::MAX`, e.g. the block `ffff:ffff:ffff:ffff::/64`) cannot be a tree key
 //!   (it pads the nodes), so when it starts an interval that interval's word sits after the
 //!   others and lookups of that key go to it directly.
