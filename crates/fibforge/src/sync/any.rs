@@ -67,13 +67,6 @@ impl Structure {
                 option: format!("s={}", cfg.s),
                 reason: format!("direct-pointing bits must be in 0..={}", poptrie::MAX_S),
             }),
-            Structure::BPlus(bplus::Config { simd: Some(isa), .. }) if !isa.available() => {
-                Err(BuildError::BadOption {
-                    algo: "bplus",
-                    option: format!("isa={}", isa.name()),
-                    reason: "this CPU does not have it".into(),
-                })
-            }
             _ => Ok(self),
         }
     }

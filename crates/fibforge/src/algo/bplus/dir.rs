@@ -7,7 +7,6 @@
 //! descends. Positions and nodes only change with a rebuild, so updates never touch the
 //! directory.
 
-use super::key::from_u128;
 use super::node::{Portable, TreeKey};
 use super::tree::Tree;
 
@@ -42,8 +41,8 @@ impl Dir {
         let shift = key_bits::<K>() - DIR_BITS;
         let words = (0..1u128 << DIR_BITS)
             .map(|block| {
-                let first = from_u128::<K>(block << shift);
-                let last = from_u128::<K>(((block + 1) << shift) - 1);
+                let first = K::from_u128_lossy(block << shift);
+                let last = K::from_u128_lossy(((block + 1) << shift) - 1);
                 let lo = tree.search::<Portable>(first);
                 let hi_pos = if last == K::MAX { max_pos } else { tree.search::<Portable>(last) };
                 if lo == hi_pos {

@@ -96,10 +96,5 @@ pub fn intervals<A: Key>(ranges: &[Range<A>]) -> Vec<(A::T, Answer<A>)> {
 
 /// `key + 1`, or `None` at the end of the key space.
 fn next<K: TreeKey>(key: K) -> Option<K> {
-    (key < K::MAX).then(|| from_u128::<K>(key.to_u128() + 1))
-}
-
-/// The key with value `v` (which fits).
-pub fn from_u128<K: TreeKey>(v: u128) -> K {
-    K::from_u128_lossy(v)
+    (key < K::MAX).then(|| K::from_u128_lossy(key.to_u128() + 1))
 }

@@ -219,10 +219,11 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     let mut node = [0usize; L];
     for level in 0..D {
         let (lines, below) = (tree.level(level), tree.level(level + 1));
+        let prefetch_below = below.len() > PREFETCH_FROM_LINES;
         for g in 0..n {
             node[g] =
                 node[g] * fanout + A::T::rank::<I>(tree.line_in(lines, node[g]), lanes.key[g]);
-            if below.len() > PREFETCH_FROM_LINES {
+            if prefetch_below {
                 prefetch::read(below, node[g]);
             }
         }

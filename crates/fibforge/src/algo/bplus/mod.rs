@@ -131,18 +131,6 @@ impl<A: Key> BPlus<A> {
     pub fn rebuilds(&self) -> u64 {
         self.rebuilds
     }
-
-    fn simd(cfg: &Config) -> Result<Simd, BuildError> {
-        match cfg.simd {
-            None => Ok(Simd::detect()),
-            Some(s) if s.available() => Ok(s),
-            Some(s) => Err(BuildError::BadOption {
-                algo: "bplus",
-                option: format!("isa={}", s.name()),
-                reason: "this CPU does not have it".into(),
-            }),
-        }
-    }
 }
 
 impl<A: Key> Lookup<A> for BPlus<A> {
@@ -181,7 +169,7 @@ impl<A: Key> Compile<A> for BPlus<A> {
     type Config = Config;
 
     fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
-        let view = Fib::build(rib, cfg, Self::simd(cfg)?)?;
+        let view = Fib::build(rib, cfg, resolve_simd(cfg.simd)?)?;
         let mut spans = vec![None; view.sides.capacity()];
         for pos in 0..view.intervals() {
             let word = view.hops.get(pos);
@@ -189,7 +177,8 @@ impl<A: Key> Compile<A> for BPlus<A> {
                 spans[(word & !view.hops.tag()) as usize] = Some((pos, pos));
             }
         }
-        let next_slot = view.built_sides;
+        // Build fills the first slots, one per tagged interval.
+        let next_slot = spans.iter().filter(|s| s.is_some()).count();
         Ok(BPlus {
             view: Arc::new(view),
             cfg: cfg.clone(),
@@ -249,6 +238,20 @@ impl<A: Key> crate::sync::Concurrent<A> for BPlus<A> {
     }
 }
 
+/// The instruction set `simd` asks for (`None`: the best this CPU has), or an error when
+/// this CPU lacks it.
+pub fn resolve_simd(simd: Option<Simd>) -> Result<Simd, BuildError> {
+    match simd {
+        None => Ok(Simd::detect()),
+        Some(s) if s.available() => Ok(s),
+        Some(s) => Err(BuildError::BadOption {
+            algo: "bplus",
+            option: format!("isa={}", s.name()),
+            reason: "this CPU does not have it".into(),
+        }),
+    }
+}
+
 /// The configuration `spec` names (`bplus:isa=avx2,delta=1024`).
 pub fn config_from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, BuildError> {
     spec.check_options("bplus", &["isa", "delta", "dir", "lanes"])?;
@@ -265,6 +268,7 @@ pub fn config_from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, Buil
             });
         }
     };
+    resolve_simd(simd)?;
     let delta = spec.get_u32("bplus", "delta", Config::default().delta as u32)?;
     if !(1..=1 << 20).contains(&delta) {
         return Err(BuildError::BadOption {

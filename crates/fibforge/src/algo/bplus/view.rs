@@ -22,9 +22,8 @@ pub struct Fib<A: Key> {
     pub(super) hops: Hops,
     /// The interval of the last key.
     pub(super) max_pos: usize,
+    /// Side slots; those filled at build come first, the rest serve updates.
     pub(super) sides: Sides<A>,
-    /// Slots `0..built_sides` were filled at build; the rest serve updates.
-    pub(super) built_sides: usize,
 }
 
 /// The largest raw next hop or side slot a build accepts (the tag bit is above it).
@@ -79,7 +78,7 @@ impl<A: Key> Fib<A> {
         let hops = Hops::new(&words, largest);
         let tree = Tree::build(&keys);
         let dir = Dir::build(&tree, max_pos, cfg.dir);
-        Ok(Fib { simd, lanes: cfg.lanes, tree, dir, hops, max_pos, sides, built_sides })
+        Ok(Fib { simd, lanes: cfg.lanes, tree, dir, hops, max_pos, sides })
     }
 
     /// The interval holding key `k`.
@@ -104,7 +103,7 @@ impl<A: Key> Fib<A> {
             return A::from_u128(u128::MAX);
         }
         let next = self.key_at(pos + 1);
-        A::block_last(super::key::from_u128(next.to_u128() - 1))
+        A::block_last(A::T::from_u128_lossy(next.to_u128() - 1))
     }
 
     /// Number of intervals (positions `0..intervals()`).
@@ -148,11 +147,6 @@ impl<A: Key> Fib<A> {
     /// The instruction set of the node searches.
     pub fn simd(&self) -> Simd {
         self.simd
-    }
-
-    /// True when lookups start at the directory.
-    pub fn has_dir(&self) -> bool {
-        self.dir.memory_bytes() > 0
     }
 
     /// Bits per interval answer (16 or 32).
