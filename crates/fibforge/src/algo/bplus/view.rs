@@ -148,9 +148,4 @@ impl<A: Key> Fib<A> {
     pub fn simd(&self) -> Simd {
         self.simd
     }
-
-    /// Bits per interval answer (16 or 32).
-    pub fn hop_width(&self) -> u32 {
-        self.hops.width()
-    }
 }
