@@ -2,7 +2,7 @@
 
 use anyhow::{Context, bail};
 use fibforge::registry::{self, AlgoSpec};
-use fibforge::{ParseMode, Rib};
+use fibforge::{Address, Interner, ParseMode, Rib};
 use fibforge_io::{DuplicatePolicy, PeerFilter, PrefixOnlyHops, ReadConfig, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -120,16 +120,13 @@ fn with_hint(e: fibforge_io::ReadError, lenient: bool) -> anyhow::Error {
 /// Checks an algorithm spec before any work: a registered name (else the error lists them)
 /// and options its builder accepts (tried on a one-route table of each family it supports).
 pub fn check_algo(spec: &AlgoSpec) -> anyhow::Result<()> {
-    let Some(info) = registry::info(&spec.name) else {
-        let names: Vec<&str> = registry::ALGORITHMS.iter().map(|a| a.name).collect();
-        bail!("unknown algorithm '{}' (known: {})", spec.name, names.join(", "));
-    };
+    let info = registry::check(spec).with_context(|| format!("--algo {spec}"))?;
     let hop = fibforge::NextHop::from_index(0);
-    if info.ipv4 {
+    if info.supports(fibforge::Family::Ipv4) {
         let rib: Rib<u32> = [(fibforge::Prefix4::DEFAULT_ROUTE, hop)].into_iter().collect();
         registry::build(spec, &rib).with_context(|| format!("--algo {spec}"))?;
     }
-    if info.ipv6 {
+    if info.supports(fibforge::Family::Ipv6) {
         let rib: Rib<u128> = [(fibforge::Prefix6::DEFAULT_ROUTE, hop)].into_iter().collect();
         registry::build(spec, &rib).with_context(|| format!("--algo {spec}"))?;
     }
@@ -167,26 +164,62 @@ pub fn load_hop_source(path: &std::path::Path) -> anyhow::Result<Table> {
     Ok(table)
 }
 
-/// Splits a comma-separated algorithm list; a `key=value` piece without a name continues the
-/// options of the algorithm before it (`poptrie:s=18,aggregate=off,dxr16` is two algorithms,
-/// `loop:pmt=packed,build=incremental` one).
-pub fn split_algo_list(list: &str) -> Vec<String> {
-    let mut pieces: Vec<String> = Vec::new();
-    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match pieces.last_mut() {
-            Some(last) if piece.contains('=') && !piece.contains(':') && last.contains(':') => {
-                last.push(',');
-                last.push_str(piece);
+/// The default tables, relative to the repository root.
+pub const DEFAULT_TABLES: [&str; 2] = ["data/ris2015-as3856.tsv.gz", "data/tier1-2024-v6.txt.gz"];
+
+/// Finds `relative` (a path under the repository root) from the current directory or the
+/// executable's location, walking up their ancestors.
+pub fn locate(relative: &str) -> anyhow::Result<PathBuf> {
+    let mut starts = Vec::new();
+    if let Ok(d) = std::env::current_dir() {
+        starts.push(d);
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        starts.push(exe);
+    }
+    for start in &starts {
+        for dir in start.ancestors() {
+            let candidate = dir.join(relative);
+            if candidate.is_file() {
+                return Ok(candidate);
             }
-            _ => pieces.push(piece.to_string()),
         }
     }
-    pieces
+    bail!(
+        "cannot find {relative} above the current directory or the fibforge executable; give --table FILE"
+    )
+}
+
+/// The table files of a directory, sorted by name (hidden files skipped).
+pub fn table_files(dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file() && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    files.sort();
+    anyhow::ensure!(!files.is_empty(), "{} holds no table files", dir.display());
+    Ok(files)
+}
+
+/// Re-expresses a table's next hops in the set-wide interner, so equal values share ids.
+pub fn remap<A: Address>(
+    rib: &Rib<A>,
+    t: &fibforge_io::Table,
+    hops: &mut Interner<String>,
+) -> anyhow::Result<Rib<A>> {
+    let mut out = Rib::with_capacity(rib.len());
+    for (p, h) in rib.iter() {
+        out.insert(p, hops.intern_ref(t.hop_value(h))?);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{check_algo, split_algo_list};
+    use super::check_algo;
     use fibforge::registry::{ALGORITHMS, AlgoSpec};
 
     #[test]
@@ -197,17 +230,5 @@ mod tests {
         for bad in ["nosuch", "poptrie:s=99", "poptrie:s=-1", "poptrie:zzz=1", "radix:x=1"] {
             assert!(check_algo(&bad.parse().unwrap()).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn options_after_a_comma_stay_with_their_algorithm() {
-        let got = split_algo_list("loop:pmt=packed,build=incremental,sail_m,per_table:algo=dxr16");
-        assert_eq!(got, ["loop:pmt=packed,build=incremental", "sail_m", "per_table:algo=dxr16"]);
-        assert_eq!(
-            split_algo_list("poptrie:s=18,aggregate=off,dxr16"),
-            ["poptrie:s=18,aggregate=off", "dxr16"]
-        );
-        assert_eq!(split_algo_list("loop"), ["loop"]);
-        assert!(split_algo_list(" , ").is_empty());
     }
 }

@@ -51,6 +51,7 @@ fn main() -> ExitCode {
         Command::Algos => cmd::algos::run(),
         Command::Stats(a) => cmd::stats::run(a),
         Command::Lookup(a) => cmd::lookup::run(a),
+        Command::Verify(a) if a.table.path.is_dir() => cmd::verify_multi::run(&a),
         Command::Verify(a) => cmd::verify::run(a),
         Command::Expand(a) => cmd::expand::run(a),
         Command::Bench(a) => cmd::bench::run(a),

@@ -4,13 +4,10 @@ use std::process::ExitCode;
 
 pub fn run() -> anyhow::Result<ExitCode> {
     for a in fibforge::registry::ALGORITHMS {
-        let fams = match (a.ipv4, a.ipv6) {
-            (true, true) => "ipv4,ipv6",
-            (true, false) => "ipv4",
-            (false, true) => "ipv6",
-            (false, false) => "-",
-        };
-        println!("{:<14}{:<11}{}", a.name, fams, a.summary);
+        println!("{:<14}{:<11}{}", a.name, a.families(), a.summary);
+        for o in a.options {
+            println!("{:<25}{}={}", "", o.key, o.help);
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

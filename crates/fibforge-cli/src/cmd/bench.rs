@@ -8,6 +8,7 @@
 //! With `--multi DIR` (or `FILE#N`): many tables at once instead (see `bench_multi`).
 
 use super::presets;
+use crate::load::{DEFAULT_TABLES, locate};
 use anyhow::{Context, bail};
 use fibforge::registry::AlgoSpec;
 use fibforge_bench::multi::MultiSettings;
@@ -20,9 +21,6 @@ use fibforge_io::ReadConfig;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-
-/// The default tables, relative to the repository root.
-pub const DEFAULT_TABLES: [&str; 2] = ["data/ris2015-as3856.tsv.gz", "data/tier1-2024-v6.txt.gz"];
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -199,7 +197,7 @@ fn write_outputs(report: &Report, args: &Args) -> anyhow::Result<()> {
 fn settings_from(args: &Args) -> anyhow::Result<Settings> {
     let mut s = Settings::default();
     if let Some(list) = &args.algo {
-        let algos = parse_algos(list)?;
+        let algos = AlgoSpec::parse_list(list)?;
         if algos.is_empty() {
             bail!("--algo '{list}' names no algorithm (see `fibforge algos`)");
         }
@@ -287,35 +285,6 @@ fn check_before_work(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Parses an algorithm list (see [`crate::load::split_algo_list`]).
-pub fn parse_algos(list: &str) -> anyhow::Result<Vec<AlgoSpec>> {
-    let pieces = crate::load::split_algo_list(list);
-    pieces.iter().map(|p| p.parse::<AlgoSpec>().map_err(Into::into)).collect()
-}
-
-/// Finds `relative` (a path under the repository root) from the current directory or the
-/// executable's location, walking up their ancestors.
-pub fn locate(relative: &str) -> anyhow::Result<PathBuf> {
-    let mut starts = Vec::new();
-    if let Ok(d) = std::env::current_dir() {
-        starts.push(d);
-    }
-    if let Ok(exe) = std::env::current_exe() {
-        starts.push(exe);
-    }
-    for start in &starts {
-        for dir in start.ancestors() {
-            let candidate = dir.join(relative);
-            if candidate.is_file() {
-                return Ok(candidate);
-            }
-        }
-    }
-    bail!(
-        "cannot find {relative} above the current directory or the fibforge executable; give --table FILE"
-    )
-}
-
 /// Reads each table; `FILE#syn1` / `FILE#syn2` (or `--synth`) makes its growth table.
 fn load_tables(
     paths: &[PathBuf],
@@ -373,7 +342,7 @@ mod tests {
 
     #[test]
     fn algo_lists_keep_options_together() {
-        let v = parse_algos("poptrie:s=18,aggregate=off,dxr16, radix").unwrap();
+        let v = AlgoSpec::parse_list("poptrie:s=18,aggregate=off,dxr16, radix").unwrap();
         let names: Vec<String> = v.iter().map(|s| s.to_string()).collect();
         assert_eq!(names, vec!["poptrie:aggregate=off,s=18", "dxr16", "radix"]);
     }

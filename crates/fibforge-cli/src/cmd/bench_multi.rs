@@ -3,7 +3,7 @@
 //! (`fibforge::multi::generate`, default perturbation, seed 1). Rows in the bench JSON format
 //! with `table` = the argument as given; IPv4 and IPv6 tables of the set are measured apart.
 
-use super::verify_multi::{remap, table_files};
+use crate::load::{remap, table_files};
 use anyhow::Context;
 use fibforge::Interner;
 use fibforge::multi::generate::{Perturbation, perturbed_tables};

@@ -9,4 +9,4 @@ mod presets;
 pub mod replay;
 pub mod stats;
 pub mod verify;
-mod verify_multi;
+pub mod verify_multi;

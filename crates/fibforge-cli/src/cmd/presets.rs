@@ -4,7 +4,7 @@
 //! thread counts of one experiment. A preset made of several (`bloomfwd`) runs each part in
 //! turn into one report.
 
-use super::bench::{DEFAULT_TABLES, locate};
+use crate::load::{DEFAULT_TABLES, locate};
 use anyhow::bail;
 use fibforge::registry::{self, AlgoSpec};
 use fibforge_bench::runner::Settings;

@@ -11,7 +11,7 @@
 use crate::load::{TableArgs, load_table};
 use anyhow::{Context, bail};
 use fibforge::algo::{bplus, poptrie};
-use fibforge::registry::{AlgoSpec, poptrie_config};
+use fibforge::registry::AlgoSpec;
 use fibforge_bench::BenchAddress;
 use fibforge_bench::replay::{ReplayReport, ReplaySettings, Update, load_updates, replay};
 use std::path::PathBuf;
@@ -66,7 +66,7 @@ struct Output {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spec: AlgoSpec = args.algo.parse()?;
     crate::load::check_algo(&spec)?;
-    if spec.name != "bplus" && poptrie_config::<u32>(&spec).is_none() {
+    if spec.name != "bplus" && poptrie::Config::from_spec::<u32>(&spec).is_none() {
         bail!(
             "replay needs an updatable concurrent algorithm: poptrie or bplus (got '{}')",
             spec.name
@@ -122,11 +122,11 @@ fn run_family<A: poptrie::Key + bplus::Key + BenchAddress>(
     settings: &ReplaySettings,
 ) -> anyhow::Result<ReplayReport> {
     if spec.name == "bplus" {
-        let cfg = bplus::config_from_spec(spec)?;
+        let cfg = bplus::Config::from_spec(spec)?;
         let name = spec.to_string();
         return Ok(replay::<A, bplus::BPlus<A>>(rib, ups, times_us, &cfg, name, settings)?);
     }
-    let Some(cfg) = poptrie_config::<A>(spec) else {
+    let Some(cfg) = poptrie::Config::from_spec::<A>(spec) else {
         bail!(
             "replay needs an updatable concurrent algorithm: poptrie or bplus (got '{}')",
             spec.name

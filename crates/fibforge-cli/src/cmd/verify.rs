@@ -59,9 +59,6 @@ struct Outcome {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.table.path.is_dir() {
-        return super::verify_multi::run(&args);
-    }
     let table = load_table(&args.table)?;
     let path = args.table.path.display();
     anyhow::ensure!(
@@ -116,7 +113,7 @@ fn parse_specs(list: &str) -> anyhow::Result<Vec<AlgoSpec>> {
     if list == "all" {
         return Ok(ALGORITHMS.iter().map(|a| AlgoSpec::named(a.name)).collect());
     }
-    super::bench::parse_algos(list)
+    Ok(AlgoSpec::parse_list(list)?)
 }
 
 fn verify_family<A: RegistryFamily>(

@@ -8,16 +8,15 @@
 //! its VRF id again, the lowest free slot), so the checks cover insertion and deletion.
 
 use super::verify::Args;
-use crate::load::{DEFAULT_ALGO, load_table};
-use anyhow::Context;
+use crate::load::{DEFAULT_ALGO, load_table, remap, table_files};
+use fibforge::algo::sail::SailConfig;
 use fibforge::multi::loop_::{Loop, LoopConfig};
 use fibforge::multi::sail_m::SailM;
 use fibforge::multi::{MultiLookup, PerTable, VrfId};
-use fibforge::registry::{AlgoSpec, RegistryFamily, sail_config};
+use fibforge::registry::{AlgoSpec, RegistryFamily};
 use fibforge::verify::{Report, multi::check_tables};
-use fibforge::{Address, BuildError, Family, Interner, Rib};
+use fibforge::{BuildError, Family, Interner, Rib};
 use serde_json::json;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -43,7 +42,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let algos: Vec<String> = if args.algo == "all" {
         vec!["loop".into(), "sail_m".into(), "per_table".into()]
     } else {
-        crate::load::split_algo_list(&args.algo)
+        fibforge::registry::split_list(&args.algo)
     };
     let mut outcomes = Vec::new();
     for algo in &algos {
@@ -69,33 +68,6 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
-}
-
-/// The table files of a directory, sorted by name (hidden files skipped).
-pub(crate) fn table_files(dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot list {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.is_file() && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        })
-        .collect();
-    files.sort();
-    anyhow::ensure!(!files.is_empty(), "{} holds no table files", dir.display());
-    Ok(files)
-}
-
-/// Re-expresses a table's next hops in the set-wide interner, so equal values share ids.
-pub(crate) fn remap<A: Address>(
-    rib: &Rib<A>,
-    t: &fibforge_io::Table,
-    hops: &mut Interner<String>,
-) -> anyhow::Result<Rib<A>> {
-    let mut out = Rib::with_capacity(rib.len());
-    for (p, h) in rib.iter() {
-        out.insert(p, hops.intern_ref(t.hop_value(h))?);
-    }
-    Ok(out)
 }
 
 /// One table's verdict.
@@ -143,7 +115,7 @@ fn verify_family<A: RegistryFamily>(
     let t0 = Instant::now();
     let multi: Box<dyn MultiLookup<A>> = match spec.name.as_str() {
         "loop" => Box::new(build_loop(ribs, &spec)?),
-        "sail_m" => match SailM::build(ribs, &sail_config("sail_m", &spec)?) {
+        "sail_m" => match SailM::build(ribs, &SailConfig::from_spec(&spec)?) {
             Ok(m) => Box::new(m),
             Err(e @ BuildError::Unsupported { .. }) if args.algo == "all" => {
                 println!("{:<22} {}  not applicable: {e}", spec.to_string(), A::FAMILY);

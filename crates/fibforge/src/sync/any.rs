@@ -11,7 +11,7 @@ use crate::algo::{bplus, poptrie};
 use crate::fib::{BuildError, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
-use crate::registry::{AlgoSpec, poptrie_config};
+use crate::registry::AlgoSpec;
 use crate::rib::Rib;
 use std::fmt;
 
@@ -48,9 +48,9 @@ impl Structure {
         let spec: AlgoSpec =
             text.parse().map_err(|e: crate::registry::SpecError| err(e.to_string()))?;
         let structure = if spec.name == "bplus" {
-            bplus::config_from_spec(&spec).map(Structure::BPlus)
+            bplus::Config::from_spec(&spec).map(Structure::BPlus)
         } else {
-            match poptrie_config::<A>(&spec) {
+            match poptrie::Config::from_spec::<A>(&spec) {
                 Some(cfg) => cfg.map(Structure::Poptrie),
                 None => return Err(err(format!("unknown structure '{}'", spec.name))),
             }

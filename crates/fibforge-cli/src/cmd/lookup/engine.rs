@@ -9,8 +9,9 @@
 //! index's route for every address: a difference is reported as an internal error (a bug),
 //! never printed. Prefix queries are answered by the RIB itself (longest covering route).
 
+use fibforge::algo::poptrie;
 use fibforge::algo::poptrie::{Key, Poptrie};
-use fibforge::registry::{self, AlgoSpec, RegistryFamily, build, poptrie_config};
+use fibforge::registry::{self, AlgoSpec, RegistryFamily, build};
 use fibforge::{Compile, Family, Lookup, NextHop, Prefix, Rib};
 
 /// The routes, numbered, and a Poptrie answering route numbers.
@@ -80,7 +81,7 @@ impl<A: Key> Engine<A> {
             )));
         }
         let index = RouteIndex::build(rib)?;
-        let answerer = if let Some(cfg) = poptrie_config::<A>(spec) {
+        let answerer = if let Some(cfg) = poptrie::Config::from_spec::<A>(spec) {
             let t = fibforge::Table::with_config(std::mem::take(rib), &cfg?)?;
             Answerer::Table(Box::new(t))
         } else {

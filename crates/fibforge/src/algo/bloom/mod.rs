@@ -100,6 +100,37 @@ mod stats;
 pub mod table;
 mod update;
 
+impl BloomConfig {
+    /// The configuration `spec` names: `bloom_naive`, `bloom_base` or `bloomfwd` with options
+    /// `fpr=F`, `hash=h2|murmur|knuth`, `levels=N` (DPCPE levels; 0 = one level per length)
+    /// and `cpe=on|off` (IPv4 /20+/24+/32 grouping).
+    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, crate::BuildError> {
+        let (name, mut cfg) = match spec.name.as_str() {
+            "bloom_naive" => ("bloom_naive", BloomConfig::naive()),
+            "bloom_base" => ("bloom_base", BloomConfig::baseline()),
+            _ => ("bloomfwd", BloomConfig::default()),
+        };
+        spec.check_options(name, &["fpr", "hash", "levels", "cpe"])?;
+        cfg.fpr = spec.get_f64(name, "fpr", cfg.fpr)?;
+        if let Some(h) = spec.options.get("hash") {
+            let bad =
+                || crate::registry::bad_option(name, "hash", h, "expected h2, murmur or knuth");
+            cfg.hash = Some(HashFn::parse(h).ok_or_else(bad)?);
+        }
+        if spec.options.contains_key("levels") {
+            cfg.expansion = match spec.get_u32(name, "levels", 0)? {
+                0 => Expansion::None,
+                n => Expansion::Levels(n as usize),
+            };
+        }
+        if spec.options.contains_key("cpe") {
+            let on = spec.get_bool(name, "cpe", true)?;
+            cfg.expansion = if on { Expansion::Ipv4Groups } else { Expansion::None };
+        }
+        Ok(cfg)
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

@@ -252,39 +252,41 @@ pub fn resolve_simd(simd: Option<Simd>) -> Result<Simd, BuildError> {
     }
 }
 
-/// The configuration `spec` names (`bplus:isa=avx2,delta=1024`).
-pub fn config_from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, BuildError> {
-    spec.check_options("bplus", &["isa", "delta", "dir", "lanes"])?;
-    let simd = match spec.options.get("isa").map(String::as_str) {
-        None | Some("auto") => None,
-        Some("portable") => Some(Simd::Portable),
-        Some("avx2") => Some(Simd::Avx2),
-        Some("avx512") => Some(Simd::Avx512),
-        Some(other) => {
+impl Config {
+    /// The configuration `spec` names (`bplus:isa=avx2,delta=1024`).
+    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, BuildError> {
+        spec.check_options("bplus", &["isa", "delta", "dir", "lanes"])?;
+        let simd = match spec.options.get("isa").map(String::as_str) {
+            None | Some("auto") => None,
+            Some("portable") => Some(Simd::Portable),
+            Some("avx2") => Some(Simd::Avx2),
+            Some("avx512") => Some(Simd::Avx512),
+            Some(other) => {
+                return Err(BuildError::BadOption {
+                    algo: "bplus",
+                    option: format!("isa={other}"),
+                    reason: "expected auto, portable, avx2 or avx512".into(),
+                });
+            }
+        };
+        resolve_simd(simd)?;
+        let delta = spec.get_u32("bplus", "delta", Config::default().delta as u32)?;
+        if !(1..=1 << 20).contains(&delta) {
             return Err(BuildError::BadOption {
                 algo: "bplus",
-                option: format!("isa={other}"),
-                reason: "expected auto, portable, avx2 or avx512".into(),
+                option: format!("delta={delta}"),
+                reason: "expected 1 to 1048576 side slots".into(),
             });
         }
-    };
-    resolve_simd(simd)?;
-    let delta = spec.get_u32("bplus", "delta", Config::default().delta as u32)?;
-    if !(1..=1 << 20).contains(&delta) {
-        return Err(BuildError::BadOption {
-            algo: "bplus",
-            option: format!("delta={delta}"),
-            reason: "expected 1 to 1048576 side slots".into(),
-        });
+        let dir = spec.get_bool("bplus", "dir", true)?;
+        let lanes = spec.get_u32("bplus", "lanes", LANES as u32)? as usize;
+        if ![8, 16, 32].contains(&lanes) {
+            return Err(BuildError::BadOption {
+                algo: "bplus",
+                option: format!("lanes={lanes}"),
+                reason: "expected 8, 16 or 32".into(),
+            });
+        }
+        Ok(Config { simd, delta: delta as usize, dir, lanes })
     }
-    let dir = spec.get_bool("bplus", "dir", true)?;
-    let lanes = spec.get_u32("bplus", "lanes", LANES as u32)? as usize;
-    if ![8, 16, 32].contains(&lanes) {
-        return Err(BuildError::BadOption {
-            algo: "bplus",
-            option: format!("lanes={lanes}"),
-            reason: "expected 8, 16 or 32".into(),
-        });
-    }
-    Ok(Config { simd, delta: delta as usize, dir, lanes })
 }

@@ -42,6 +42,16 @@ mod build;
 mod hash;
 pub mod hybrid;
 mod level;
+impl BslConfig {
+    /// The configuration `spec` names: `levels=K` (expand to K lengths; 0 or absent: every
+    /// route length).
+    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+        spec.check_options("bsl", &["levels"])?;
+        let levels = spec.get_u32("bsl", "levels", 0)?;
+        Ok(BslConfig { levels: (levels > 0).then_some(levels) })
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

@@ -134,3 +134,22 @@ pub(crate) fn check_hops<A: Address>(
         _ => Ok(()),
     }
 }
+
+impl TrieConfig {
+    /// The configuration `spec` names (`cpe_fixed` or `cpe_var`: the strides per level or per
+    /// node) with options `levels=K`, `packed=on|off`, `maxstride=S`, and whether it asks for
+    /// the leaf-pushed trie (`leafpush=on`, the default) or the updatable one.
+    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<(Self, bool), BuildError> {
+        let variable = spec.name == "cpe_var";
+        let name = if variable { "cpe_var" } else { "cpe_fixed" };
+        spec.check_options(name, &["levels", "leafpush", "packed", "maxstride"])?;
+        let optional = |key| spec.options.get(key).map(|_| spec.get_u32(name, key, 0)).transpose();
+        let cfg = TrieConfig {
+            levels: optional("levels")?,
+            variable,
+            packed: spec.get_bool(name, "packed", false)?,
+            max_stride: optional("maxstride")?,
+        };
+        Ok((cfg, spec.get_bool(name, "leafpush", true)?))
+    }
+}

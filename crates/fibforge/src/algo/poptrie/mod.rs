@@ -73,6 +73,48 @@ mod reclaim;
 mod simd;
 mod update;
 
+impl Config {
+    /// The configuration `spec` names (`poptrie`, `poptrie0`, `poptrie16`, `poptrie18` with
+    /// options `s`, `aggregate`, `dir16` and `fanout`), or `None` when `spec` is another
+    /// algorithm.
+    pub fn from_spec<A: Key>(spec: &crate::registry::AlgoSpec) -> Option<Result<Self, BuildError>> {
+        let default = Config::for_family::<A>();
+        let s = match spec.name.as_str() {
+            "poptrie" => default.s,
+            "poptrie0" => 0,
+            "poptrie16" => 16,
+            "poptrie18" => 18,
+            _ => return None,
+        };
+        let parse = || {
+            spec.check_options("poptrie", &["s", "aggregate", "dir16", "fanout"])?;
+            Ok(Config {
+                s: spec.get_u32("poptrie", "s", s)?,
+                aggregate: spec.get_bool("poptrie", "aggregate", default.aggregate)?,
+                narrow_dir: spec.get_bool("poptrie", "dir16", default.narrow_dir)?,
+                fanout: fanout_option::<A>(spec, default.fanout)?,
+            })
+        };
+        Some(parse())
+    }
+}
+
+/// Poptrie's `fanout=on|off`: IPv6 only (the IPv4 lookup has no fan-out path).
+fn fanout_option<A: Key>(
+    spec: &crate::registry::AlgoSpec,
+    default: bool,
+) -> Result<bool, BuildError> {
+    let on = spec.get_bool("poptrie", "fanout", default)?;
+    if on && !A::FANOUT {
+        return Err(BuildError::BadOption {
+            algo: "poptrie",
+            option: "fanout=on".into(),
+            reason: "root fan-out is for IPv6 tables only".into(),
+        });
+    }
+    Ok(on)
+}
+
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -159,6 +159,19 @@ pub(crate) fn choose_wide(
     }
 }
 
+impl SailConfig {
+    /// The configuration `spec` names (any SAIL variant): `width=auto|16|32`.
+    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+        let algo = crate::registry::info(&spec.name).map_or("sail", |a| a.name);
+        spec.check_options(algo, &["width"])?;
+        let width = match spec.options.get("width") {
+            Some(w) => Width::parse(algo, w)?,
+            None => Width::Auto,
+        };
+        Ok(SailConfig { width })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,6 +39,18 @@
 //! 4 or 8. No incremental updates: a change recompiles.
 
 mod build;
+impl HybridConfig {
+    /// The configuration `spec` names: `stride=4|8` (bits per trie level), `packed=on|off`.
+    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+        let default = HybridConfig::default();
+        spec.check_options("bsl_hybrid", &["stride", "packed"])?;
+        Ok(HybridConfig {
+            stride: spec.get_u32("bsl_hybrid", "stride", default.stride)?,
+            packed: spec.get_bool("bsl_hybrid", "packed", default.packed)?,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

@@ -1,0 +1,198 @@
+//! Algorithms by name: what the CLI, the benchmarks and the bindings build.
+//!
+//! An [`AlgoSpec`] is a name with options, written `name` or `name:key=value,key=value`
+//! (`poptrie:s=18,aggregate=off`). [`ALGORITHMS`] is the one table of every algorithm: its
+//! name, summary, options with their help, and a builder per address family; `fibforge
+//! algos`, family checks, option errors and [`build`] all read it. Each algorithm's `Config`
+//! parses its own options in its own module (`Config::from_spec`).
+
+mod spec;
+mod table;
+
+pub use spec::{AlgoSpec, SpecError, split_list};
+pub use table::ALGORITHMS;
+
+pub(crate) use spec::bad as bad_option;
+
+use crate::addr::{Address, Family};
+use crate::fib::{BuildError, Lookup};
+use crate::rib::Rib;
+
+/// What a builder returns: the compiled structure behind the registry's trait object.
+pub type Built<A> = Result<Box<dyn Lookup<A>>, BuildError>;
+
+/// Compiles a RIB of one family into a registered structure, reading its options from the spec.
+pub type Builder<A> = fn(&AlgoSpec, &Rib<A>) -> Built<A>;
+
+/// One option an algorithm accepts, with its help line.
+#[derive(Debug, Clone, Copy)]
+pub struct Opt {
+    /// The key (`s` in `poptrie:s=18`).
+    pub key: &'static str,
+    /// Values and meaning, one line.
+    pub help: &'static str,
+}
+
+/// One algorithm known to the registry: a row of [`ALGORITHMS`].
+#[derive(Debug, Clone, Copy)]
+pub struct AlgoInfo {
+    /// The name used on the command line.
+    pub name: &'static str,
+    /// One line on what it is.
+    pub summary: &'static str,
+    /// The options it accepts.
+    pub options: &'static [Opt],
+    /// Its IPv4 builder (`None`: IPv6 only).
+    pub ipv4: Option<Builder<u32>>,
+    /// Its IPv6 builder (`None`: IPv4 only).
+    pub ipv6: Option<Builder<u128>>,
+}
+
+impl AlgoInfo {
+    /// True when the algorithm handles `family`.
+    pub fn supports(&self, family: Family) -> bool {
+        match family {
+            Family::Ipv4 => self.ipv4.is_some(),
+            Family::Ipv6 => self.ipv6.is_some(),
+        }
+    }
+
+    /// The families it handles, as `fibforge algos` prints them (`ipv4,ipv6`).
+    pub fn families(&self) -> &'static str {
+        match (self.ipv4.is_some(), self.ipv6.is_some()) {
+            (true, true) => "ipv4,ipv6",
+            (true, false) => "ipv4",
+            (false, true) => "ipv6",
+            (false, false) => "-",
+        }
+    }
+}
+
+/// Looks up an algorithm by name.
+pub fn info(name: &str) -> Option<&'static AlgoInfo> {
+    ALGORITHMS.iter().find(|a| a.name == name)
+}
+
+/// The row `spec` names, after checking its option keys against the row; the error lists the
+/// known names or the accepted options.
+pub fn check(spec: &AlgoSpec) -> Result<&'static AlgoInfo, BuildError> {
+    let Some(row) = info(&spec.name) else {
+        let names: Vec<_> = ALGORITHMS.iter().map(|a| a.name).collect();
+        let reason = format!("unknown algorithm '{}' (known: {})", spec.name, names.join(", "));
+        return Err(BuildError::Unsupported { algo: "registry", reason });
+    };
+    if let Some(key) = spec.options.keys().find(|k| !row.options.iter().any(|o| o.key == *k)) {
+        let accepted: Vec<_> = row.options.iter().map(|o| o.key).collect();
+        let reason = match accepted.is_empty() {
+            true => "it takes no options".to_string(),
+            false => format!("unknown option (accepted: {})", accepted.join(", ")),
+        };
+        return Err(BuildError::BadOption { algo: row.name, option: key.clone(), reason });
+    }
+    Ok(row)
+}
+
+/// Address families the registry can build for (IPv4 and IPv6).
+pub trait RegistryFamily: Address {
+    /// The row's builder for this family.
+    fn builder(row: &AlgoInfo) -> Option<Builder<Self>>;
+}
+
+impl RegistryFamily for u32 {
+    fn builder(row: &AlgoInfo) -> Option<Builder<u32>> {
+        row.ipv4
+    }
+}
+
+impl RegistryFamily for u128 {
+    fn builder(row: &AlgoInfo) -> Option<Builder<u128>> {
+        row.ipv6
+    }
+}
+
+/// Compiles `rib` into the structure named by `spec`.
+pub fn build<A: RegistryFamily>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let row = check(spec)?;
+    match A::builder(row) {
+        Some(builder) => builder(spec, rib),
+        None => Err(BuildError::Unsupported {
+            algo: "registry",
+            reason: format!("'{}': not available for {}", spec.name, A::FAMILY),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::poptrie::Config as PoptrieConfig;
+
+    #[test]
+    fn unknown_names_are_errors() {
+        let rib: Rib<u32> = Rib::new();
+        let e = build(&AlgoSpec::named("nope"), &rib).err().unwrap();
+        assert!(e.to_string().contains("unknown algorithm"), "{e}");
+        assert!(build(&AlgoSpec::named("radix"), &rib).is_ok());
+    }
+
+    #[test]
+    fn poptrie_fanout_is_an_ipv6_option() {
+        let spec: AlgoSpec = "poptrie:fanout=on".parse().unwrap();
+        let e = build(&spec, &Rib::<u32>::new()).err().unwrap();
+        assert!(e.to_string().contains("IPv6 tables only"), "{e}");
+        assert!(build(&spec, &Rib::<u128>::new()).is_ok());
+        let v4 = PoptrieConfig::from_spec::<u32>(&AlgoSpec::named("poptrie")).unwrap().unwrap();
+        let v6 = PoptrieConfig::from_spec::<u128>(&AlgoSpec::named("poptrie")).unwrap().unwrap();
+        assert_eq!((v4.fanout, v6.fanout), (false, true));
+        let off = PoptrieConfig::from_spec::<u128>(&"poptrie:fanout=off".parse().unwrap()).unwrap();
+        assert!(!off.unwrap().fanout);
+    }
+}
+
+#[cfg(test)]
+mod cpe_tests {
+    use super::*;
+    use crate::nexthop::NextHop;
+
+    #[test]
+    fn cpe_names_and_options() {
+        let rib: Rib<u32> = [("10.0.0.0/8", 0), ("10.1.0.0/16", 1), ("10.1.2.3/32", 2)]
+            .iter()
+            .map(|&(p, h)| (p.parse().unwrap(), NextHop::from_index(h)))
+            .collect();
+        for text in [
+            "cpe_fixed",
+            "cpe_var",
+            "cpe_var:levels=3,packed=on",
+            "cpe_fixed:leafpush=off,maxstride=12",
+            "cpe_var:leafpush=off,packed=on,levels=2",
+        ] {
+            let f = build(&text.parse().unwrap(), &rib).unwrap();
+            for a in [0x0a01_0203u32, 0x0a01_0204, 0x0a02_0000, 0x0b00_0000] {
+                assert_eq!(f.lookup(a), rib.lookup(a), "{text}");
+            }
+        }
+        for bad in ["cpe_var:stride=3", "cpe_fixed:levels=x", "cpe_fixed:maxstride=40"] {
+            assert!(build(&bad.parse().unwrap(), &rib).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn bsl_hybrid_names_and_options() {
+        let rib: Rib<u128> = [("2001:db8::/32", 0), ("2001:db8:1::/48", 1), ("::1/128", 2)]
+            .iter()
+            .map(|&(p, h)| (p.parse().unwrap(), NextHop::from_index(h)))
+            .collect();
+        for text in ["bsl_hybrid", "bsl_hybrid:stride=4,packed=off", "bsl_hybrid:stride=4"] {
+            let f = build(&text.parse().unwrap(), &rib).unwrap();
+            for a in [0x2001_0db8_0001u128 << 80, 0x2001_0db8u128 << 96, 1, 2] {
+                assert_eq!(f.lookup(a), rib.lookup(a), "{text}");
+            }
+        }
+        for bad in ["bsl_hybrid:stride=16", "bsl_hybrid:levels=3"] {
+            assert!(build(&bad.parse().unwrap(), &rib).is_err(), "{bad}");
+        }
+        let e = build(&AlgoSpec::named("bsl_hybrid"), &Rib::<u32>::new()).err().unwrap();
+        assert!(e.to_string().contains("not available for"), "{e}");
+    }
+}

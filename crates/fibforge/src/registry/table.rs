@@ -1,0 +1,308 @@
+//! The registry's one table: a row per algorithm with its summary, its options and a builder
+//! per address family. Adding an algorithm is one row here plus its module (whose `Config`
+//! parses its own options).
+
+use super::{AlgoInfo, AlgoSpec, Built, Opt};
+use crate::addr::Address;
+use crate::algo;
+use crate::fib::{Compile, Lookup};
+use crate::multi;
+use crate::rib::Rib;
+
+const NONE: &[Opt] = &[];
+
+const POPTRIE_OPTS: &[Opt] = &[
+    Opt { key: "s", help: "direct-pointing bits, 0 to 24 (default 18)" },
+    Opt { key: "aggregate", help: "on|off: route aggregation (§3)" },
+    Opt { key: "dir16", help: "on|off: 16-bit direct-pointing entries where they fit" },
+    Opt { key: "fanout", help: "on|off: root fan-out, IPv6 only (default on for IPv6)" },
+];
+
+const BLOOM_OPTS: &[Opt] = &[
+    Opt { key: "fpr", help: "target false-positive rate of each filter, in (0, 1)" },
+    Opt { key: "hash", help: "h2|murmur|knuth: the double-hashing function" },
+    Opt { key: "levels", help: "DPCPE levels (0: one level per length)" },
+    Opt { key: "cpe", help: "on|off: IPv4 /20+/24+/32 grouping" },
+];
+
+const SAIL_OPTS: &[Opt] = &[Opt { key: "width", help: "auto|16|32: word width of the arrays" }];
+
+const DXR_OPTS: &[Opt] = &[
+    Opt { key: "short", help: "on|off: the short range format (IPv4 only)" },
+    Opt { key: "k", help: "direct-table bits, overriding the name's" },
+];
+
+const CPE_OPTS: &[Opt] = &[
+    Opt { key: "levels", help: "most trie levels (default 4 IPv4, 16 IPv6)" },
+    Opt { key: "leafpush", help: "on|off: leaf-pushed (fast) or updatable trie" },
+    Opt { key: "packed", help: "on|off: sparse nodes as packed one-line arrays" },
+    Opt { key: "maxstride", help: "largest stride in bits" },
+];
+
+/// Every algorithm, in the order reports show them.
+pub const ALGORITHMS: &[AlgoInfo] = &[
+    AlgoInfo {
+        name: "radix",
+        summary: "binary radix (Patricia) tree: the RIB itself, the baseline",
+        options: NONE,
+        ipv4: Some(radix::<u32>),
+        ipv6: Some(radix::<u128>),
+    },
+    AlgoInfo {
+        name: "loop",
+        summary: "LOOP layered overlay bitmaps (Mi, Yang et al.), one table; many tables via `verify DIR`",
+        options: &[
+            Opt { key: "group", help: "prefixes per overlay group (default 64)" },
+            Opt { key: "sparse", help: "most routes of a sparse chunk (default 3)" },
+            Opt { key: "strides", help: "level strides joined by '-', e.g. 16-8-8" },
+            Opt { key: "pmt", help: "columns|packed: the PortMapTable layout" },
+        ],
+        ipv4: Some(loop_::<u32>),
+        ipv6: Some(loop_::<u128>),
+    },
+    AlgoInfo {
+        name: "bloom_naive",
+        summary: "Bloom filter + hash table per prefix length (Dharmapurikar; Lucchesi §3.1)",
+        options: BLOOM_OPTS,
+        ipv4: Some(bloom::<u32>),
+        ipv6: Some(bloom::<u128>),
+    },
+    AlgoInfo {
+        name: "bloom_base",
+        summary: "counting Bloom filters, asymmetric sizes, IPv4 CPE /20+/24+/32 (Lucchesi §3.2)",
+        options: BLOOM_OPTS,
+        ipv4: Some(bloom::<u32>),
+        ipv6: Some(bloom::<u128>),
+    },
+    AlgoInfo {
+        name: "bloomfwd",
+        summary: "Bloomfwd: H2/Murmur/Knuth double hashing, SIMD batches, DPCPE for IPv6 (Lucchesi §4)",
+        options: BLOOM_OPTS,
+        ipv4: Some(bloom::<u32>),
+        ipv6: Some(bloom::<u128>),
+    },
+    AlgoInfo {
+        name: "poptrie",
+        summary: "Poptrie (Asai & Ohara 2015): 64-ary popcount trie",
+        options: POPTRIE_OPTS,
+        ipv4: Some(poptrie::<u32>),
+        ipv6: Some(poptrie::<u128>),
+    },
+    AlgoInfo {
+        name: "poptrie0",
+        summary: "Poptrie without direct pointing (s=0)",
+        options: POPTRIE_OPTS,
+        ipv4: Some(poptrie::<u32>),
+        ipv6: Some(poptrie::<u128>),
+    },
+    AlgoInfo {
+        name: "poptrie16",
+        summary: "Poptrie, direct pointing on the first 16 address bits (s=16)",
+        options: POPTRIE_OPTS,
+        ipv4: Some(poptrie::<u32>),
+        ipv6: Some(poptrie::<u128>),
+    },
+    AlgoInfo {
+        name: "poptrie18",
+        summary: "Poptrie, direct pointing on the first 18 address bits (s=18)",
+        options: POPTRIE_OPTS,
+        ipv4: Some(poptrie::<u32>),
+        ipv6: Some(poptrie::<u128>),
+    },
+    AlgoInfo {
+        name: "bplus",
+        summary: "interval B+-tree (after PlanB, NSDI 2026): predecessor search over the RIB's \
+                  ranges in 64-byte SIMD nodes",
+        options: &[
+            Opt { key: "isa", help: "auto|portable|avx2|avx512: the node-rank instructions" },
+            Opt { key: "delta", help: "side-table slots for updates, 1 to 1048576" },
+            Opt { key: "dir", help: "on|off: the 16-bit front directory" },
+            Opt { key: "lanes", help: "8|16|32: batch lanes walked in lock step" },
+        ],
+        ipv4: Some(bplus::<u32>),
+        ipv6: Some(bplus::<u128>),
+    },
+    AlgoInfo {
+        name: "dir24_8",
+        summary: "DIR-24-8-BASIC (Gupta et al. 1998): 2^24 first-level table + 256-entry chunks",
+        options: NONE,
+        ipv4: Some(|_, rib| compiled::<_, algo::dir24_8::Dir24_8>(rib, &())),
+        ipv6: None,
+    },
+    AlgoInfo {
+        name: "dxr16",
+        summary: "DXR D16R (Zec, Rizzo, Mikuc 2012): 2^16 direct table + binary-searched range \
+                  tables (IPv6: long format, Poptrie paper §4.10)",
+        options: DXR_OPTS,
+        ipv4: Some(dxr::<u32>),
+        ipv6: Some(dxr::<u128>),
+    },
+    AlgoInfo {
+        name: "dxr18",
+        summary: "DXR D18R: 2^18 direct table + binary-searched range tables",
+        options: DXR_OPTS,
+        ipv4: Some(dxr::<u32>),
+        ipv6: Some(dxr::<u128>),
+    },
+    AlgoInfo {
+        name: "sail_b",
+        summary: "SAIL_B (Yang 2014): bitmaps per length 0-24, pivot pushing to /32 chunks",
+        options: SAIL_OPTS,
+        ipv4: Some(sail::<algo::sail::SailB>),
+        ipv6: None,
+    },
+    AlgoInfo {
+        name: "sail_u",
+        summary: "SAIL_U (Yang 2014): pushed to levels 6/12/18/24, one bitmap word per update",
+        options: SAIL_OPTS,
+        ipv4: Some(sail::<algo::sail::SailU>),
+        ipv6: None,
+    },
+    AlgoInfo {
+        name: "sail_l",
+        summary: "SAIL_L (Yang 2014): pushed to levels 16/24/32 (IPv6: to /64), chunk ids",
+        options: SAIL_OPTS,
+        ipv4: Some(sail_l::<u32>),
+        ipv6: Some(sail_l::<u128>),
+    },
+    AlgoInfo {
+        name: "miht",
+        summary: "MIHT (Lin, Hsu, Hsieh 2014): B+ tree on k-bit keys + priority tries",
+        options: &[
+            Opt { key: "k", help: "key bits (default 16 IPv4, 32 IPv6)" },
+            Opt { key: "m", help: "16|32: B+ tree order" },
+        ],
+        ipv4: Some(miht::<u32>),
+        ipv6: Some(miht::<u128>),
+    },
+    AlgoInfo {
+        name: "treebitmap4",
+        summary: "Tree Bitmap (Eatherton, Varghese, Dittia 2004), stride 4 (16-ary): internal + \
+                  external bitmaps, popcount; incremental updates",
+        options: NONE,
+        ipv4: Some(|_, rib| compiled::<_, algo::treebitmap::TreeBitmap4<u32>>(rib, &())),
+        ipv6: Some(|_, rib| compiled::<_, algo::treebitmap::TreeBitmap4<u128>>(rib, &())),
+    },
+    AlgoInfo {
+        name: "treebitmap6",
+        summary: "Tree Bitmap, stride 6 (64-ary, as in the Poptrie paper); incremental updates",
+        options: NONE,
+        ipv4: Some(|_, rib| compiled::<_, algo::treebitmap::TreeBitmap6<u32>>(rib, &())),
+        ipv6: Some(|_, rib| compiled::<_, algo::treebitmap::TreeBitmap6<u128>>(rib, &())),
+    },
+    AlgoInfo {
+        name: "bsl",
+        summary: "binary search on prefix lengths with markers (Waldvogel 1997), one cache line \
+                  per probe",
+        options: &[Opt { key: "levels", help: "CPE to K lengths (Srinivasan-Varghese §6)" }],
+        ipv4: Some(bsl::<u32>),
+        ipv6: Some(bsl::<u128>),
+    },
+    AlgoInfo {
+        name: "bsl_hybrid",
+        summary: "IPv6 hybrid of Srinivasan-Varghese §7: hashing on lengths 32/64/96 (two probes), \
+                  then a leaf-pushed trie over the 32 bits left",
+        options: &[
+            Opt { key: "stride", help: "4|8: bits per trie level" },
+            Opt { key: "packed", help: "on|off: sparse nodes as packed arrays" },
+        ],
+        ipv4: None,
+        ipv6: Some(|spec, rib| {
+            let cfg = algo::bsl::hybrid::HybridConfig::from_spec(spec)?;
+            compiled::<_, algo::bsl::hybrid::BslHybrid>(rib, &cfg)
+        }),
+    },
+    AlgoInfo {
+        name: "sail_m",
+        summary: "SAIL_M (Yang 2014): SAIL_L over the merged trie of many tables (IPv6: to /64); \
+                  one table here, many via `verify DIR` and `bench --multi DIR`",
+        options: SAIL_OPTS,
+        ipv4: Some(sail_m::<u32>),
+        ipv6: Some(sail_m::<u128>),
+    },
+    AlgoInfo {
+        name: "cpe_fixed",
+        summary: "fixed-stride multibit trie, strides by dynamic programming (Srinivasan-Varghese 1998)",
+        options: CPE_OPTS,
+        ipv4: Some(cpe::<u32>),
+        ipv6: Some(cpe::<u128>),
+    },
+    AlgoInfo {
+        name: "cpe_var",
+        summary: "variable-stride multibit trie, per-node strides by dynamic programming \
+                  (Srinivasan-Varghese 1998)",
+        options: CPE_OPTS,
+        ipv4: Some(cpe::<u32>),
+        ipv6: Some(cpe::<u128>),
+    },
+];
+
+/// Compiles `rib` into `F` with `cfg`, behind the registry's trait object.
+fn compiled<A: Address, F: Compile<A> + 'static>(rib: &Rib<A>, cfg: &F::Config) -> Built<A> {
+    Ok(Box::new(F::compile(rib, cfg)?))
+}
+
+fn radix<A: Address>(_: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    compiled::<A, algo::radix::Radix<A>>(rib, &())
+}
+
+fn loop_<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let cfg = multi::loop_::LoopConfig::from_spec(spec)?;
+    compiled::<A, multi::loop_::LoopFib<A>>(rib, &cfg)
+}
+
+fn bloom<A: algo::bloom::BloomKey>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let cfg = algo::bloom::BloomConfig::from_spec(spec)?;
+    compiled::<A, algo::bloom::BloomFib<A>>(rib, &cfg)
+}
+
+fn poptrie<A: algo::poptrie::Key>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let cfg = algo::poptrie::Config::from_spec::<A>(spec).expect("a Poptrie row")?;
+    compiled::<A, algo::poptrie::Poptrie<A>>(rib, &cfg)
+}
+
+fn bplus<A: algo::bplus::Key>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let cfg = algo::bplus::Config::from_spec(spec)?;
+    compiled::<A, algo::bplus::BPlus<A>>(rib, &cfg)
+}
+
+fn dxr<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let cfg = algo::dxr::DxrConfig::from_spec(spec)?;
+    compiled::<A, algo::dxr::Dxr<A>>(rib, &cfg)
+}
+
+fn sail<F: Compile<u32, Config = algo::sail::SailConfig> + 'static>(
+    spec: &AlgoSpec,
+    rib: &Rib<u32>,
+) -> Built<u32> {
+    compiled::<u32, F>(rib, &algo::sail::SailConfig::from_spec(spec)?)
+}
+
+fn sail_l<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let cfg = algo::sail::SailConfig::from_spec(spec)?;
+    compiled::<A, algo::sail::SailL<A>>(rib, &cfg)
+}
+
+fn sail_m<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let cfg = algo::sail::SailConfig::from_spec(spec)?;
+    Ok(Box::new(multi::sail_m::SailMFib::build(rib, &cfg)?) as Box<dyn Lookup<A>>)
+}
+
+fn miht<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let cfg = algo::miht::MihtConfig::from_spec(spec)?;
+    compiled::<A, algo::miht::Miht<A>>(rib, &cfg)
+}
+
+fn bsl<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let cfg = algo::bsl::BslConfig::from_spec(spec)?;
+    compiled::<A, algo::bsl::Bsl<A>>(rib, &cfg)
+}
+
+fn cpe<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let (cfg, leaf_pushed) = algo::multibit::TrieConfig::from_spec(spec)?;
+    if leaf_pushed {
+        compiled::<A, algo::multibit::LeafPushedTrie<A>>(rib, &cfg)
+    } else {
+        compiled::<A, algo::multibit::UpdatableTrie<A>>(rib, &cfg)
+    }
+}
