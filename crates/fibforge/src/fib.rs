@@ -14,13 +14,34 @@ use crate::rib::Rib;
 pub enum BuildError {
     /// The table exceeds a structural limit of the algorithm.
     #[error("{algo}: {what} exceeds the limit of {limit} (found {found})")]
-    LimitExceeded { algo: &'static str, what: &'static str, limit: u64, found: u64 },
+    LimitExceeded {
+        /// The algorithm's name.
+        algo: &'static str,
+        /// What is counted (routes, next hops, nodes, ...).
+        what: &'static str,
+        /// The most the algorithm can hold.
+        limit: u64,
+        /// How many the table needs.
+        found: u64,
+    },
     /// The table holds something the algorithm cannot represent.
     #[error("{algo}: {reason}")]
-    Unsupported { algo: &'static str, reason: String },
+    Unsupported {
+        /// The algorithm's name.
+        algo: &'static str,
+        /// What it cannot represent.
+        reason: String,
+    },
     /// A configuration value is invalid.
     #[error("{algo}: invalid option {option}: {reason}")]
-    BadOption { algo: &'static str, option: String, reason: String },
+    BadOption {
+        /// The algorithm's name.
+        algo: &'static str,
+        /// The option as given (`key=value`, or the key).
+        option: String,
+        /// Why it is refused.
+        reason: String,
+    },
 }
 
 /// Longest-prefix-match lookups.

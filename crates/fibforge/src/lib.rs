@@ -1,3 +1,4 @@
+#![warn(missing_docs, unreachable_pub)]
 //! fibforge: longest-prefix-match (IP routing table lookup) structures from the research
 //! literature, compiled from one RIB and verified against it.
 //!
@@ -6,6 +7,20 @@
 //! - [`Table`]: the concurrent table (one writer, lock-free [`Reader`]s), Poptrie by default.
 //! - [`algo`]: the algorithms, one module each; [`registry`] builds them by name.
 //! - [`verify`]: any structure checked against its RIB (probes, exhaustive IPv4, many tables).
+//!
+//! # Start reading here
+//!
+//! ```text
+//! text / MRT files ──fibforge-io──▶ Rib (truth, oracle) ──Compile──▶ FIB (algo::*) ──▶ Lookup
+//!                                     │                                 ▲
+//!                                     └── changes ──Incremental─────────┘
+//! Table = Rib + incremental FIB + QSBR publication (sync); Readers look up lock-free
+//! registry (one row per algorithm) ──▶ CLI, bench, C ABI, Python
+//! multi/: many tables in one structure (LOOP, SAIL_M, one FIB per table)
+//! ```
+//!
+//! Read `fib.rs` (the traits), `rib/` (the truth), one algorithm (`algo/poptrie`), then
+//! `sync.rs` (publication) and `registry/` (names to builders).
 //!
 //! Addresses are `u32` (IPv4) and `u128` (IPv6) through the [`Address`] trait; next hops are
 //! dense [`NextHop`] ids interned from user values with [`Interner`].

@@ -41,22 +41,52 @@ pub enum ParseMode {
 pub enum PrefixError {
     /// The address part is not an address of the expected family.
     #[error("'{text}' is not a valid {family} address")]
-    BadAddress { text: String, family: Family },
+    BadAddress {
+        /// The text as given.
+        text: String,
+        /// The family expected.
+        family: Family,
+    },
     /// The text has an address of the other family.
     #[error("'{text}' is an {found} prefix where {expected} was expected")]
-    WrongFamily { text: String, expected: Family, found: Family },
+    WrongFamily {
+        /// The text as given.
+        text: String,
+        /// The family expected.
+        expected: Family,
+        /// The family the text has.
+        found: Family,
+    },
     /// The length is not a number.
     #[error("'{text}': prefix length is not a decimal number without sign or leading zeros")]
-    BadLength { text: String },
+    BadLength {
+        /// The text as given.
+        text: String,
+    },
     /// The length exceeds the address width.
     #[error("'{text}': prefix length {len} is out of range 0..={max}")]
-    LengthOutOfRange { text: String, len: u32, max: u32 },
+    LengthOutOfRange {
+        /// The text as given.
+        text: String,
+        /// The length given.
+        len: u32,
+        /// The address width.
+        max: u32,
+    },
     /// Bits beyond the length are set.
     #[error("'{text}': host bits set (canonical form: {canonical})")]
-    HostBitsSet { text: String, canonical: String },
+    HostBitsSet {
+        /// The text as given.
+        text: String,
+        /// The prefix with its host bits cleared.
+        canonical: String,
+    },
     /// No `/len` part.
     #[error("'{text}': missing prefix length")]
-    MissingLength { text: String },
+    MissingLength {
+        /// The text as given.
+        text: String,
+    },
 }
 
 impl<A: Address> Prefix<A> {

@@ -6,7 +6,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     for a in fibforge::registry::ALGORITHMS {
         println!("{:<14}{:<11}{}", a.name, a.families(), a.summary);
         for o in a.options {
-            println!("{:<25}{}={}", "", o.key, o.help);
+            println!("{:<25}{:<10} {}", "", o.key, o.help);
         }
     }
     Ok(ExitCode::SUCCESS)

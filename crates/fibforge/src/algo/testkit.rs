@@ -8,20 +8,20 @@ use crate::prefix::Prefix;
 use crate::rib::Rib;
 use crate::verify::{self, Probes};
 
-pub use crate::verify::level_boundaries as boundaries;
+pub(crate) use crate::verify::level_boundaries as boundaries;
 
 /// A next hop by index.
-pub fn hop(i: u32) -> NextHop {
+pub(crate) fn hop(i: u32) -> NextHop {
     NextHop::from_index(i)
 }
 
 /// A table from `(address, length, hop index)` triples (host bits are masked).
-pub fn table<A: Address>(routes: &[(A, u32, u32)]) -> Rib<A> {
+pub(crate) fn table<A: Address>(routes: &[(A, u32, u32)]) -> Rib<A> {
     routes.iter().map(|&(a, l, h)| (Prefix::new_masked(a, l).unwrap(), hop(h))).collect()
 }
 
 /// The edge-case tables every algorithm must answer correctly, by name.
-pub fn edge_tables<A: Address>() -> Vec<(&'static str, Rib<A>)> {
+pub(crate) fn edge_tables<A: Address>() -> Vec<(&'static str, Rib<A>)> {
     let max = A::BITS;
     let top = A::from_u128(u128::MAX);
     let probe = A::from_u128(0x0A0B_0C0D_0E0F_1011_1213_1415_1617_1819u128 >> (128 - max));
@@ -82,7 +82,7 @@ fn chunk_boundaries<A: Address>() -> Rib<A> {
 
 /// `n` routes with `n` distinct next hops: /24-ish routes spread over the space and host
 /// routes packed into one small block (so one chunk holds many of them).
-pub fn many_hops<A: Address>(n: u32) -> Rib<A> {
+pub(crate) fn many_hops<A: Address>(n: u32) -> Rib<A> {
     let mut routes = Vec::with_capacity(n as usize);
     let shift = A::BITS - 32;
     for i in 0..n / 2 {
@@ -99,14 +99,14 @@ pub fn many_hops<A: Address>(n: u32) -> Rib<A> {
 
 /// Addresses that stress a table: the first and last address of every route and their
 /// outside neighbours, `random` uniform addresses and as many inside random routes.
-pub fn probes<A: Address>(rib: &Rib<A>, random: usize, seed: u64) -> Vec<A> {
+pub(crate) fn probes<A: Address>(rib: &Rib<A>, random: usize, seed: u64) -> Vec<A> {
     verify::probes(rib, 1, random, seed)
 }
 
 /// The /k boundaries (and the address before each) of the 256 /k blocks around every route:
 /// those inside the route's enclosing prefix of length k − 8 (or all of them for a shorter
 /// route). IPv4 /24 boundaries near the routes, where the structures change.
-pub fn boundaries_near_routes<A: Address>(rib: &Rib<A>, k: u32) -> Vec<A> {
+pub(crate) fn boundaries_near_routes<A: Address>(rib: &Rib<A>, k: u32) -> Vec<A> {
     let mut regions: Vec<Prefix<A>> =
         rib.iter().map(|(p, _)| p.truncated(p.len().min(k - 8))).collect();
     regions.sort_unstable();
@@ -128,7 +128,7 @@ pub fn boundaries_near_routes<A: Address>(rib: &Rib<A>, k: u32) -> Vec<A> {
 /// in the given order, and through `lookup_batch` sorted too (batches must not depend on
 /// neighbouring addresses being similar, nor miss what similar neighbours expose).
 #[track_caller]
-pub fn assert_same<A: Address, F: Lookup<A> + ?Sized>(
+pub(crate) fn assert_same<A: Address, F: Lookup<A> + ?Sized>(
     name: &str,
     fib: &F,
     rib: &Rib<A>,
@@ -147,7 +147,7 @@ pub fn assert_same<A: Address, F: Lookup<A> + ?Sized>(
 
 /// Routes from a proptest-friendly description: few distinct top bits so routes nest and
 /// collide, lengths anywhere in `0..=BITS`, next-hop indices up to `max_hop`.
-pub fn arb_routes<A: Address>(
+pub(crate) fn arb_routes<A: Address>(
     max_routes: usize,
     max_hop: u32,
 ) -> impl proptest::strategy::Strategy<Value = Vec<(Prefix<A>, NextHop)>> {

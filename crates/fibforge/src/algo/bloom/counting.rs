@@ -14,7 +14,7 @@ use super::hash::reduce;
 
 /// A Bloom filter with per-bit counters so that keys can be removed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CountingBloom {
+pub(crate) struct CountingBloom {
     bits: Vec<u64>,
     counters: Vec<u8>,
     m: u32,
@@ -22,10 +22,10 @@ pub struct CountingBloom {
 }
 
 /// The largest filter, in bits (indices are reduced from 32-bit hashes).
-pub const MAX_FILTER_BITS: u64 = u32::MAX as u64;
+pub(crate) const MAX_FILTER_BITS: u64 = u32::MAX as u64;
 
 /// Filter size `m` (bits) and hash count `k` for `n` keys at false-positive rate `fpr`.
-pub fn filter_shape(n: usize, fpr: f64) -> (u64, u32) {
+pub(crate) fn filter_shape(n: usize, fpr: f64) -> (u64, u32) {
     let lg = (1.0 / fpr).log2();
     let m = ((n.max(1) as f64) * lg / std::f64::consts::LN_2).ceil() as u64;
     let k = lg.ceil().max(1.0) as u32;
@@ -34,7 +34,7 @@ pub fn filter_shape(n: usize, fpr: f64) -> (u64, u32) {
 
 impl CountingBloom {
     /// An empty filter of `m` bits probed with `k` hashes.
-    pub fn new(m: u64, k: u32) -> Self {
+    pub(crate) fn new(m: u64, k: u32) -> Self {
         let m = m.clamp(64, MAX_FILTER_BITS) as u32;
         CountingBloom {
             bits: super::huge::zeroed((m as usize).div_ceil(64)),
@@ -46,19 +46,19 @@ impl CountingBloom {
 
     /// Number of bits.
     #[inline]
-    pub fn m(&self) -> u32 {
+    pub(crate) fn m(&self) -> u32 {
         self.m
     }
 
     /// Number of hashes per key.
     #[inline]
-    pub fn k(&self) -> u32 {
+    pub(crate) fn k(&self) -> u32 {
         self.k
     }
 
     /// True when the bit addressed by hash `h` is set.
     #[inline(always)]
-    pub fn test(&self, h: u32) -> bool {
+    pub(crate) fn test(&self, h: u32) -> bool {
         let i = reduce(h, self.m) as usize;
         // Indexing cannot fail: `reduce` returns `i < m` and `bits` holds `m` bits.
         (self.bits[i >> 6] >> (i & 63)) & 1 != 0
@@ -66,12 +66,12 @@ impl CountingBloom {
 
     /// Hints the cache that the word holding the bit of hash `h` is read soon.
     #[inline(always)]
-    pub fn prefetch(&self, h: u32) {
+    pub(crate) fn prefetch(&self, h: u32) {
         crate::algo::prefetch::read(&self.bits, reduce(h, self.m) as usize >> 6);
     }
 
     /// Counts one more key at the bit addressed by hash `h`.
-    pub fn add(&mut self, h: u32) {
+    pub(crate) fn add(&mut self, h: u32) {
         let i = reduce(h, self.m) as usize;
         let c = &mut self.counters[i];
         *c = c.saturating_add(1);
@@ -79,7 +79,7 @@ impl CountingBloom {
     }
 
     /// Counts one key less at the bit addressed by hash `h` (sticky at 255, see module doc).
-    pub fn sub(&mut self, h: u32) {
+    pub(crate) fn sub(&mut self, h: u32) {
         let i = reduce(h, self.m) as usize;
         let c = &mut self.counters[i];
         debug_assert!(*c > 0, "removing a key that was never added");
@@ -93,13 +93,8 @@ impl CountingBloom {
     }
 
     /// Bytes of the bit vector and the counters.
-    pub fn memory_bytes(&self) -> usize {
+    pub(crate) fn memory_bytes(&self) -> usize {
         self.bits.capacity() * 8 + self.counters.capacity()
-    }
-
-    /// Bytes the lookups read (the bit vector only).
-    pub fn lookup_bytes(&self) -> usize {
-        self.bits.len() * 8
     }
 }
 

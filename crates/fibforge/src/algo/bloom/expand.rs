@@ -21,7 +21,7 @@ use crate::prefix::Prefix;
 use crate::rib::Rib;
 
 /// The routes of `rib` with `lo < len ≤ hi`, as their own RIB.
-pub fn group_rib<A: Address>(rib: &Rib<A>, lo: u32, hi: u32) -> Rib<A> {
+pub(crate) fn group_rib<A: Address>(rib: &Rib<A>, lo: u32, hi: u32) -> Rib<A> {
     let mut sub = Rib::new();
     for (p, h) in rib.iter().filter(|(p, _)| p.len() > lo && p.len() <= hi) {
         sub.insert(p, h);
@@ -42,13 +42,13 @@ fn runs<A: Address>(sub: &Rib<A>) -> impl Iterator<Item = (u128, u128, NextHop)>
 }
 
 /// Number of length-`q` keys the routes of `sub` expand to, after capture (saturating).
-pub fn expanded_count<A: Address>(sub: &Rib<A>, q: u32) -> u128 {
+pub(crate) fn expanded_count<A: Address>(sub: &Rib<A>, q: u32) -> u128 {
     let shift = A::BITS - q;
     runs(sub).fold(0u128, |n, (start, end, _)| n.saturating_add(((end - start) >> shift) + 1))
 }
 
 /// The length-`q` keys of `sub` with their next hops, in address order.
-pub fn expand<A: Address>(sub: &Rib<A>, q: u32) -> Vec<(A, NextHop)> {
+pub(crate) fn expand<A: Address>(sub: &Rib<A>, q: u32) -> Vec<(A, NextHop)> {
     let shift = A::BITS - q;
     let mut out = Vec::new();
     for (start, end, hop) in runs(sub) {
@@ -60,7 +60,7 @@ pub fn expand<A: Address>(sub: &Rib<A>, q: u32) -> Vec<(A, NextHop)> {
 
 /// The value of key `key` (length `q`) for the routes of `rib` with `min_len ≤ len ≤ q`: its
 /// longest covering route among them (group `(lo, q]` is `min_len = lo + 1`).
-pub fn key_value<A: Address>(rib: &Rib<A>, key: A, min_len: u32, q: u32) -> Option<NextHop> {
+pub(crate) fn key_value<A: Address>(rib: &Rib<A>, key: A, min_len: u32, q: u32) -> Option<NextHop> {
     let p = Prefix::from_parts_unchecked(key, q);
     rib.covering(&p).filter(|(c, _)| c.len() >= min_len).last().map(|(_, h)| h)
 }

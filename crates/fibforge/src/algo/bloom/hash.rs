@@ -82,16 +82,16 @@ impl HashFn {
 
 /// A 64-bit key folded to 32 bits for the 32-bit base functions (high half xor low half).
 #[inline(always)]
-pub fn fold32(x: u64) -> u32 {
+pub(crate) fn fold32(x: u64) -> u32 {
     (x ^ (x >> 32)) as u32
 }
 
 /// The constant that derives the second hash of a pair from the first.
-pub const PAIR_SALT: u32 = 0x9e37_79b9;
+pub(crate) const PAIR_SALT: u32 = 0x9e37_79b9;
 
 /// How many hashes a filter computes per key.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Scheme {
+pub(crate) enum Scheme {
     /// `k` seeded evaluations for the filter plus one for the table (naive, baseline).
     Independent,
     /// One pair, `g_i = a + i·b`, and `a` reused for the table (Bloomfwd).
@@ -100,7 +100,7 @@ pub enum Scheme {
 
 /// The paper's H2 (Algorithm 3).
 #[inline(always)]
-pub fn h2(mut x: u32) -> u32 {
+pub(crate) fn h2(mut x: u32) -> u32 {
     x = ((x >> 16) ^ x).wrapping_mul(0x045d_9f3b);
     x = ((x >> 16) ^ x).wrapping_mul(0x045d_9f3b);
     (x >> 16) ^ x
@@ -108,13 +108,13 @@ pub fn h2(mut x: u32) -> u32 {
 
 /// Knuth's multiplicative hash with the golden-ratio multiplier.
 #[inline(always)]
-pub fn knuth(x: u32) -> u32 {
+pub(crate) fn knuth(x: u32) -> u32 {
     x.wrapping_mul(2_654_435_761)
 }
 
 /// MurmurHash3's 32-bit finaliser.
 #[inline(always)]
-pub fn fmix32(mut h: u32) -> u32 {
+pub(crate) fn fmix32(mut h: u32) -> u32 {
     h ^= h >> 16;
     h = h.wrapping_mul(0x85eb_ca6b);
     h ^= h >> 13;
@@ -124,7 +124,7 @@ pub fn fmix32(mut h: u32) -> u32 {
 
 /// MurmurHash3's 64-bit finaliser.
 #[inline(always)]
-pub fn fmix64(mut k: u64) -> u64 {
+pub(crate) fn fmix64(mut k: u64) -> u64 {
     k ^= k >> 33;
     k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
     k ^= k >> 33;
@@ -134,7 +134,7 @@ pub fn fmix64(mut k: u64) -> u64 {
 
 /// MurmurHash3 x86_32 of the 4-byte little-endian encoding of `x`: one body block, no tail.
 #[inline(always)]
-pub fn murmur3_32(x: u32, seed: u32) -> u32 {
+pub(crate) fn murmur3_32(x: u32, seed: u32) -> u32 {
     let k = x.wrapping_mul(0xcc9e_2d51).rotate_left(15).wrapping_mul(0x1b87_3593);
     let h = (seed ^ k).rotate_left(13).wrapping_mul(5).wrapping_add(0xe654_6b64);
     fmix32(h ^ 4)
@@ -143,7 +143,7 @@ pub fn murmur3_32(x: u32, seed: u32) -> u32 {
 /// MurmurHash3 x64_128 of the 8-byte little-endian encoding of `x`: only the `k1` tail step
 /// runs, then the finalisation. Returns the two 64-bit halves.
 #[inline(always)]
-pub fn murmur3_x64_128_key64(x: u64, seed: u64) -> (u64, u64) {
+pub(crate) fn murmur3_x64_128_key64(x: u64, seed: u64) -> (u64, u64) {
     const C1: u64 = 0x87c3_7b91_1142_53d5;
     const C2: u64 = 0x4cf5_ad43_2745_937f;
     let k1 = x.wrapping_mul(C1).rotate_left(31).wrapping_mul(C2);
@@ -161,7 +161,7 @@ pub fn murmur3_x64_128_key64(x: u64, seed: u64) -> (u64, u64) {
 
 /// Seeded hash for the independent scheme: `seed` selects one function of the family.
 #[inline(always)]
-pub fn seeded64(x: u64, seed: u32) -> u32 {
+pub(crate) fn seeded64(x: u64, seed: u32) -> u32 {
     if x >> 32 == 0 {
         murmur3_32(x as u32, seed.wrapping_mul(PAIR_SALT))
     } else {
@@ -171,7 +171,7 @@ pub fn seeded64(x: u64, seed: u32) -> u32 {
 
 /// Maps a 32-bit hash into `0..n` (multiply-shift range reduction).
 #[inline(always)]
-pub fn reduce(h: u32, n: u32) -> u32 {
+pub(crate) fn reduce(h: u32, n: u32) -> u32 {
     ((h as u64 * n as u64) >> 32) as u32
 }
 

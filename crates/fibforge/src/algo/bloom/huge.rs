@@ -11,7 +11,7 @@ const MIN_BYTES: usize = 4 << 20;
 const HUGE: usize = 2 << 20;
 
 /// `n` copies of `T::default()` (all-zero bytes for the callers' types), huge-page advised.
-pub fn zeroed<T: Copy + Default>(n: usize) -> Vec<T> {
+pub(super) fn zeroed<T: Copy + Default>(n: usize) -> Vec<T> {
     // Reserve first (fresh, untouched pages for a large allocation), advise, then write.
     let mut v: Vec<T> = Vec::with_capacity(n);
     advise(v.as_ptr().cast(), n * std::mem::size_of::<T>());

@@ -13,7 +13,7 @@ use crate::nexthop::NextHop;
 
 /// The table of one level: full keys, or the top 64 bits of IPv6 keys of length ≤ 64.
 #[derive(Clone, Debug)]
-pub enum KeyTable<A: BloomKey> {
+pub(crate) enum KeyTable<A: BloomKey> {
     /// Keys as they are.
     Full(HopTable<A>),
     /// [`BloomKey::high64`] of each key (all keys have zero low 64 bits).
@@ -23,7 +23,7 @@ pub enum KeyTable<A: BloomKey> {
 impl<A: BloomKey> KeyTable<A> {
     /// A table for `n` keys of length `len`: [`KeyTable::High`] when the address is wider than
     /// 64 bits and `len ≤ 64`.
-    pub fn for_length(len: u32, n: usize) -> Self {
+    pub(crate) fn for_length(len: u32, n: usize) -> Self {
         if A::BITS > 64 && len <= 64 {
             KeyTable::High(HopTable::with_capacity(n))
         } else {
@@ -32,21 +32,16 @@ impl<A: BloomKey> KeyTable<A> {
     }
 
     /// Number of keys.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self {
             KeyTable::Full(t) => t.len(),
             KeyTable::High(t) => t.len(),
         }
     }
 
-    /// True when empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Hints the cache that the home slot of hash `h` is read soon.
     #[inline(always)]
-    pub fn prefetch(&self, h: u32) {
+    pub(crate) fn prefetch(&self, h: u32) {
         match self {
             KeyTable::Full(t) => t.prefetch(h),
             KeyTable::High(t) => t.prefetch(h),
@@ -55,7 +50,7 @@ impl<A: BloomKey> KeyTable<A> {
 
     /// The next hop stored for `key`, whose hash is `h`.
     #[inline(always)]
-    pub fn get(&self, key: A, h: u32) -> Option<NextHop> {
+    pub(crate) fn get(&self, key: A, h: u32) -> Option<NextHop> {
         match self {
             KeyTable::Full(t) => t.get(key, h),
             KeyTable::High(t) => t.get(key.high64(), h),
@@ -63,7 +58,7 @@ impl<A: BloomKey> KeyTable<A> {
     }
 
     /// Slots a lookup of `key` with hash `h` reads.
-    pub fn run_length(&self, key: A, h: u32) -> usize {
+    pub(crate) fn run_length(&self, key: A, h: u32) -> usize {
         match self {
             KeyTable::Full(t) => t.run_length(key, h),
             KeyTable::High(t) => t.run_length(key.high64(), h),
@@ -71,7 +66,13 @@ impl<A: BloomKey> KeyTable<A> {
     }
 
     /// Stores `key → hop` (see [`HopTable::insert`]); `rehash` hashes a full key.
-    pub fn insert(&mut self, key: A, h: u32, hop: NextHop, rehash: impl Fn(A) -> u32) -> bool {
+    pub(crate) fn insert(
+        &mut self,
+        key: A,
+        h: u32,
+        hop: NextHop,
+        rehash: impl Fn(A) -> u32,
+    ) -> bool {
         match self {
             KeyTable::Full(t) => t.insert(key, h, hop, rehash),
             KeyTable::High(t) => t.insert(key.high64(), h, hop, |x| rehash(A::from_high64(x))),
@@ -79,7 +80,7 @@ impl<A: BloomKey> KeyTable<A> {
     }
 
     /// Removes `key` (see [`HopTable::remove`]); `rehash` hashes a full key.
-    pub fn remove(&mut self, key: A, h: u32, rehash: impl Fn(A) -> u32) -> bool {
+    pub(crate) fn remove(&mut self, key: A, h: u32, rehash: impl Fn(A) -> u32) -> bool {
         match self {
             KeyTable::Full(t) => t.remove(key, h, rehash),
             KeyTable::High(t) => t.remove(key.high64(), h, |x| rehash(A::from_high64(x))),
@@ -87,7 +88,7 @@ impl<A: BloomKey> KeyTable<A> {
     }
 
     /// Every `(key, hop)` pair with full keys, in slot order.
-    pub fn entries(&self) -> Box<dyn Iterator<Item = (A, NextHop)> + '_> {
+    pub(crate) fn entries(&self) -> Box<dyn Iterator<Item = (A, NextHop)> + '_> {
         match self {
             KeyTable::Full(t) => Box::new(t.entries()),
             KeyTable::High(t) => Box::new(t.entries().map(|(x, h)| (A::from_high64(x), h))),
@@ -95,7 +96,7 @@ impl<A: BloomKey> KeyTable<A> {
     }
 
     /// Bytes of the slot array.
-    pub fn memory_bytes(&self) -> usize {
+    pub(crate) fn memory_bytes(&self) -> usize {
         match self {
             KeyTable::Full(t) => t.memory_bytes(),
             KeyTable::High(t) => t.memory_bytes(),

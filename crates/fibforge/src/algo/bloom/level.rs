@@ -85,7 +85,7 @@ impl BloomKey for u128 {
 
 /// A Bloom filter and hash table holding the keys of one length.
 #[derive(Clone, Debug)]
-pub struct Level<A: BloomKey> {
+pub(super) struct Level<A: BloomKey> {
     len: u32,
     mask: A,
     filter: CountingBloom,
@@ -99,7 +99,7 @@ pub struct Level<A: BloomKey> {
 impl<A: BloomKey> Level<A> {
     /// A level for keys of length `len`, its filter sized for `expected` keys and its table
     /// for `keys` keys (they differ for the naive variant's symmetric filters).
-    pub fn new(len: u32, expected: usize, keys: usize, fpr: f64, scheme: Scheme) -> Self {
+    pub(super) fn new(len: u32, expected: usize, keys: usize, fpr: f64, scheme: Scheme) -> Self {
         let (m, k) = filter_shape(expected, fpr);
         Level {
             len,
@@ -114,23 +114,23 @@ impl<A: BloomKey> Level<A> {
 
     /// The key length.
     #[inline]
-    pub fn len(&self) -> u32 {
+    pub(super) fn len(&self) -> u32 {
         self.len
     }
 
     /// The key of `addr` at this level.
     #[inline(always)]
-    pub fn key(&self, addr: A) -> A {
+    pub(super) fn key(&self, addr: A) -> A {
         addr.and(self.mask)
     }
 
     /// Number of keys.
-    pub fn keys(&self) -> usize {
+    pub(super) fn keys(&self) -> usize {
         self.table.len()
     }
 
     /// The filter (for reports).
-    pub fn filter(&self) -> &CountingBloom {
+    pub(super) fn filter(&self) -> &CountingBloom {
         &self.filter
     }
 
@@ -145,7 +145,7 @@ impl<A: BloomKey> Level<A> {
 
     /// Looks `addr` up at this level: filter first, then the table on a filter hit.
     #[inline(always)]
-    pub fn probe(&self, addr: A) -> Option<NextHop> {
+    pub(super) fn probe(&self, addr: A) -> Option<NextHop> {
         let key = self.key(addr);
         match self.scheme {
             Scheme::Double(f) => {
@@ -164,7 +164,7 @@ impl<A: BloomKey> Level<A> {
 
     /// The filter's answer for `key` under either scheme (early exit on the first clear bit).
     #[inline(always)]
-    pub fn filter_pass(&self, key: A) -> bool {
+    pub(super) fn filter_pass(&self, key: A) -> bool {
         match self.scheme {
             Scheme::Double(f) => {
                 let (a, b) = key.pair(f);
@@ -179,7 +179,7 @@ impl<A: BloomKey> Level<A> {
 
     /// Looks `key` up with its precomputed double-hashing pair (Bloomfwd only).
     #[inline(always)]
-    pub fn probe_pair(&self, key: A, a: u32, b: u32) -> Option<NextHop> {
+    pub(super) fn probe_pair(&self, key: A, a: u32, b: u32) -> Option<NextHop> {
         if self.maybe(a, b) { self.table.get(key, a) } else { None }
     }
 
@@ -187,7 +187,7 @@ impl<A: BloomKey> Level<A> {
     /// All `k` bits are read without an early exit: the loads are independent, so they overlap
     /// in the memory system, and there is no data-dependent branch to mispredict per bit.
     #[inline(always)]
-    pub fn maybe(&self, a: u32, b: u32) -> bool {
+    pub(super) fn maybe(&self, a: u32, b: u32) -> bool {
         let mut h = a;
         let mut all = true;
         for _ in 0..self.filter.k() {
@@ -199,7 +199,7 @@ impl<A: BloomKey> Level<A> {
 
     /// Hints the cache that the filter words of the pair `(a, b)` are read soon.
     #[inline(always)]
-    pub fn prefetch_filter(&self, a: u32, b: u32) {
+    pub(super) fn prefetch_filter(&self, a: u32, b: u32) {
         let mut h = a;
         for _ in 0..self.filter.k() {
             self.filter.prefetch(h);
@@ -209,18 +209,18 @@ impl<A: BloomKey> Level<A> {
 
     /// Hints the cache that the table's home slot for hash `a` is read soon.
     #[inline(always)]
-    pub fn prefetch_table(&self, a: u32) {
+    pub(super) fn prefetch_table(&self, a: u32) {
         self.table.prefetch(a);
     }
 
     /// The table's next hop for `key` with hash `a` (no filter test).
     #[inline(always)]
-    pub fn table_get(&self, key: A, a: u32) -> Option<NextHop> {
+    pub(super) fn table_get(&self, key: A, a: u32) -> Option<NextHop> {
         self.table.get(key, a)
     }
 
     /// Table slots a lookup of `key` reads.
-    pub fn table_run(&self, key: A) -> usize {
+    pub(super) fn table_run(&self, key: A) -> usize {
         self.table.run_length(key, Self::table_hash(self.scheme, key))
     }
 
@@ -237,7 +237,7 @@ impl<A: BloomKey> Level<A> {
     }
 
     /// Sets `key → hop`, or removes the key when `hop` is `None`.
-    pub fn set(&mut self, key: A, hop: Option<NextHop>) {
+    pub(super) fn set(&mut self, key: A, hop: Option<NextHop>) {
         let scheme = self.scheme;
         let h = Self::table_hash(scheme, key);
         let rehash = move |k: A| Self::table_hash(scheme, k);
@@ -270,14 +270,14 @@ impl<A: BloomKey> Level<A> {
     }
 
     /// Bytes of the filter (bits and counters) and the table.
-    pub fn memory_bytes(&self) -> usize {
+    pub(super) fn memory_bytes(&self) -> usize {
         self.filter.memory_bytes() + self.table.memory_bytes()
     }
 
     /// True when the filter (bits and counters) equals one of the same shape filled afresh
     /// with the table's keys: the counting bookkeeping of every update was exact.
     #[cfg(test)]
-    pub fn filter_is_fresh(&self) -> bool {
+    pub(super) fn filter_is_fresh(&self) -> bool {
         let mut fresh = self.clone();
         fresh.filter = CountingBloom::new(self.filter.m() as u64, self.filter.k());
         let keys: Vec<A> = self.table.entries().map(|(key, _)| key).collect();
@@ -289,7 +289,7 @@ impl<A: BloomKey> Level<A> {
 
     /// The table's `(key, hop)` pairs in key order.
     #[cfg(test)]
-    pub fn sorted_entries(&self) -> Vec<(A, NextHop)> {
+    pub(super) fn sorted_entries(&self) -> Vec<(A, NextHop)> {
         let mut v: Vec<_> = self.table.entries().collect();
         v.sort_unstable_by_key(|&(key, _)| key);
         v

@@ -89,7 +89,7 @@ impl<A: BloomKey> Lookup<A> for BloomFib<A> {
 }
 
 /// Addresses per scheduling unit of [`lookup_parallel`].
-pub const PARALLEL_CHUNK: usize = 1024;
+pub(super) const PARALLEL_CHUNK: usize = 1024;
 
 /// Looks up `addrs` on all threads of the current rayon pool, dynamically scheduled: the input
 /// is cut into chunks of `PARALLEL_CHUNK` addresses that idle threads steal (the paper's

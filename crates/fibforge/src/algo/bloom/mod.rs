@@ -86,18 +86,18 @@
 
 mod batch;
 mod build;
-pub mod counting;
+pub(crate) mod counting;
 pub mod dpcpe;
-pub mod expand;
-pub mod hash;
+pub(crate) mod expand;
+pub(crate) mod hash;
 mod huge;
-pub mod key_table;
+pub(crate) mod key_table;
 mod level;
 mod lookup;
-pub mod simd;
-pub mod simd64;
+pub(crate) mod simd;
+pub(crate) mod simd64;
 mod stats;
-pub mod table;
+pub(crate) mod table;
 mod update;
 
 impl BloomConfig {

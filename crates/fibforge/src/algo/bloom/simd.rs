@@ -10,7 +10,7 @@ use super::hash::{HashFn, PAIR_SALT};
 
 /// An instruction set for [`hash_pairs_with`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Isa {
+pub(crate) enum Isa {
     /// Plain Rust, one key at a time.
     Scalar,
     /// 8 keys per step.
@@ -21,7 +21,7 @@ pub enum Isa {
 
 impl Isa {
     /// True when this CPU can run `self`.
-    pub fn available(self) -> bool {
+    pub(crate) fn available(self) -> bool {
         match self {
             Isa::Scalar => true,
             #[cfg(target_arch = "x86_64")]
@@ -34,13 +34,13 @@ impl Isa {
     }
 
     /// The widest available instruction set.
-    pub fn best() -> Isa {
+    pub(crate) fn best() -> Isa {
         [Isa::Avx512, Isa::Avx2].into_iter().find(|i| i.available()).unwrap_or(Isa::Scalar)
     }
 }
 
 /// The scalar twin: `(a[i], b[i]) = f.pair32(keys[i])`.
-pub fn pairs_scalar(f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
+pub(crate) fn pairs_scalar(f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
     for ((k, a), b) in keys.iter().zip(a).zip(b) {
         (*a, *b) = f.pair32(*k);
     }
@@ -51,7 +51,7 @@ pub fn pairs_scalar(f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
 /// # Panics
 /// When `a` or `b` is shorter than `keys`.
 #[inline]
-pub fn hash_pairs(f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
+pub(crate) fn hash_pairs(f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
     hash_pairs_with(Isa::best(), f, keys, a, b);
 }
 
@@ -59,7 +59,7 @@ pub fn hash_pairs(f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
 ///
 /// # Panics
 /// When `a` or `b` is shorter than `keys`.
-pub fn hash_pairs_with(isa: Isa, f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
+pub(crate) fn hash_pairs_with(isa: Isa, f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
     assert!(a.len() >= keys.len() && b.len() >= keys.len(), "outputs shorter than keys");
     let done = match isa {
         #[cfg(target_arch = "x86_64")]

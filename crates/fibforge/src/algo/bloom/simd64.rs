@@ -27,7 +27,7 @@ const CHUNK: usize = 64;
 
 /// True when this CPU can run the 64-bit key hashing with `isa` (AVX-512 needs DQ for the
 /// 64-bit multiply besides F).
-pub fn available(isa: Isa) -> bool {
+pub(crate) fn available(isa: Isa) -> bool {
     match isa {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => isa.available() && is_x86_feature_detected!("avx512dq"),
@@ -36,12 +36,12 @@ pub fn available(isa: Isa) -> bool {
 }
 
 /// The widest instruction set [`available`] for 64-bit keys.
-pub fn best() -> Isa {
+pub(crate) fn best() -> Isa {
     [Isa::Avx512, Isa::Avx2].into_iter().find(|&i| available(i)).unwrap_or(Isa::Scalar)
 }
 
 /// The scalar twin: `(a[i], b[i]) = f.pair64(keys[i])`.
-pub fn pairs64_scalar(f: HashFn, keys: &[u64], a: &mut [u32], b: &mut [u32]) {
+pub(crate) fn pairs64_scalar(f: HashFn, keys: &[u64], a: &mut [u32], b: &mut [u32]) {
     for ((k, a), b) in keys.iter().zip(a).zip(b) {
         (*a, *b) = f.pair64(*k);
     }
@@ -51,7 +51,7 @@ pub fn pairs64_scalar(f: HashFn, keys: &[u64], a: &mut [u32], b: &mut [u32]) {
 ///
 /// # Panics
 /// When `a` or `b` is shorter than `keys`.
-pub fn hash_pairs64_with(isa: Isa, f: HashFn, keys: &[u64], a: &mut [u32], b: &mut [u32]) {
+pub(crate) fn hash_pairs64_with(isa: Isa, f: HashFn, keys: &[u64], a: &mut [u32], b: &mut [u32]) {
     assert!(a.len() >= keys.len() && b.len() >= keys.len(), "outputs shorter than keys");
     if f != HashFn::Murmur {
         let mut folded = [0u32; CHUNK];
@@ -84,7 +84,7 @@ pub fn hash_pairs64_with(isa: Isa, f: HashFn, keys: &[u64], a: &mut [u32], b: &m
 ///
 /// # Panics
 /// When `a` or `b` is shorter than `keys`.
-pub fn hash_pairs128_with(isa: Isa, f: HashFn, keys: &[u128], a: &mut [u32], b: &mut [u32]) {
+pub(crate) fn hash_pairs128_with(isa: Isa, f: HashFn, keys: &[u128], a: &mut [u32], b: &mut [u32]) {
     assert!(a.len() >= keys.len() && b.len() >= keys.len(), "outputs shorter than keys");
     let (mut wide, mut narrow) = ([0u64; CHUNK], [0u32; CHUNK]);
     for (i, chunk) in keys.chunks(CHUNK).enumerate() {
@@ -120,7 +120,7 @@ fn fold32_all(keys: &[u128], out: &mut [u32]) {
 /// # Panics
 /// When `a` or `b` is shorter than `keys`.
 #[inline]
-pub fn hash_pairs128(f: HashFn, keys: &[u128], a: &mut [u32], b: &mut [u32]) {
+pub(crate) fn hash_pairs128(f: HashFn, keys: &[u128], a: &mut [u32], b: &mut [u32]) {
     hash_pairs128_with(best(), f, keys, a, b);
 }
 

@@ -20,7 +20,7 @@ const HOME_MUL: u32 = 0x2c1b_3c6d;
 
 /// What a table can store as a key: a truncated address, or (for IPv6 levels of length ≤ 64)
 /// its top 64 bits.
-pub trait SlotKey: Copy + Eq + Default + Debug {}
+pub(crate) trait SlotKey: Copy + Eq + Default + Debug {}
 impl<K: Copy + Eq + Default + Debug> SlotKey for K {}
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -31,7 +31,7 @@ struct Slot<A> {
 
 /// An open-addressing map from keys (truncated addresses) to next hops.
 #[derive(Clone, Debug)]
-pub struct HopTable<A: SlotKey> {
+pub(crate) struct HopTable<A: SlotKey> {
     slots: Vec<Slot<A>>,
     shift: u32,
     len: usize,
@@ -39,19 +39,14 @@ pub struct HopTable<A: SlotKey> {
 
 impl<A: SlotKey> HopTable<A> {
     /// A table with room for `n` keys at load factor ≤ 1/2.
-    pub fn with_capacity(n: usize) -> Self {
+    pub(crate) fn with_capacity(n: usize) -> Self {
         let cap = (n.max(4) * 2).next_power_of_two();
         HopTable { slots: super::huge::zeroed(cap), shift: 32 - cap.trailing_zeros(), len: 0 }
     }
 
     /// Number of keys.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
-    }
-
-    /// True when empty.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     #[inline(always)]
@@ -67,13 +62,13 @@ impl<A: SlotKey> HopTable<A> {
 
     /// Hints the cache that the home slot of hash `h` is read soon.
     #[inline(always)]
-    pub fn prefetch(&self, h: u32) {
+    pub(crate) fn prefetch(&self, h: u32) {
         crate::algo::prefetch::read(&self.slots, self.home(h));
     }
 
     /// The next hop stored for `key`, whose hash is `h`.
     #[inline(always)]
-    pub fn get(&self, key: A, h: u32) -> Option<NextHop> {
+    pub(crate) fn get(&self, key: A, h: u32) -> Option<NextHop> {
         let mut i = self.home(h);
         loop {
             let s = &self.slots[i];
@@ -88,7 +83,7 @@ impl<A: SlotKey> HopTable<A> {
     }
 
     /// Slots a lookup of `key` with hash `h` reads (1 for a key or gap in its home slot).
-    pub fn run_length(&self, key: A, h: u32) -> usize {
+    pub(crate) fn run_length(&self, key: A, h: u32) -> usize {
         let mut i = self.home(h);
         let mut n = 1;
         while self.slots[i].hop != 0 && self.slots[i].key != key {
@@ -100,7 +95,13 @@ impl<A: SlotKey> HopTable<A> {
 
     /// Stores `key → hop`; returns true when the key is new. Grows (rehashing every key with
     /// `rehash`) when the load would exceed 1/2.
-    pub fn insert(&mut self, key: A, h: u32, hop: NextHop, rehash: impl Fn(A) -> u32) -> bool {
+    pub(crate) fn insert(
+        &mut self,
+        key: A,
+        h: u32,
+        hop: NextHop,
+        rehash: impl Fn(A) -> u32,
+    ) -> bool {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow(&rehash);
         }
@@ -126,7 +127,7 @@ impl<A: SlotKey> HopTable<A> {
     }
 
     /// Removes `key`; returns true when it was present.
-    pub fn remove(&mut self, key: A, h: u32, rehash: impl Fn(A) -> u32) -> bool {
+    pub(crate) fn remove(&mut self, key: A, h: u32, rehash: impl Fn(A) -> u32) -> bool {
         let mask = self.mask();
         let mut i = self.home(h);
         loop {
@@ -166,12 +167,12 @@ impl<A: SlotKey> HopTable<A> {
     }
 
     /// Every `(key, hop)` pair, in slot order.
-    pub fn entries(&self) -> impl Iterator<Item = (A, NextHop)> + '_ {
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (A, NextHop)> + '_ {
         self.slots.iter().filter_map(|s| NextHop::from_raw(s.hop).map(|h| (s.key, h)))
     }
 
     /// Bytes of the slot array.
-    pub fn memory_bytes(&self) -> usize {
+    pub(crate) fn memory_bytes(&self) -> usize {
         self.slots.capacity() * std::mem::size_of::<Slot<A>>()
     }
 }

@@ -11,20 +11,20 @@ use super::node::{Portable, TreeKey};
 use super::tree::Tree;
 
 /// Top key bits indexing the directory.
-pub const DIR_BITS: u32 = 16;
+pub(super) const DIR_BITS: u32 = 16;
 /// A word answered by one interval: the low bits are its position.
-pub const DIRECT: u32 = 1 << 31;
+pub(super) const DIRECT: u32 = 1 << 31;
 const LEVEL_SHIFT: u32 = 27;
 const NODE_MASK: u32 = (1 << LEVEL_SHIFT) - 1;
 
 /// The directory of a tree.
-pub struct Dir {
+pub(super) struct Dir {
     /// `None`: no directory (option `dir=off`): every lookup descends from the root.
     words: Option<Box<[u32]>>,
 }
 
 /// Where a lookup goes after the directory.
-pub enum Entry {
+pub(super) enum Entry {
     /// The interval at this position.
     Direct(usize),
     /// Descend from this node of this level.
@@ -33,7 +33,7 @@ pub enum Entry {
 
 impl Dir {
     /// The directory of `tree` (whose last-key interval is `max_pos`), or none.
-    pub fn build<K: TreeKey>(tree: &Tree<K>, max_pos: usize, enabled: bool) -> Dir {
+    pub(super) fn build<K: TreeKey>(tree: &Tree<K>, max_pos: usize, enabled: bool) -> Dir {
         if !enabled {
             return Dir { words: None };
         }
@@ -59,7 +59,7 @@ impl Dir {
 
     /// The entry of key `k`.
     #[inline(always)]
-    pub fn entry<K: TreeKey>(&self, k: K) -> Entry {
+    pub(super) fn entry<K: TreeKey>(&self, k: K) -> Entry {
         let Some(words) = &self.words else {
             return Entry::Descend { level: 0, node: 0 };
         };
@@ -75,14 +75,14 @@ impl Dir {
     }
 
     /// The share of blocks answered directly, or `None` without a directory.
-    pub fn direct_share(&self) -> Option<f64> {
+    pub(super) fn direct_share(&self) -> Option<f64> {
         let words = self.words.as_ref()?;
         let direct = words.iter().filter(|&&w| w & DIRECT != 0).count();
         Some(direct as f64 / words.len() as f64)
     }
 
     /// Bytes of the directory.
-    pub fn memory_bytes(&self) -> usize {
+    pub(super) fn memory_bytes(&self) -> usize {
         self.words.as_ref().map_or(0, |w| std::mem::size_of_val(&**w))
     }
 }

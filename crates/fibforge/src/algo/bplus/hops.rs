@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
 
 /// One array of interval answers.
-pub trait HopSlots: Send + Sync {
+pub(super) trait HopSlots: Send + Sync {
     /// The bit marking a side-table tag; the bits below it are the side's slot.
     const TAG: u32;
     /// The word at `i`.
@@ -41,7 +41,7 @@ hop_slots!(AtomicU16, u16, 1 << 15);
 hop_slots!(AtomicU32, u32, 1 << 31);
 
 /// The answers of every interval, as narrow as the table allows.
-pub enum Hops {
+pub(super) enum Hops {
     /// 16-bit words: raw next hops and side slots below 2^15.
     Narrow(Box<[AtomicU16]>),
     /// 32-bit words: raw next hops and side slots below 2^31.
@@ -50,7 +50,7 @@ pub enum Hops {
 
 impl Hops {
     /// The tag bit of the narrowest width holding values up to `largest`.
-    pub fn tag_for(largest: u32) -> u32 {
+    pub(super) fn tag_for(largest: u32) -> u32 {
         if largest < <[AtomicU16] as HopSlots>::TAG {
             <[AtomicU16] as HopSlots>::TAG
         } else {
@@ -59,7 +59,7 @@ impl Hops {
     }
 
     /// The array of `words`, in the width `tag_for(largest)` gives.
-    pub fn new(words: &[u32], largest: u32) -> Hops {
+    pub(super) fn new(words: &[u32], largest: u32) -> Hops {
         if Self::tag_for(largest) == <[AtomicU16] as HopSlots>::TAG {
             Hops::Narrow(words.iter().map(|&w| AtomicU16::new(w as u16)).collect())
         } else {
@@ -68,7 +68,7 @@ impl Hops {
     }
 
     /// The tag bit of this width.
-    pub fn tag(&self) -> u32 {
+    pub(super) fn tag(&self) -> u32 {
         match self {
             Hops::Narrow(_) => <[AtomicU16] as HopSlots>::TAG,
             Hops::Wide(_) => <[AtomicU32] as HopSlots>::TAG,
@@ -76,7 +76,7 @@ impl Hops {
     }
 
     /// The word at `i`.
-    pub fn get(&self, i: usize) -> u32 {
+    pub(super) fn get(&self, i: usize) -> u32 {
         match self {
             Hops::Narrow(h) => HopSlots::get(&**h, i),
             Hops::Wide(h) => HopSlots::get(&**h, i),
@@ -84,7 +84,7 @@ impl Hops {
     }
 
     /// Writes the word at `i` (which must fit the width: below `2 * tag()`).
-    pub fn set(&self, i: usize, word: u32) {
+    pub(super) fn set(&self, i: usize, word: u32) {
         match self {
             Hops::Narrow(h) => HopSlots::set(&**h, i, word),
             Hops::Wide(h) => HopSlots::set(&**h, i, word),
@@ -92,7 +92,7 @@ impl Hops {
     }
 
     /// Bytes of the array.
-    pub fn memory_bytes(&self) -> usize {
+    pub(super) fn memory_bytes(&self) -> usize {
         match self {
             Hops::Narrow(h) => std::mem::size_of_val(&**h),
             Hops::Wide(h) => std::mem::size_of_val(&**h),
@@ -100,7 +100,7 @@ impl Hops {
     }
 
     /// Bits per word.
-    pub fn width(&self) -> u32 {
+    pub(super) fn width(&self) -> u32 {
         match self {
             Hops::Narrow(_) => 16,
             Hops::Wide(_) => 32,

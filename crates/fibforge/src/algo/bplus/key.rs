@@ -51,7 +51,7 @@ impl Key for u128 {
 
 /// What one elementary interval of the tree answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer<A: Address> {
+pub(super) enum Answer<A: Address> {
     /// The same next hop for every address of the interval.
     Hop(Option<NextHop>),
     /// Exact full-address ranges (an IPv6 block with routes longer than /64), the first
@@ -61,7 +61,7 @@ pub enum Answer<A: Address> {
 
 /// The intervals of `ranges` (the RIB's partition of the address space) in key space:
 /// ascending keys, the first 0, each with its answer; adjacent single-hop intervals differ.
-pub fn intervals<A: Key>(ranges: &[Range<A>]) -> Vec<(A::T, Answer<A>)> {
+pub(super) fn intervals<A: Key>(ranges: &[Range<A>]) -> Vec<(A::T, Answer<A>)> {
     let mut out: Vec<(A::T, Answer<A>)> = Vec::with_capacity(ranges.len());
     let mut push = |key: A::T, answer: Answer<A>| match (out.last(), &answer) {
         (Some((_, Answer::Hop(last))), Answer::Hop(h)) if last == h => {}

@@ -104,7 +104,7 @@ pub trait Isa: Copy + Send + Sync + 'static {
 
 /// Plain Rust: a count over the line (the compiler vectorises it with the baseline SSE2).
 #[derive(Copy, Clone, Debug)]
-pub struct Portable;
+pub(super) struct Portable;
 
 impl Isa for Portable {
     #[inline(always)]
@@ -118,7 +118,7 @@ impl Isa for Portable {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub use x86::{Avx2, Avx512};
+pub(super) use x86::{Avx2, Avx512};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -127,7 +127,7 @@ mod x86 {
 
     /// AVX2 signed compares on sign-flipped lanes, two 32-byte halves per line.
     #[derive(Copy, Clone, Debug)]
-    pub struct Avx2;
+    pub(crate) struct Avx2;
 
     impl Isa for Avx2 {
         #[inline(always)]
@@ -165,7 +165,7 @@ mod x86 {
 
     /// AVX-512 unsigned compares of the whole line into a k-mask.
     #[derive(Copy, Clone, Debug)]
-    pub struct Avx512;
+    pub(crate) struct Avx512;
 
     impl Isa for Avx512 {
         #[inline(always)]

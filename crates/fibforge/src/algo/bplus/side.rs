@@ -12,14 +12,14 @@ use crate::rib::Range;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// Sorted ranges of full addresses and their answers.
-pub struct Side<A: Address> {
+pub(super) struct Side<A: Address> {
     starts: Box<[A]>,
     hops: Box<[Option<NextHop>]>,
 }
 
 impl<A: Address> Side<A> {
     /// The side of `ranges` (ascending, non-empty).
-    pub fn new(ranges: &[Range<A>]) -> Side<A> {
+    pub(super) fn new(ranges: &[Range<A>]) -> Side<A> {
         assert!(!ranges.is_empty(), "a side table answers at least one range");
         Side {
             starts: ranges.iter().map(|r| r.start).collect(),
@@ -29,13 +29,13 @@ impl<A: Address> Side<A> {
 
     /// The answer for `addr`, which is at or after the first range's start.
     #[inline]
-    pub fn lookup(&self, addr: A) -> Option<NextHop> {
+    pub(super) fn lookup(&self, addr: A) -> Option<NextHop> {
         let after = self.starts.partition_point(|&s| s <= addr);
         self.hops[after.max(1) - 1]
     }
 
     /// Bytes of the side and its arrays.
-    pub fn memory_bytes(&self) -> usize {
+    pub(super) fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Self>()
             + std::mem::size_of_val(&*self.starts)
             + std::mem::size_of_val(&*self.hops)
@@ -44,28 +44,28 @@ impl<A: Address> Side<A> {
 
 /// The slots readers find sides in. A slot holds a pointer from `Box::into_raw` or null;
 /// `Sides` owns every non-null one.
-pub struct Sides<A: Address> {
+pub(super) struct Sides<A: Address> {
     slots: Box<[AtomicPtr<Side<A>>]>,
 }
 
 impl<A: Address> Sides<A> {
     /// `capacity` empty slots.
-    pub fn new(capacity: usize) -> Self {
+    pub(super) fn new(capacity: usize) -> Self {
         Sides { slots: (0..capacity).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect() }
     }
 
     /// Number of slots.
-    pub fn capacity(&self) -> usize {
+    pub(super) fn capacity(&self) -> usize {
         self.slots.len()
     }
 
     /// True when `slot` holds a side.
-    pub fn is_used(&self, slot: usize) -> bool {
+    pub(super) fn is_used(&self, slot: usize) -> bool {
         !self.slots[slot].load(Ordering::Acquire).is_null()
     }
 
     /// Publishes `side` in the empty slot `slot`.
-    pub fn publish(&self, slot: usize, side: Side<A>) {
+    pub(super) fn publish(&self, slot: usize, side: Side<A>) {
         let new = Box::into_raw(Box::new(side));
         let old = self.slots[slot].swap(new, Ordering::AcqRel);
         assert!(old.is_null(), "side slot {slot} is in use");
@@ -73,7 +73,7 @@ impl<A: Address> Sides<A> {
 
     /// The side in `slot`, published before the tag that led the caller here.
     #[inline]
-    pub fn get(&self, slot: usize) -> &Side<A> {
+    pub(super) fn get(&self, slot: usize) -> &Side<A> {
         let p = self.slots[slot].load(Ordering::Acquire);
         assert!(!p.is_null(), "side slot {slot} is empty");
         // SAFETY: a non-null slot holds a live `Box<Side>` owned by `self`; it is freed only
@@ -87,7 +87,7 @@ impl<A: Address> Sides<A> {
     /// # Safety
     /// No reader can still reach the side: no interval word names `slot`, and every lookup
     /// that could have read such a word has finished.
-    pub unsafe fn free(&self, slot: usize) {
+    pub(super) unsafe fn free(&self, slot: usize) {
         let p = self.slots[slot].swap(std::ptr::null_mut(), Ordering::AcqRel);
         if !p.is_null() {
             // SAFETY: `p` came from `Box::into_raw` in `publish`; the caller guarantees no
@@ -97,7 +97,7 @@ impl<A: Address> Sides<A> {
     }
 
     /// Bytes of the slots and the sides in them.
-    pub fn memory_bytes(&self) -> usize {
+    pub(super) fn memory_bytes(&self) -> usize {
         let sides: usize = (0..self.slots.len())
             .filter(|&s| !self.slots[s].load(Ordering::Acquire).is_null())
             .map(|s| self.get(s).memory_bytes())

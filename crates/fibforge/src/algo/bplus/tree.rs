@@ -19,7 +19,7 @@ use super::node::{Isa, TreeKey};
 
 /// A static search tree over sorted keys.
 #[derive(Clone)]
-pub struct Tree<K: TreeKey> {
+pub(super) struct Tree<K: TreeKey> {
     lines: Box<[K::Line]>,
     /// Index of each level's first line; the last entry is the leaf level.
     level_start: Box<[usize]>,
@@ -28,10 +28,10 @@ pub struct Tree<K: TreeKey> {
 
 impl<K: TreeKey> Tree<K> {
     /// Children per inner node.
-    pub const FANOUT: usize = K::PER_NODE + 1;
+    pub(super) const FANOUT: usize = K::PER_NODE + 1;
 
     /// Builds the tree of `keys` (strictly ascending, starting at 0, all below `K::MAX`).
-    pub fn build(keys: &[K]) -> Self {
+    pub(super) fn build(keys: &[K]) -> Self {
         assert!(keys.first() == Some(&K::default()), "the first key must be 0");
         debug_assert!(keys.windows(2).all(|w| w[0] < w[1]) && keys.last() < Some(&K::MAX));
         let b = K::PER_NODE;
@@ -57,30 +57,30 @@ impl<K: TreeKey> Tree<K> {
     }
 
     /// Inner levels above the leaves.
-    pub fn height(&self) -> usize {
+    pub(super) fn height(&self) -> usize {
         self.level_start.len() - 1
     }
 
     /// Number of keys.
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.len
     }
 
     /// The key at `position` (`< len`).
-    pub fn key(&self, position: usize) -> K {
+    pub(super) fn key(&self, position: usize) -> K {
         let leaves = &self.lines[self.leaf_start()..];
         leaves[position / K::PER_NODE].as_ref()[position % K::PER_NODE]
     }
 
     /// Position of the greatest key `<= x` (`x` is clamped below `K::MAX`).
     #[inline(always)]
-    pub fn search<I: Isa>(&self, x: K) -> usize {
+    pub(super) fn search<I: Isa>(&self, x: K) -> usize {
         self.search_from::<I>(0, 0, x)
     }
 
     /// [`Tree::search`] starting at `node` of `level`, an ancestor of the leaf of `x`.
     #[inline(always)]
-    pub fn search_from<I: Isa>(&self, level: usize, node: usize, x: K) -> usize {
+    pub(super) fn search_from<I: Isa>(&self, level: usize, node: usize, x: K) -> usize {
         // Probes equal to K::MAX are answered by the caller (`Fib::position`).
         let x = x.min(K::MAX_BELOW);
         // A checked start keeps the unchecked descent in bounds (see `line`).
@@ -94,7 +94,7 @@ impl<K: TreeKey> Tree<K> {
 
     /// Line `node` of `level`.
     #[inline(always)]
-    pub fn line(&self, level: usize, node: usize) -> &K::Line {
+    pub(super) fn line(&self, level: usize, node: usize) -> &K::Line {
         let index = self.level_start[level] + node;
         debug_assert!(index < self.lines.len());
         // SAFETY: callers descend by ranks from an existing node (the root, or a checked
@@ -106,14 +106,14 @@ impl<K: TreeKey> Tree<K> {
 
     /// The lines of `level` (`0..=height()`).
     #[inline(always)]
-    pub fn level(&self, level: usize) -> &[K::Line] {
+    pub(super) fn level(&self, level: usize) -> &[K::Line] {
         let end = self.level_start.get(level + 1).copied().unwrap_or(self.lines.len());
         &self.lines[self.level_start[level]..end]
     }
 
     /// Line `node` of `lines`, a level reached by a descent (see `line`).
     #[inline(always)]
-    pub fn line_in<'a>(&self, lines: &'a [K::Line], node: usize) -> &'a K::Line {
+    pub(super) fn line_in<'a>(&self, lines: &'a [K::Line], node: usize) -> &'a K::Line {
         debug_assert!(node < lines.len());
         // SAFETY: as in `line`: a descent's node index is within its level.
         unsafe { lines.get_unchecked(node) }
@@ -124,7 +124,7 @@ impl<K: TreeKey> Tree<K> {
     }
 
     /// Bytes of the node array.
-    pub fn memory_bytes(&self) -> usize {
+    pub(super) fn memory_bytes(&self) -> usize {
         std::mem::size_of_val(&*self.lines) + std::mem::size_of_val(&*self.level_start)
     }
 }

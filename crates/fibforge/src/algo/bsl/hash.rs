@@ -96,7 +96,7 @@ pub(super) struct OneLineTable<B: Bucket> {
 
 impl<B: Bucket> OneLineTable<B> {
     /// Builds a table of `entries` (distinct keys, nonzero values).
-    pub fn build(entries: &HashMap<B::Key, u32>) -> Self {
+    pub(super) fn build(entries: &HashMap<B::Key, u32>) -> Self {
         let slots = (entries.len() as f64 / LOAD).ceil() as usize;
         let groups = slots.div_ceil(B::SLOTS * GROUP).max(1).next_power_of_two();
         let mut group_bits = groups.trailing_zeros();
@@ -152,7 +152,7 @@ impl<B: Bucket> OneLineTable<B> {
 
     /// The bucket index `key` lives in.
     #[inline(always)]
-    pub fn bucket_of(&self, key: B::Key) -> usize {
+    pub(super) fn bucket_of(&self, key: B::Key) -> usize {
         let h = B::hash(key);
         let g = Self::group(h, self.group_bits);
         g * GROUP + Self::slot(h, self.seeds[g])
@@ -160,29 +160,29 @@ impl<B: Bucket> OneLineTable<B> {
 
     /// Hints the cache that bucket `b` is read next.
     #[inline(always)]
-    pub fn prefetch(&self, b: usize) {
+    pub(super) fn prefetch(&self, b: usize) {
         crate::algo::prefetch::read(&self.buckets, b);
     }
 
     /// The value of `key` in bucket `b` (0 when absent).
     #[inline(always)]
-    pub fn find_in(&self, b: usize, key: B::Key) -> u32 {
+    pub(super) fn find_in(&self, b: usize, key: B::Key) -> u32 {
         self.buckets[b].find(key)
     }
 
     /// The value of `key` (0 when absent).
     #[inline(always)]
-    pub fn find(&self, key: B::Key) -> u32 {
+    pub(super) fn find(&self, key: B::Key) -> u32 {
         self.find_in(self.bucket_of(key), key)
     }
 
     /// Bytes of buckets and seeds.
-    pub fn memory_bytes(&self) -> usize {
+    pub(super) fn memory_bytes(&self) -> usize {
         self.buckets.capacity() * size_of::<B>() + self.seeds.capacity()
     }
 
     /// Number of buckets.
-    pub fn buckets(&self) -> usize {
+    pub(super) fn buckets(&self) -> usize {
         self.buckets.len()
     }
 }

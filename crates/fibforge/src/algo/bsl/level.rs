@@ -47,7 +47,7 @@ pub(super) struct Level<A: Address> {
 
 impl<A: Address> Level<A> {
     /// Builds the table of length `len` (1..=BITS) from entries keyed by the prefix address.
-    pub fn build(len: u32, entries: &HashMap<A, u32>) -> Self {
+    pub(super) fn build(len: u32, entries: &HashMap<A, u32>) -> Self {
         let markers = entries.values().filter(|&&v| v & super::MARKER != 0).count();
         let table = if len <= 32 {
             let m = entries.iter().map(|(&a, &v)| (a.bits(0, len) as u32, v)).collect();
@@ -65,19 +65,19 @@ impl<A: Address> Level<A> {
 
     /// The value stored for `addr`'s first `len` bits (0: none).
     #[inline(always)]
-    pub fn find(&self, addr: A) -> u32 {
+    pub(super) fn find(&self, addr: A) -> u32 {
         with_key!(self, addr, |t, key| t.find(key))
     }
 
     /// The bucket holding `addr`'s first `len` bits.
     #[inline(always)]
-    pub fn bucket_of(&self, addr: A) -> usize {
+    pub(super) fn bucket_of(&self, addr: A) -> usize {
         with_key!(self, addr, |t, key| t.bucket_of(key))
     }
 
     /// [`Self::find`] in a bucket already located with [`Self::bucket_of`].
     #[inline(always)]
-    pub fn find_in(&self, b: usize, addr: A) -> u32 {
+    pub(super) fn find_in(&self, b: usize, addr: A) -> u32 {
         with_key!(self, addr, |t, key| t.find_in(b, key))
     }
 }
@@ -85,7 +85,7 @@ impl<A: Address> Level<A> {
 impl LevelTable {
     /// Hints the cache that bucket `b` is read next.
     #[inline(always)]
-    pub fn prefetch(&self, b: usize) {
+    pub(super) fn prefetch(&self, b: usize) {
         match self {
             LevelTable::K32(t) => t.prefetch(b),
             LevelTable::K64(t) => t.prefetch(b),
@@ -93,7 +93,7 @@ impl LevelTable {
         }
     }
 
-    pub fn buckets(&self) -> usize {
+    pub(super) fn buckets(&self) -> usize {
         match self {
             LevelTable::K32(t) => t.buckets(),
             LevelTable::K64(t) => t.buckets(),
@@ -101,7 +101,7 @@ impl LevelTable {
         }
     }
 
-    pub fn memory_bytes(&self) -> usize {
+    pub(super) fn memory_bytes(&self) -> usize {
         match self {
             LevelTable::K32(t) => t.memory_bytes(),
             LevelTable::K64(t) => t.memory_bytes(),

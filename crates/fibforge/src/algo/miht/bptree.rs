@@ -82,7 +82,7 @@ impl<const M: usize> BPlusTree<M> {
     const MIN_CHILDREN: usize = M / 2;
 
     /// An empty tree: one empty leaf as the root.
-    pub fn new() -> Self {
+    pub(super) fn new() -> Self {
         assert!(M >= 4, "order at least 4");
         BPlusTree { nodes: vec![Node::EMPTY], free: Vec::new(), root: 0, height: 0, entries: 0 }
     }
@@ -90,7 +90,7 @@ impl<const M: usize> BPlusTree<M> {
     /// A tree of `entries` (sorted by key, keys unique) with full nodes: leaves of `M − 1`
     /// entries and internal nodes of `M` children, the remainder spread evenly so that every
     /// node keeps its minimum fill.
-    pub fn from_sorted(entries: &[(u32, u32)]) -> Self {
+    pub(super) fn from_sorted(entries: &[(u32, u32)]) -> Self {
         debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0));
         let mut t =
             BPlusTree { nodes: Vec::new(), free: Vec::new(), root: 0, height: 0, entries: 0 };
@@ -121,17 +121,17 @@ impl<const M: usize> BPlusTree<M> {
     }
 
     /// Number of keys.
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.entries
     }
 
     /// Levels of internal nodes above the leaves.
-    pub fn height(&self) -> u32 {
+    pub(super) fn height(&self) -> u32 {
         self.height
     }
 
     /// Bytes of the node arena and free list.
-    pub fn memory_bytes(&self) -> usize {
+    pub(super) fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * size_of::<Node<M>>() + self.free.capacity() * 4
     }
 
@@ -145,7 +145,7 @@ impl<const M: usize> BPlusTree<M> {
 
     /// The value stored under `k`.
     #[inline]
-    pub fn find(&self, k: u32) -> Option<u32> {
+    pub(super) fn find(&self, k: u32) -> Option<u32> {
         let mut n = &self.nodes[self.root as usize];
         for _ in 0..self.height {
             n = &self.nodes[n.vals[Self::child_slot(n, k)] as usize];
@@ -156,20 +156,20 @@ impl<const M: usize> BPlusTree<M> {
 
     /// The root node index (start of a [`Self::descend`] walk) and the number of steps.
     #[inline(always)]
-    pub fn root(&self) -> (u32, u32) {
+    pub(super) fn root(&self) -> (u32, u32) {
         (self.root, self.height)
     }
 
     /// One step of a walk: the child of internal node `node` towards `k`.
     #[inline(always)]
-    pub fn descend(&self, node: u32, k: u32) -> u32 {
+    pub(super) fn descend(&self, node: u32, k: u32) -> u32 {
         let n = &self.nodes[node as usize];
         n.vals[Self::child_slot(n, k)]
     }
 
     /// The value under `k` in leaf `node`.
     #[inline(always)]
-    pub fn leaf_find(&self, node: u32, k: u32) -> Option<u32> {
+    pub(super) fn leaf_find(&self, node: u32, k: u32) -> Option<u32> {
         let n = &self.nodes[node as usize];
         let i = n.keys[..n.len()].iter().position(|s| *s == k)?;
         Some(n.vals[i])
@@ -177,7 +177,7 @@ impl<const M: usize> BPlusTree<M> {
 
     /// Hints the cache that `node` is read next.
     #[inline(always)]
-    pub fn prefetch(&self, node: u32) {
+    pub(super) fn prefetch(&self, node: u32) {
         crate::algo::prefetch::read(&self.nodes, node as usize);
     }
 
@@ -208,7 +208,7 @@ impl<const M: usize> BPlusTree<M> {
     }
 
     /// Inserts `k → v`; returns the previous value (and keeps it replaced by `v`).
-    pub fn insert(&mut self, k: u32, v: u32) -> Option<u32> {
+    pub(super) fn insert(&mut self, k: u32, v: u32) -> Option<u32> {
         let mut old = None;
         if let Some((sep, right)) = self.insert_at(self.root, self.height, k, v, &mut old) {
             let root = self.alloc();
@@ -268,7 +268,7 @@ impl<const M: usize> BPlusTree<M> {
     }
 
     /// Removes `k`; returns its value.
-    pub fn remove(&mut self, k: u32) -> Option<u32> {
+    pub(super) fn remove(&mut self, k: u32) -> Option<u32> {
         let v = self.remove_at(self.root, self.height, k)?;
         self.entries -= 1;
         if self.height > 0 && self.nodes[self.root as usize].len() == 1 {
@@ -339,7 +339,7 @@ impl<const M: usize> BPlusTree<M> {
 
     /// Every key in order (tests).
     #[cfg(test)]
-    pub fn keys(&self) -> Vec<u32> {
+    pub(super) fn keys(&self) -> Vec<u32> {
         let mut seen = Vec::new();
         self.check_node(self.root, self.height, true, &mut seen);
         seen
@@ -347,7 +347,7 @@ impl<const M: usize> BPlusTree<M> {
 
     /// Checks the invariants of the module doc (tests).
     #[cfg(test)]
-    pub fn check(&self) {
+    pub(super) fn check(&self) {
         let mut seen = Vec::new();
         self.check_node(self.root, self.height, true, &mut seen);
         assert!(seen.windows(2).all(|w| w[0] < w[1]), "keys sorted and unique");

@@ -56,28 +56,28 @@ pub(super) struct PtArena<A: Address> {
 pub(super) type Route<A> = (Prefix<A>, u32);
 
 impl<A: Address> PtArena<A> {
-    pub fn new() -> Self {
+    pub(super) fn new() -> Self {
         PtArena { nodes: vec![PtNode::default()], free: Vec::new() }
     }
 
     /// Releases spare capacity (after a bulk build).
-    pub fn shrink_to_fit(&mut self) {
+    pub(super) fn shrink_to_fit(&mut self) {
         self.nodes.shrink_to_fit();
         self.free.shrink_to_fit();
     }
 
     /// Nodes in use.
-    pub fn live(&self) -> usize {
+    pub(super) fn live(&self) -> usize {
         self.nodes.len() - 1 - self.free.len()
     }
 
-    pub fn memory_bytes(&self) -> usize {
+    pub(super) fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * size_of::<PtNode<A>>() + self.free.capacity() * 4
     }
 
     /// The raw next hop of the longest route of trie `root` containing `addr` (0: none).
     #[inline]
-    pub fn lookup(&self, root: u32, depth: u32, addr: A) -> u32 {
+    pub(super) fn lookup(&self, root: u32, depth: u32, addr: A) -> u32 {
         let (mut cur, mut d, mut best) = (root, depth, 0);
         while cur != NIL {
             let n = &self.nodes[cur as usize];
@@ -98,7 +98,7 @@ impl<A: Address> PtArena<A> {
 
     /// Hints the cache that node `i` is read next.
     #[inline(always)]
-    pub fn prefetch(&self, i: u32) {
+    pub(super) fn prefetch(&self, i: u32) {
         crate::algo::prefetch::read(&self.nodes, i as usize);
     }
 
@@ -121,7 +121,7 @@ impl<A: Address> PtArena<A> {
     }
 
     /// Builds a trie at `depth` from routes inside one region of that depth (any order).
-    pub fn build(&mut self, depth: u32, mut routes: Vec<Route<A>>) -> u32 {
+    pub(super) fn build(&mut self, depth: u32, mut routes: Vec<Route<A>>) -> u32 {
         if routes.is_empty() {
             return NIL;
         }
@@ -142,7 +142,7 @@ impl<A: Address> PtArena<A> {
     }
 
     /// Inserts (or replaces) route `p → hop` into the trie at `root` (depth `depth`).
-    pub fn insert(&mut self, root: &mut u32, depth: u32, p: Prefix<A>, hop: u32) {
+    pub(super) fn insert(&mut self, root: &mut u32, depth: u32, p: Prefix<A>, hop: u32) {
         let (mut slot, mut d) = (None::<(u32, usize)>, depth);
         let (mut p, mut hop) = (p, hop);
         loop {
@@ -176,7 +176,7 @@ impl<A: Address> PtArena<A> {
     }
 
     /// Removes route `p` from the trie at `root`; returns whether it was there.
-    pub fn remove(&mut self, root: &mut u32, depth: u32, p: Prefix<A>) -> bool {
+    pub(super) fn remove(&mut self, root: &mut u32, depth: u32, p: Prefix<A>) -> bool {
         let (mut slot, mut d) = (None::<(u32, usize)>, depth);
         loop {
             let cur = match slot {
@@ -222,7 +222,7 @@ impl<A: Address> PtArena<A> {
     /// Checks the invariants of the module doc for the trie at `root` (tests); returns its
     /// number of routes.
     #[cfg(test)]
-    pub fn check(&self, root: u32, depth: u32, region: A) -> usize {
+    pub(super) fn check(&self, root: u32, depth: u32, region: A) -> usize {
         if root == NIL {
             return 0;
         }

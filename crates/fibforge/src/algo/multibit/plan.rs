@@ -53,7 +53,12 @@ impl TrieConfig {
 #[derive(Clone, Debug)]
 pub enum StridePlan<A: Address> {
     /// A fixed-stride trie: its level ends and the matching strides.
-    Fixed { levels: Levels, strides: Vec<u32> },
+    Fixed {
+        /// The level ends (prefix lengths).
+        levels: Levels,
+        /// The stride of each level.
+        strides: Vec<u32>,
+    },
     /// Per-node strides from the variable-stride program.
     Variable(VarPlan<A>),
 }

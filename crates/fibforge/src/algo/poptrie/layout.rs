@@ -219,7 +219,7 @@ impl Leaf for u32 {
 /// (`docs/experiments/poptrie.md`).
 #[repr(C)]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Node {
+pub(crate) struct Node {
     pub vector: u64,
     pub leafvec: u64,
     pub base0: u32,
@@ -229,12 +229,12 @@ pub struct Node {
 impl Node {
     /// Number of internal children.
     #[inline]
-    pub fn children(&self) -> u32 {
+    pub(crate) fn children(&self) -> u32 {
         self.vector.count_ones()
     }
     /// Number of stored leaves.
     #[inline]
-    pub fn leaf_count(&self) -> u32 {
+    pub(crate) fn leaf_count(&self) -> u32 {
         self.leafvec.count_ones()
     }
 }

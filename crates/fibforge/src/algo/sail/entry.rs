@@ -117,7 +117,7 @@ pub(crate) struct Overflow {
 
 impl Overflow {
     /// The error reported to users, naming the limit of width `E`.
-    pub fn into_error<E: Entry>(self, algo: &'static str) -> BuildError {
+    pub(crate) fn into_error<E: Entry>(self, algo: &'static str) -> BuildError {
         BuildError::LimitExceeded {
             algo,
             what: self.what,

@@ -127,12 +127,12 @@ pub(crate) struct ChunkPool<E> {
 
 impl<E: Entry> ChunkPool<E> {
     /// Heap bytes.
-    pub fn memory_bytes(&self) -> usize {
+    pub(crate) fn memory_bytes(&self) -> usize {
         self.entries.capacity() * size_of::<E>() + self.free.capacity() * size_of::<u32>()
     }
 
     /// Number of chunks in use.
-    pub fn in_use(&self) -> usize {
+    pub(crate) fn in_use(&self) -> usize {
         self.entries.len() / CHUNK - self.free.len()
     }
 
@@ -163,7 +163,7 @@ impl<E: Entry> ChunkPool<E> {
     }
 
     /// Builds a new chunk for pivot slot `q` and returns the word pointing at it.
-    pub fn build(&mut self, rib: &Rib<u32>, q: Prefix<u32>) -> Result<E, Overflow> {
+    pub(crate) fn build(&mut self, rib: &Rib<u32>, q: Prefix<u32>) -> Result<E, Overflow> {
         let id = self.alloc()?;
         self.fill(id, rib, q);
         Ok(E::chunk(id))
@@ -172,7 +172,7 @@ impl<E: Entry> ChunkPool<E> {
     /// Brings pivot slot `q` (a /24) whose current word is `current` up to date: refills its
     /// chunk (allocating one if needed) when routes longer than /24 lie in it and returns the
     /// chunk word; otherwise releases any chunk it had and returns `None`.
-    pub fn refresh(
+    pub(crate) fn refresh(
         &mut self,
         rib: &Rib<u32>,
         q: Prefix<u32>,
@@ -194,7 +194,7 @@ impl<E: Entry> ChunkPool<E> {
     }
 
     /// The 256 words of chunk `id`.
-    pub fn chunk(&self, id: u32) -> &[E] {
+    pub(crate) fn chunk(&self, id: u32) -> &[E] {
         &self.entries[id as usize * CHUNK..][..CHUNK]
     }
 }

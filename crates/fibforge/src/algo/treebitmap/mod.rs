@@ -60,7 +60,7 @@
 
 mod build;
 mod lookup;
-pub mod node;
+pub(crate) mod node;
 #[cfg(test)]
 mod tests;
 mod update;

@@ -86,8 +86,9 @@ pub struct HybridStats {
     pub keys: [usize; 3],
     /// Keys among them whose band holds no route (pure markers).
     pub markers: [usize; 3],
-    /// Trie nodes (all bands) and packed ones among them.
+    /// Trie nodes (all bands).
     pub nodes: usize,
+    /// Packed trie nodes among them.
     pub packed_nodes: usize,
     /// Bytes of live trie nodes.
     pub node_bytes: u64,
