@@ -5,7 +5,7 @@
 //! # The three algorithms (one engine, three configurations)
 //!
 //! All three are a [`BloomFib`]: a list of *levels*, longest first, each a counting Bloom filter
-//! ([`counting`]) in front of a hash table ([`table`]) of keys of one length (an address
+//! (`counting.rs`) in front of a hash table (`table.rs`) of keys of one length (an address
 //! truncated to that length) → next hop, then either a direct lookup array or the default route.
 //! A lookup probes the levels longest first; a level's table is read only when its filter says
 //! the key may be there (false positives cost a table miss, never a wrong answer).
@@ -18,13 +18,13 @@
 //!   target false-positive rate (eq. 1–3: `m = n·lg(1/f)/ln 2`, `k = ⌈lg(1/f)⌉`), counting
 //!   filters so routes can be deleted, and for IPv4 controlled prefix expansion into a direct
 //!   lookup array for lengths ≤ 20 (2^20 next hops) and two groups G1 = 21–24 → /24 and
-//!   G2 = 25–32 → /32 with prefix capture ([`expand`]); lookup order G2, G1, array. IPv6 keeps
+//!   G2 = 25–32 → /32 with prefix capture (`expand.rs`); lookup order G2, G1, array. IPv6 keeps
 //!   one level per present length. Independent hashing. [`BloomConfig::baseline`].
 //! - **`bloomfwd`** (§4.1–4.3): the baseline with the paper's hash optimisations — a chosen
 //!   base function (H2 = Algorithm 3, MurmurHash3 specialised to 32/64-bit keys, or Knuth's
 //!   multiplicative hash; option `hash=`), double hashing `g_i = a + i·b` from one pair, reuse
 //!   of `a` to address the level's table, the false-positive rate as a parameter (`fpr=`),
-//!   SIMD batch hashing ([`simd`] for IPv4 keys, [`simd64`] for IPv6 keys; AVX2/AVX-512
+//!   SIMD batch hashing (`simd.rs` for IPv4 keys, `simd64.rs` for IPv6 keys; AVX2/AVX-512
 //!   chosen at run time), and for IPv6 the DPCPE expansion ([`dpcpe`],
 //!   option `levels=n`, default 5 as the paper found best; `levels=0`: one level per length).
 //!   Defaults: `fpr=0.3`, `hash=h2` for IPv4 and `hash=murmur` for IPv6 (the paper's choices,
@@ -42,7 +42,7 @@
 //!   time waiting on table slots and the direct array one address at a time
 //!   (`docs/experiments/bloom.md`).
 //! - **Table home slot** = top bits of `a · odd constant` rather than of `a` itself
-//!   ([`table`]): the filter also uses the top bits of `a`, so without the multiply a false
+//!   (`table.rs`): the filter also uses the top bits of `a`, so without the multiply a false
 //!   positive tends to land on an occupied probe run.
 //! - **Tables are sized for their own keys** in every variant; "symmetric" (naive) applies to
 //!   the filters only.
@@ -62,7 +62,7 @@
 //! Per level: the filter's bit vector (`⌈m/64⌉` words, the only part lookups read before a hit)
 //! and its `m` 8-bit counters (updates only); the table, a power-of-two array of `(key, hop)`
 //! slots, load ≤ 1/2 (8-byte slots for IPv4; for IPv6 16-byte slots holding the top 64 bits
-//! of the key at levels ≤ 64 and 32-byte slots above, [`key_table`]). IPv4 with expansion adds the
+//! of the key at levels ≤ 64 and 32-byte slots above, `key_table.rs`). IPv4 with expansion adds the
 //! direct array (2^20 × 4 bytes = 4 MiB of raw next-hop ids, 0 = no route).
 //!
 //! # Invariants

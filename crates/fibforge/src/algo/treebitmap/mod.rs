@@ -10,7 +10,7 @@
 //!   root (depth 0). A node at depth `d` (a multiple of the stride `S`) holds an *internal*
 //!   bitmap of the prefixes of lengths `d..d+S` under it, an *external* bitmap of the children
 //!   that exist (one per value of the next `S` bits), the index of its first child and the
-//!   index of its first result. See [`node`] for the bit order, with a worked example.
+//!   index of its first result. See `node.rs` for the bit order, with a worked example.
 //! - The children of a node are contiguous in `nodes`, ordered by chunk value: child `c` is
 //!   at `child + popcount(external & ((1 << c) - 1))`.
 //! - `results`: raw next hops ([`NextHop::raw`]); the prefixes of a node are contiguous,
