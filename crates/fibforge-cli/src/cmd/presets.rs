@@ -97,6 +97,7 @@ pub fn apply(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> anyhow::
             single_thread(s, &[Traffic::Random, "zipf:s=1.1:flows=64:burst=16".parse()?]);
             s.modes = vec![Mode::Single, Mode::Batch];
         }
+        "bloomfwd-table3" | "bloomfwd-fig5" => apply_more(name, s, paths)?,
         n if n.starts_with("bloomfwd-") => apply_bloomfwd(name, s, paths)?,
         _ => apply_more(name, s, paths)?,
     }
@@ -307,7 +308,8 @@ mod tests {
                 assert!(!paths.is_empty(), "{part} chose no table");
             }
         }
-        assert_eq!(parts("bloomfwd").unwrap().len(), 6);
+        assert_eq!(parts("bloomfwd").unwrap().len(), 8);
+        assert!(parts("papers").unwrap().len() > 20);
         assert!(parts("nope").is_err());
     }
 
