@@ -73,7 +73,7 @@ pub struct Args {
     /// its prefix (realistic next hops for prefix-only tables; see `stats --hops-from`).
     #[arg(long, value_name = "FILE")]
     hops_from: Option<PathBuf>,
-    /// A paper experiment (`fibforge bench --preset list` names them all), e.g.
+    /// A paper experiment (an unknown name prints the list), e.g.
     /// poptrie-table2, poptrie-table3, sail-memory, cpe-tables, bloomfwd, loop-fig9; `papers`
     /// runs every one.
     #[arg(long)]
