@@ -22,7 +22,10 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("poptrie-ipv6", "Poptrie §4.10: IPv6"),
     ("sail-traces", "SAIL: random and FIB-derived traces with Zipf locality"),
     ("bloomfwd-fpr", "Bloomfwd Fig. 1 / Table 5: false-positive rate × hash function"),
-    ("bloomfwd-threads", "Bloomfwd Fig. 2: batch lookups on every thread, against MIHT"),
+    (
+        "bloomfwd-threads",
+        "Bloomfwd Fig. 2: batch lookups on every thread, against Baseline and MIHT",
+    ),
     ("bloomfwd-matching", "Bloomfwd Fig. 3: share of addresses that match a route"),
     ("bloomfwd-traffic", "Bloomfwd Fig. 4: random against real-address trace traffic"),
     ("bloomfwd-tables", "Bloomfwd Fig. 5/6: IPv4 tables of different sizes"),
@@ -200,7 +203,7 @@ fn apply_bloomfwd(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> any
             s.traffic_v4 = vec![Traffic::Random];
             s.traffic_v6 = vec![Traffic::InPrefix];
             s.modes = vec![Mode::Batch];
-            s.algos = Some(available(&["bloomfwd", "miht", "poptrie"]));
+            s.algos = Some(available(&["bloomfwd", "bloom_base", "miht", "poptrie"]));
         }
         "bloomfwd-matching" => {
             default_tables(paths, &[0])?;
