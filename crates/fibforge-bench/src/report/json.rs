@@ -199,6 +199,9 @@ pub struct Report {
     /// Update replays run with the benchmark (`--updates`), as `fibforge replay` reports them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub replays: Vec<serde_json::Value>,
+    /// Structural experiments of the papers (`--preset` study names), as their tables.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub studies: Vec<crate::papers::Study>,
     /// Seconds the whole benchmark took.
     pub elapsed_s: f64,
 }

@@ -62,7 +62,7 @@ pub fn write_all(rows: &[Row], dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(written)
 }
 
-fn register_font() -> Result<(), String> {
+pub(crate) fn register_font() -> Result<(), String> {
     static ONCE: Once = Once::new();
     let mut result = Ok(());
     ONCE.call_once(|| {

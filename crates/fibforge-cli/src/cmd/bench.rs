@@ -71,9 +71,9 @@ pub struct Args {
     /// its prefix (realistic next hops for prefix-only tables; see `stats --hops-from`).
     #[arg(long, value_name = "FILE")]
     hops_from: Option<PathBuf>,
-    /// A paper experiment: poptrie-table3, poptrie-table4, poptrie-traffic, poptrie-fig8,
-    /// poptrie-table5, poptrie-ipv6, sail-traces, bloomfwd (= bloomfwd-fpr, -threads,
-    /// -matching, -traffic, -tables, -ipv6).
+    /// A paper experiment (an unknown name prints the list), e.g.
+    /// poptrie-table2, poptrie-table3, sail-memory, cpe-tables, bloomfwd, loop-fig9; `papers`
+    /// runs every one.
     #[arg(long)]
     preset: Option<String>,
     /// Many tables: a directory (one table per file, VRF id = sorted file order) or FILE#N
@@ -81,6 +81,10 @@ pub struct Args {
     /// table and one DPDK rte_fib per table (when built in) instead of the single-table rows.
     #[arg(long = "multi")]
     multi: Vec<PathBuf>,
+    /// Update stream (text or MRT) for the update studies (poptrie-updates, sail-memory,
+    /// loop-fig13); default: shared/data/updates/linx2014-p52-v4.txt.gz when found.
+    #[arg(long, value_name = "FILE")]
+    updates: Option<PathBuf>,
     /// Also write the JSON report to FILE.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -94,8 +98,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut run_info = fibforge_bench::report::RunInfo::start();
     let base = settings_from(&args)?;
     check_before_work(&args)?;
+    let multi = super::bench_papers::multi_sets(&args.multi, args.preset.as_deref())?;
     let measured =
-        if args.multi.is_empty() { run_single(&args, &base)? } else { run_multi(&args, &base)? };
+        if multi.is_empty() { run_single(&args, &base)? } else { run_multi(&multi, &base)? };
     run_info.finish();
     let report = Report {
         machine: Machine::describe(),
@@ -106,9 +111,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         settings: measured.settings,
         results: measured.results,
         replays: Vec::new(),
+        studies: measured.studies,
         elapsed_s: started.elapsed().as_secs_f64(),
     };
-    println!("{}", table::render(&report.results));
+    if !report.results.is_empty() || report.studies.is_empty() {
+        println!("{}", table::render(&report.results));
+    }
+    for st in &report.studies {
+        println!("{}", st.markdown());
+    }
     println!(
         "\nCPU: {} ({} logical CPUs); {:.0} s; machine possibly shared: medians of {} repeats",
         report.machine.cpu_model, report.machine.logical_cpus, report.elapsed_s, base.repeats
@@ -123,6 +134,7 @@ struct Measured {
     tables: Vec<TableInfo>,
     settings: serde_json::Value,
     results: Vec<Row>,
+    studies: Vec<fibforge_bench::papers::Study>,
 }
 
 /// Single tables: each part of the preset (or the settings as given) on its tables.
@@ -131,8 +143,12 @@ fn run_single(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
         Some(p) => presets::parts(p)?,
         None => vec![""],
     };
-    let mut m =
-        Measured { tables: Vec::new(), settings: serde_json::Value::Null, results: Vec::new() };
+    let mut m = Measured {
+        tables: Vec::new(),
+        settings: serde_json::Value::Null,
+        results: Vec::new(),
+        studies: Vec::new(),
+    };
     let mut settings_json = Vec::new();
     let hop_source = args.hops_from.as_deref().map(crate::load::load_hop_source).transpose()?;
     for part in parts {
@@ -145,6 +161,13 @@ fn run_single(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
             paths = DEFAULT_TABLES.iter().map(|t| locate(t)).collect::<anyhow::Result<_>>()?;
         }
         let loaded = load_tables(&paths, args.synth, hop_source.as_ref())?;
+        if fibforge_bench::papers::is_study(part) {
+            let updates = args.updates.clone();
+            m.studies
+                .extend(super::bench_papers::study(part, &settings, &loaded, updates, &args.out)?);
+            m.tables.extend(loaded.into_iter().map(|t| t.info));
+            continue;
+        }
         let duration = settings.repeat_duration(&loaded);
         let mut log = |msg: &str| eprintln!("{msg}");
         m.results.extend(runner::run(&settings, &loaded, &mut log));
@@ -159,11 +182,8 @@ fn run_single(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
 }
 
 /// Many tables (`--multi`): LOOP, SAIL_M and the per-table baselines.
-fn run_multi(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
-    if args.preset.is_some() {
-        bail!("--preset and --multi cannot be combined");
-    }
-    let duration = Duration::from_secs_f64(args.duration.unwrap_or(0.5));
+fn run_multi(multi: &[PathBuf], base: &Settings) -> anyhow::Result<Measured> {
+    let duration = Duration::from_secs_f64(base.duration_s.unwrap_or(0.5));
     let ms = MultiSettings {
         duration,
         repeats: base.repeats,
@@ -171,8 +191,9 @@ fn run_multi(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
         seed: base.seed,
         peers: base.peers.clone(),
     };
-    let results = super::bench_multi::run(&args.multi, &ms)?;
-    Ok(Measured { tables: Vec::new(), settings: runner::settings_json(base, duration), results })
+    let results = super::bench_multi::run(multi, &ms)?;
+    let settings = runner::settings_json(base, duration);
+    Ok(Measured { tables: Vec::new(), settings, results, studies: Vec::new() })
 }
 
 fn write_outputs(report: &Report, args: &Args) -> anyhow::Result<()> {
@@ -267,7 +288,7 @@ fn check_before_work(args: &Args) -> anyhow::Result<()> {
     for t in &args.tables {
         let text = t.display().to_string();
         let file = match text.rsplit_once('#') {
-            Some((f, s)) if s.starts_with("syn") => PathBuf::from(f),
+            Some((f, s)) if s.starts_with("syn") || s.starts_with("sub") => PathBuf::from(f),
             _ => t.clone(),
         };
         std::fs::File::open(&file).with_context(|| format!("--table {text}: cannot open"))?;
@@ -294,11 +315,15 @@ fn load_tables(
     let mut out = Vec::new();
     for p in paths {
         let text = p.display().to_string();
-        let (file, suffix_synth) = match text.rsplit_once('#') {
+        let (file, suffix_synth, sub) = match text.rsplit_once('#') {
             Some((f, s)) if s.starts_with("syn") => {
-                (PathBuf::from(f), Some(s.parse::<Synth>().map_err(anyhow::Error::msg)?))
+                (PathBuf::from(f), Some(s.parse::<Synth>().map_err(anyhow::Error::msg)?), None)
             }
-            _ => (p.clone(), None),
+            Some((f, s)) if s.starts_with("sub") => {
+                let k = fibforge_bench::subsample::parse(s).map_err(anyhow::Error::msg)?;
+                (PathBuf::from(f), None, Some(k))
+            }
+            _ => (p.clone(), None, None),
         };
         let synth = suffix_synth.or(synth);
         let t0 = Instant::now();
@@ -315,6 +340,11 @@ fn load_tables(
             v4 = s.apply(&v4);
             v6 = s.apply(&v6);
             name = format!("{name}+{s}");
+        }
+        if let Some(k) = sub {
+            v4 = fibforge_bench::subsample::subsample(&v4, k, 1);
+            v6 = fibforge_bench::subsample::subsample(&v6, k, 1);
+            name = format!("{name}+1/{k}");
         }
         let hops: std::collections::HashSet<_> =
             v4.iter().map(|(_, h)| h).chain(v6.iter().map(|(_, h)| h)).collect();

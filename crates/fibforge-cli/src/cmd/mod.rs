@@ -3,6 +3,7 @@
 pub mod algos;
 pub mod bench;
 mod bench_multi;
+mod bench_papers;
 pub mod expand;
 pub mod lookup;
 mod presets;

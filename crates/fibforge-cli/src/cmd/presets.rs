@@ -22,18 +22,44 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("poptrie-ipv6", "Poptrie §4.10: IPv6"),
     ("sail-traces", "SAIL: random and FIB-derived traces with Zipf locality"),
     ("bloomfwd-fpr", "Bloomfwd Fig. 1 / Table 5: false-positive rate × hash function"),
-    ("bloomfwd-threads", "Bloomfwd Fig. 2: batch lookups on every thread, against MIHT"),
+    (
+        "bloomfwd-threads",
+        "Bloomfwd Fig. 2: batch lookups on every thread, against Baseline and MIHT",
+    ),
     ("bloomfwd-matching", "Bloomfwd Fig. 3: share of addresses that match a route"),
     ("bloomfwd-traffic", "Bloomfwd Fig. 4: random against real-address trace traffic"),
     ("bloomfwd-tables", "Bloomfwd Fig. 5/6: IPv4 tables of different sizes"),
     ("bloomfwd-ipv6", "Bloomfwd Fig. 7: IPv6 with and without DPCPE levels"),
     ("bloomfwd", "all the bloomfwd-* experiments in one report"),
+    ("poptrie-table2", "Poptrie Table 2: inodes, leaves, memory, compile, rate by option and s"),
+    ("poptrie-updates", "Poptrie §4.9: µs per update (stream) and per prefix (random order)"),
+    ("poptrie-fig7", "Poptrie Fig. 7: binary radix depth by matched length (heat map PNG)"),
+    ("poptrie-table3-all", "Poptrie Table 3 on every table in data/ and shared/data/tables"),
+    ("sail-memory", "SAIL: on-chip (bitmap) and off-chip bytes, update speed"),
+    ("sail-12fibs", "SAIL: lookup rates on up to 12 FIBs, random and prefix-based traces"),
+    ("cpe-table3", "CPE Table 3: 8-8-8-8 trie nodes, memory, build and leaf-push time"),
+    ("cpe-tables", "CPE Tables 5-8: memory by levels, fixed and variable strides, packed"),
+    ("cpe-lookup", "CPE Table 10/11: lookup rates of the expanded tries and binary search"),
+    ("bloomfwd-table3", "Bloomfwd Table 3: keys per level before and after CPE"),
+    ("bloomfwd-fig5", "Bloomfwd Fig. 5: one table subsampled to 1/2 ... 1/16 (FILE#subK)"),
+    ("loop-fig9", "LOOP Fig. 9/10: storage by number of FIBs against the baselines"),
+    ("loop-fig12", "LOOP Fig. 12: lookup speed against the baselines (a --multi run)"),
+    ("loop-fig13", "LOOP Fig. 13: update time and updates/s"),
+    ("loop-fig14", "LOOP Fig. 14: FIB insertion and deletion time"),
+    ("loop-headline", "LOOP headline: 18 tables, bytes per prefix"),
+    ("papers", "every preset above but loop-fig12, in one report"),
 ];
+
+/// Presets that run as their own kind of bench and are left out of `papers`.
+const NOT_IN_PAPERS: [&str; 4] = ["bloomfwd", "papers", "loop-fig12", "poptrie-table3-all"];
 
 /// The parts of a preset: itself, or the experiments a compound preset runs.
 pub fn parts(name: &str) -> anyhow::Result<Vec<&'static str>> {
     if name == "bloomfwd" {
         return Ok(PRESETS.iter().map(|p| p.0).filter(|n| n.starts_with("bloomfwd-")).collect());
+    }
+    if name == "papers" {
+        return Ok(PRESETS.iter().map(|p| p.0).filter(|n| !NOT_IN_PAPERS.contains(n)).collect());
     }
     match PRESETS.iter().find(|p| p.0 == name) {
         Some(p) => Ok(vec![p.0]),
@@ -74,10 +100,94 @@ pub fn apply(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> anyhow::
             single_thread(s, &[Traffic::Random, "zipf:s=1.1:flows=64:burst=16".parse()?]);
             s.modes = vec![Mode::Single, Mode::Batch];
         }
-        _ => apply_bloomfwd(name, s, paths)?,
+        "bloomfwd-table3" | "bloomfwd-fig5" => apply_more(name, s, paths)?,
+        n if n.starts_with("bloomfwd-") => apply_bloomfwd(name, s, paths)?,
+        _ => apply_more(name, s, paths)?,
     }
     Ok(())
 }
+
+/// The presets added for the papers pages: studies (tables chosen here, measured by
+/// `fibforge_bench::papers`) and rate presets over many tables.
+fn apply_more(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    match name {
+        "poptrie-table2" | "poptrie-updates" | "poptrie-fig7" | "sail-memory" => {
+            default_tables(paths, &[0])?
+        }
+        n if n.starts_with("loop-") => default_tables(paths, &[0])?,
+        "cpe-table3" | "cpe-tables" | "bloomfwd-table3" => {
+            if paths.is_empty() {
+                *paths = shared_or_default(&CPE_TABLES, DEFAULT_TABLES[0])?;
+            }
+        }
+        "cpe-lookup" => {
+            if paths.is_empty() {
+                *paths = shared_or_default(&CPE_TABLES[..1], DEFAULT_TABLES[0])?;
+            }
+            single_thread(s, &[Traffic::Random]);
+            let specs = ["cpe_fixed:levels=3", "cpe_fixed:levels=4", "cpe_var:levels=3"];
+            let mut algos: Vec<AlgoSpec> =
+                specs.iter().map(|a| a.parse()).collect::<Result<_, _>>()?;
+            algos.extend(available(&["cpe_var", "bsl", "radix"]));
+            s.algos =
+                Some(algos.into_iter().filter(|a| registry::info(&a.name).is_some()).collect());
+        }
+        "poptrie-table3-all" => {
+            if paths.is_empty() {
+                let mut all = shared_or_default(&ALL_TABLES, DEFAULT_TABLES[0])?;
+                all.extend(DEFAULT_TABLES.iter().filter_map(|t| locate(t).ok()));
+                *paths = all;
+            }
+            single_thread(s, &[Traffic::Random]);
+        }
+        "sail-12fibs" => {
+            if paths.is_empty() {
+                let mut all = shared_or_default(&ALL_TABLES[..7], DEFAULT_TABLES[0])?;
+                all.extend(locate(DEFAULT_TABLES[0]));
+                all.truncate(12);
+                *paths = all;
+            }
+            single_thread(s, &[Traffic::Random, Traffic::InPrefix]);
+            s.algos = Some(available(&["sail_b", "sail_u", "sail_l", "poptrie", "dir24_8"]));
+        }
+        "bloomfwd-fig5" => {
+            default_tables(paths, &[0])?;
+            let whole = paths.clone();
+            for k in [2, 4, 8, 16] {
+                paths
+                    .extend(whole.iter().map(|p| PathBuf::from(format!("{}#sub{k}", p.display()))));
+            }
+            single_thread(s, &[Traffic::Random]);
+            s.modes = vec![Mode::Single, Mode::Batch];
+            s.algos = Some(available(&["bloom_naive", "bloom_base", "bloomfwd", "miht"]));
+        }
+        "loop-fig12" => bail!("loop-fig12 is a --multi run (handled before single tables)"),
+        _ => bail!("unknown preset '{name}'"),
+    }
+    Ok(())
+}
+
+/// The CPE paper's tables: Mae-West first, then the other IPv4 tables of shared data.
+const CPE_TABLES: [&str; 5] = [
+    "tables/v4/maewest.txt.gz",
+    "tables/v4/ris2002-as1853.tsv.gz",
+    "tables/v4/ris2010-as2497.tsv.gz",
+    "tables/v4/ris2010-as4777.tsv.gz",
+    "tables/v4/ris2015-as3856.tsv.gz",
+];
+
+/// Every table of `shared/data/tables`: IPv4, mixed, IPv6.
+const ALL_TABLES: [&str; 9] = [
+    "tables/v4/maewest.txt.gz",
+    "tables/v4/ris2002-as1853.tsv.gz",
+    "tables/v4/ris2010-as2497.tsv.gz",
+    "tables/v4/ris2010-as4777.tsv.gz",
+    "tables/v4/ris2015-as3856.tsv.gz",
+    "tables/mixed/tier1-2024.txt.gz",
+    "tables/mixed/global2026-origin.tsv.gz",
+    "tables/v6/linx2014-p69.txt.gz",
+    "tables/v6/rrc00-v6.txt.gz",
+];
 
 /// The Bloom-filter paper's experiments (Lucchesi et al. §6).
 fn apply_bloomfwd(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> anyhow::Result<()> {
@@ -93,7 +203,7 @@ fn apply_bloomfwd(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> any
             s.traffic_v4 = vec![Traffic::Random];
             s.traffic_v6 = vec![Traffic::InPrefix];
             s.modes = vec![Mode::Batch];
-            s.algos = Some(available(&["bloomfwd", "miht", "poptrie"]));
+            s.algos = Some(available(&["bloomfwd", "bloom_base", "miht", "poptrie"]));
         }
         "bloomfwd-matching" => {
             default_tables(paths, &[0])?;
@@ -194,14 +304,15 @@ mod tests {
 
     #[test]
     fn every_listed_preset_applies() {
-        for (name, _) in PRESETS {
+        for (name, _) in PRESETS.iter().filter(|p| p.0 != "loop-fig12") {
             for part in parts(name).unwrap() {
                 let (mut s, mut paths) = (Settings::default(), Vec::new());
                 apply(part, &mut s, &mut paths).unwrap_or_else(|e| panic!("{part}: {e}"));
                 assert!(!paths.is_empty(), "{part} chose no table");
             }
         }
-        assert_eq!(parts("bloomfwd").unwrap().len(), 6);
+        assert_eq!(parts("bloomfwd").unwrap().len(), 8);
+        assert!(parts("papers").unwrap().len() > 20);
         assert!(parts("nope").is_err());
     }
 

@@ -33,7 +33,7 @@
 //! other table's column is copied, and subtrees where the added table has no route of its
 //! own (on a deletion: all of them) are walked by their range heads only, so the work follows
 //! the added table's routes and the entries it divides, not the number of tables present
-//! (loop_bench's Fig. 14 rows measure it). When the reserved room runs out, or with packed
+//! (`fibforge bench --preset loop-fig14` measures it). When the reserved room runs out, or with packed
 //! rows, the walk builds fresh arrays instead (one pointer swap).
 //!
 //! **VRF ids** are table slots. `build` numbers the tables `0..n`; `remove_table(v)` frees

@@ -1,0 +1,62 @@
+use super::*;
+use crate::report::TableInfo;
+use fibforge::{NextHop, Prefix, Rib};
+
+fn table(routes: &[(&str, u32)]) -> NamedTable {
+    let mut v4 = Rib::new();
+    for (p, h) in routes {
+        v4.insert(p.parse::<Prefix<u32>>().unwrap(), NextHop::from_index(*h));
+    }
+    let info = TableInfo {
+        name: "t".into(),
+        path: "t".into(),
+        ipv4_prefixes: v4.len(),
+        ipv6_prefixes: 0,
+        next_hops: 2,
+        load_s: 0.0,
+    };
+    NamedTable { info, v4, v6: Rib::new() }
+}
+
+fn input(tables: &[NamedTable]) -> StudyInput<'_> {
+    StudyInput { tables, updates: None, out: None, seconds: 0.001, seed: 7, shared: None }
+}
+
+const ROUTES: [(&str, u32); 5] = [
+    ("0.0.0.0/0", 1),
+    ("10.0.0.0/8", 2),
+    ("10.1.0.0/16", 3),
+    ("10.1.2.128/25", 1),
+    ("192.168.0.0/21", 2),
+];
+
+#[test]
+fn bloom_table3_counts_groups_and_expands() {
+    let t = [table(&ROUTES)];
+    let st = &bloom::table3(&input(&t)).unwrap()[0];
+    // /0, /8, /16 up to /20; /21 in 21-24 (8 /24 keys); /25 in 25-32 (128 /32 keys).
+    assert_eq!(st.rows[0][1..], ["3", "1", "1", "1048576", "8", "128"]);
+}
+
+#[test]
+fn fig7_depth_is_never_shorter_than_the_match() {
+    let t = table(&ROUTES);
+    let grid = poptrie::depth_grid(&t.v4, 1 << 14, 3);
+    let total: u64 = grid.iter().flat_map(|r| r.iter()).sum();
+    assert_eq!(total, 1 << 14, "the default route matches every address");
+    for (len, row) in grid.iter().enumerate() {
+        assert!(row[..len].iter().all(|&c| c == 0), "depth below matched length {len}");
+    }
+}
+
+#[test]
+fn studies_render_as_markdown_and_unknown_names_fail() {
+    let t = [table(&ROUTES)];
+    let mut log = |_: &str| {};
+    let st = run("cpe-table3", &input(&t), &mut log).unwrap();
+    let md = st[0].markdown();
+    assert!(md.contains("| t | "), "{md}");
+    assert_eq!(md.lines().filter(|l| l.starts_with('|')).count(), 3);
+    assert!(run("nope", &input(&t), &mut log).is_err());
+    assert!(STUDIES.iter().all(|s| is_study(s.0)));
+}
