@@ -2,7 +2,7 @@
 //! the expansion to the /20 direct table, /24 keys and /32 keys.
 
 use super::{Study, StudyInput};
-use fibforge::algo::bloom::expand::{expanded_count, group_rib};
+use fibforge::algo::bloom::{expanded_count, group_rib};
 
 /// Table 3 of every IPv4 table.
 pub fn table3(input: &StudyInput) -> Result<Vec<Study>, String> {

@@ -2,7 +2,7 @@
 //! and update times, Fig. 7's heat map) through [`fibforge_bench::papers`], and the presets
 //! that run as many-table benches (`loop-fig12`).
 
-use super::bench::locate;
+use crate::load::{DEFAULT_TABLES, locate};
 use anyhow::bail;
 use fibforge_bench::papers::{self, Study, StudyInput};
 use fibforge_bench::runner::{NamedTable, Settings};
@@ -53,10 +53,7 @@ pub fn multi_sets(given: &[PathBuf], preset: Option<&str>) -> anyhow::Result<Vec
             if let Some(shared) = shared_data() {
                 sets.push(shared.join("multi/internet2"));
             }
-            sets.push(PathBuf::from(format!(
-                "{}#8",
-                locate(super::bench::DEFAULT_TABLES[0])?.display()
-            )));
+            sets.push(PathBuf::from(format!("{}#8", locate(DEFAULT_TABLES[0])?.display())));
             Ok(sets)
         }
         _ => Ok(given.to_vec()),

@@ -134,6 +134,7 @@ impl BloomConfig {
 #[cfg(test)]
 mod tests;
 
+pub use expand::{expanded_count, group_rib};
 pub use hash::HashFn;
 pub use level::BloomKey;
 pub use lookup::lookup_parallel;
