@@ -190,6 +190,20 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         summary: "variable-stride multibit trie, per-node strides by dynamic programming \
                   (Srinivasan-Varghese 1998); options levels=K, leafpush=on|off, packed=on|off, maxstride=S",
     },
+    AlgoInfo {
+        name: "lctrie",
+        ipv4: true,
+        ipv6: true,
+        summary: "LC-trie (Nilsson & Karlsson 1999; Linux fib_trie's family): level- and \
+                  path-compressed trie, base and prefix vectors; options fill=F (0.1-1, default 0.5), root=B (0-20, default 16)",
+    },
+    AlgoInfo {
+        name: "lulea",
+        ipv4: true,
+        ipv6: false,
+        summary: "Lulea (Degermark et al. 1997): 16/8/8 levels of bit vectors as codewords, \
+                  base indexes and a 678-row maptable; sparse/dense/very dense chunks",
+    },
 ];
 
 /// Looks up an algorithm by name.
@@ -363,6 +377,8 @@ fn build_common<A: algo::bloom::BloomKey>(
         }),
         "cpe_fixed" => build_cpe(spec, "cpe_fixed", false, rib),
         "cpe_var" => build_cpe(spec, "cpe_var", true, rib),
+        "lctrie" => algo::lctrie::LcTrieConfig::from_spec(spec)
+            .and_then(|cfg| algo::lctrie::LcTrie::compile(rib, &cfg).map(boxed)),
         _ => return None,
     };
     Some(built)
@@ -551,6 +567,8 @@ impl RegistryFamily for u32 {
                 .and_then(|cfg| algo::sail::SailB::compile(rib, &cfg).map(boxed)),
             "sail_u" => sail_config("sail_u", spec)
                 .and_then(|cfg| algo::sail::SailU::compile(rib, &cfg).map(boxed)),
+            "lulea" => algo::lulea::LuleaConfig::from_spec(spec)
+                .and_then(|cfg| algo::lulea::Lulea::compile(rib, &cfg).map(boxed)),
             _ => Err(unknown(spec, Family::Ipv4)),
         }
     }
