@@ -17,11 +17,11 @@
 //!
 //! # Layout
 //!
-//! - `trie`: one array of 8-byte [`Node`]s. An internal node has `branch > 0`; its 2^branch
+//! - `trie`: one array of 8-byte `Node`s. An internal node has `branch > 0`; its 2^branch
 //!   children are consecutive at `trie[adr..adr + 2^branch]`. A leaf has `branch == 0` and
 //!   `adr` indexes the base vector (`NONE` only in the trie of an empty table). The root is
 //!   `trie[0]`.
-//! - `base`, `prefixes`: [`Entry`]s (address, length, next hop, `pre`), the base vector sorted
+//! - `base`, `prefixes`: `Entry`s (address, length, next hop, `pre`), the base vector sorted
 //!   by address.
 //!
 //! Lookup: `pos` starts at the root's skip; at each internal node the `branch` address bits

@@ -14,7 +14,7 @@
 //!   previous masks of its group of four (64 positions);
 //! - a *base index* per group holds the heads before the group;
 //! - the maptable row of a mask gives, per position, the heads up to that position; the
-//!   leaf-pushed trie admits only 678 distinct masks ([`maptable`]), so the row fits 10 bits.
+//!   leaf-pushed trie admits only 678 distinct masks (see `maptable.rs`), so the row fits 10 bits.
 //!
 //! The pointer of position `ix` is `pointers[base[ix >> 6] + six + maptable[ten][ix & 15] − 1]`
 //! where `(ten, six) = codeword[ix >> 4]`.
@@ -23,12 +23,13 @@
 //!
 //! - Level 1: `codes` (4,096 codewords, 8 KiB), `bases` (1,024 `u16` base indexes) and
 //!   `pointers` (one `u32` per head) for the first 16 address bits.
-//! - Levels 2 and 3 ([`Level`]): chunks of 256 positions (address bits 16–23, 24–31), of three
+//! - Levels 2 and 3 (`Level`): chunks of 256 positions (address bits 16–23, 24–31), of three
 //!   kinds as in the paper, by number of heads:
 //!   - *sparse* (1–8 heads): the heads' 8-bit positions, searched linearly;
 //!   - *dense* (9–63): 16 codewords, `six` counting from the chunk's start (no base index);
 //!   - *very dense* (64–256): 16 codewords and 4 base indexes, like level 1.
-//!   A chunk is a [`Chunk`] descriptor (kind, head count, offsets into the level's `sparse`
+//!
+//!   A chunk is a `Chunk` descriptor (kind, head count, offsets into the level's `sparse`
 //!   position bytes or `codes` words, and into its `pointers`).
 //! - A pointer is a raw next hop (0 = no route) or, with bit 31 set, the index of a chunk of
 //!   the next level.
