@@ -235,6 +235,28 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         ipv4: Some(cpe::<u32>),
         ipv6: Some(cpe::<u128>),
     },
+    AlgoInfo {
+        name: "lctrie",
+        summary: "LC-trie (Nilsson & Karlsson 1999; Linux fib_trie's family): level- and \
+                  path-compressed trie, base and prefix vectors",
+        options: &[
+            Opt { key: "fill", help: "fill factor, 0.1 to 1 (default 0.5)" },
+            Opt { key: "root", help: "root branching bits, 0 to 20 (default 16; 0: by fill)" },
+        ],
+        ipv4: Some(lctrie::<u32>),
+        ipv6: Some(lctrie::<u128>),
+    },
+    AlgoInfo {
+        name: "lulea",
+        summary: "Lulea (Degermark et al. 1997): 16/8/8 levels of bit vectors as codewords, \
+                  base indexes and a 678-row maptable; sparse/dense/very dense chunks",
+        options: NONE,
+        ipv4: Some(|spec, rib| {
+            let cfg = algo::lulea::LuleaConfig::from_spec(spec)?;
+            compiled::<_, algo::lulea::Lulea>(rib, &cfg)
+        }),
+        ipv6: None,
+    },
 ];
 
 /// Compiles `rib` into `F` with `cfg`, behind the registry's trait object.
@@ -305,4 +327,9 @@ fn cpe<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
     } else {
         compiled::<A, algo::multibit::UpdatableTrie<A>>(rib, &cfg)
     }
+}
+
+fn lctrie<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let cfg = algo::lctrie::LcTrieConfig::from_spec(spec)?;
+    compiled::<A, algo::lctrie::LcTrie<A>>(rib, &cfg)
 }
