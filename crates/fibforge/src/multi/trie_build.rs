@@ -174,11 +174,6 @@ impl Pmt {
         self.index.insert(raw.into(), id);
         Ok(id)
     }
-
-    /// Distinct vectors stored.
-    pub fn len(&self) -> usize {
-        self.index.len()
-    }
 }
 
 /// A `LimitExceeded` error.
