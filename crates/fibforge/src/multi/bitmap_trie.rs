@@ -76,6 +76,7 @@ impl<A: Address> BitmapTrie<A> {
                 hops.push(h);
             }
         }
+        hops.shrink_to_fit();
         Ok(BitmapTrie { nodes, bits, hops, words, vrfs: tables.len(), family: PhantomData })
     }
 

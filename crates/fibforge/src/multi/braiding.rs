@@ -85,7 +85,7 @@ impl<A: Address> TrieBraiding<A> {
             let bit = node as usize * n + v as usize;
             braid[bit / 64] |= 1 << (bit % 64);
         }
-        Ok(TrieBraiding { nodes, braid, pmt: pmt.hops, vrfs: n, family: PhantomData })
+        Ok(TrieBraiding { nodes, braid, pmt: pmt.into_hops(), vrfs: n, family: PhantomData })
     }
 
     /// Trie nodes, distinct vectors and braiding bits set.

@@ -94,7 +94,7 @@ impl<A: Address> MergedTrie<A> {
         } else {
             Shape::Plain(plain_nodes(&m.child, &node_composites(&m, &mut pmt)?))
         };
-        Ok(MergedTrie { shape, pmt: pmt.hops, vrfs: tables.len(), family: PhantomData })
+        Ok(MergedTrie { shape, pmt: pmt.into_hops(), vrfs: tables.len(), family: PhantomData })
     }
 
     /// Trie nodes (internal and leaf words with leaf pushing) and distinct vectors.

@@ -112,8 +112,15 @@ impl<A: Address> TrieOverlap<A> {
         drop(m);
         let mut lc = Leveller { pairs: &pairs, cfg, nodes: Vec::new(), bits: A::BITS };
         let root = lc.place(root, 0, true)?;
-        let nodes = lc.nodes;
-        Ok(TrieOverlap { root, nodes, pmt: pmt.hops, vrfs: tables.len(), family: PhantomData })
+        let mut nodes = lc.nodes;
+        nodes.shrink_to_fit();
+        Ok(TrieOverlap {
+            root,
+            nodes,
+            pmt: pmt.into_hops(),
+            vrfs: tables.len(),
+            family: PhantomData,
+        })
     }
 
     /// Node words and distinct vectors.

@@ -160,6 +160,12 @@ impl Pmt {
         p
     }
 
+    /// The stored vectors, `vrfs` raw hops each, without spare capacity.
+    pub fn into_hops(mut self) -> Vec<u32> {
+        self.hops.shrink_to_fit();
+        self.hops
+    }
+
     /// The id of `raw` (one raw hop per table), added when new; ids below 2^31.
     pub fn intern(&mut self, raw: &[u32]) -> Result<u32, BuildError> {
         debug_assert_eq!(raw.len(), self.vrfs);
@@ -215,6 +221,7 @@ pub(super) fn leaf_push(
     let mut p = Pusher { m, first: m.route_offsets(), pmt, pairs: Vec::new(), algo };
     let mut cur = vec![0u32; m.vrfs];
     let root = p.node(0, &mut cur)?;
+    p.pairs.shrink_to_fit();
     Ok((root, p.pairs))
 }
 
