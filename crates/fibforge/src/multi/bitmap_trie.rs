@@ -1,5 +1,5 @@
 //! Bitmap-assisted Trie, as LOOP describes it (`papers/loop-mi-yang.txt` §II, §V-B; LOOP's
-//! reference [9]): the merged trie of all tables *without* leaf pushing (so a route change
+//! reference 9): the merged trie of all tables *without* leaf pushing (so a route change
 //! touches one node), each node storing a bitmap of the tables that have a route on it and a
 //! pointer into a next-hop-pointer array holding only those tables' next hops.
 //!
