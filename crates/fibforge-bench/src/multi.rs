@@ -1,5 +1,6 @@
 //! Many tables at once (`fibforge bench --multi`): LOOP (Mi, Yang et al.), SAIL_M (Yang et al.
-//! 2014), one Poptrie per table and, when the DPDK peer is asked for (`--peers`) and built in,
+//! 2014), one Poptrie per table, LOOP's merged-trie comparators
+//! (`fibforge::multi::baselines::BENCH_SPECS`) and, when the DPDK peer is asked for (`--peers`) and built in,
 //! one DPDK `rte_fib` per table, on the same set of tables (VRF id = position).
 //!
 //! Method (LOOP §V, SAIL §6): every structure is first verified table by table against each
@@ -17,6 +18,7 @@ use crate::report::{Row, Status};
 use crate::rng::XorShift64;
 use crate::runner::Log;
 use crate::timing::Mode;
+use fibforge::multi::baselines;
 use fibforge::multi::loop_::{Loop, LoopConfig};
 use fibforge::multi::sail_m::SailM;
 use fibforge::multi::{MultiLookup, PerTable, VrfId};
@@ -94,6 +96,15 @@ pub fn run_multi<A: BenchAddress + PeerFamily>(
         log(&format!("{table} {}: building {algo} over {} tables", A::FAMILY, ribs.len()));
         let t0 = Instant::now();
         let built = build(ribs).map_err(|e| e.to_string());
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        rows.extend(measure_or_fail(&id, algo, "fibforge", built, ms, ribs, s));
+    }
+    for &algo in baselines::BENCH_SPECS {
+        log(&format!("{table} {}: building {algo} over {} tables", A::FAMILY, ribs.len()));
+        let spec: AlgoSpec = algo.parse().expect("the comparators' specs parse");
+        let t0 = Instant::now();
+        let built = baselines::build(&spec, ribs).expect("a comparator's name");
+        let built = built.map(Structure::Other).map_err(|e| e.to_string());
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         rows.extend(measure_or_fail(&id, algo, "fibforge", built, ms, ribs, s));
     }
@@ -297,13 +308,22 @@ mod tests {
         let rows = run_multi("set", &ribs, &s, &mut |_| {});
         let ok: Vec<_> = rows.iter().filter(|r| r.status == Status::Ok).collect();
         let dpdk = if Peer::Dpdk.availability().is_ok() { 2 } else { 0 };
-        assert_eq!(ok.len(), 6 + dpdk, "loop, sail_m, per-table poptrie (and rte_fib) × 2 modes");
+        let n = 2 * (3 + baselines::BENCH_SPECS.len());
+        assert_eq!(
+            ok.len(),
+            n + dpdk,
+            "loop, sail_m, per-table poptrie, comparators (and rte_fib) × 2 modes"
+        );
         assert!(ok.iter().all(|r| r.mismatches == Some(0) && r.vrfs == Some(2)));
         assert!(ok.iter().all(|r| r.bytes_per_prefix.is_some_and(|b| b > 0.0)));
         assert!(rows.iter().any(|r| r.algo.contains("rte_fib")), "a DPDK row, measured or not");
         let none = MultiSettings { peers: Vec::new(), ..s };
         let rows = run_multi("set", &ribs, &none, &mut |_| {});
-        assert_eq!(rows.len(), 6, "no peers: loop, sail_m, per-table poptrie × 2 modes");
+        assert_eq!(
+            rows.len(),
+            n,
+            "no peers: loop, sail_m, per-table poptrie, comparators × 2 modes"
+        );
         assert!(rows.iter().all(|r| r.implementation == "fibforge"), "no DPDK row");
     }
 }

@@ -78,7 +78,9 @@ pub struct Args {
     preset: Option<String>,
     /// Many tables: a directory (one table per file, VRF id = sorted file order) or FILE#N
     /// (N tables perturbed from FILE; N from 1 to 1024, as many files at most); repeatable. Measures LOOP, SAIL_M, one Poptrie per
-    /// table and one DPDK rte_fib per table (when built in) instead of the single-table rows.
+    /// table, LOOP's comparators (merged_trie with leafpush off and on, trie_overlap,
+    /// trie_braiding, bitmap_trie) and one DPDK rte_fib per table (when built in) instead of
+    /// the single-table rows.
     #[arg(long = "multi")]
     multi: Vec<PathBuf>,
     /// Update stream (text or MRT) for the update studies (poptrie-updates, sail-memory,

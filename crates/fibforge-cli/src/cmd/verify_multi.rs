@@ -1,4 +1,5 @@
-//! `fibforge verify DIR --algo loop|sail_m|per_table`: many tables at once. Each table file in DIR
+//! `fibforge verify DIR --algo loop|sail_m|per_table|merged_trie|trie_overlap|trie_braiding|bitmap_trie`:
+//! many tables at once (the last four: LOOP's merged-trie comparators, `fibforge::multi::baselines`). Each table file in DIR
 //! is one table (VRF id = sorted file order); every table is checked against its own RIB on
 //! the route boundaries of all tables plus random and in-route addresses, and with
 //! `--exhaustive` (IPv4) on all 2^32 addresses for the first three tables.
@@ -40,7 +41,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         args.table.path.display()
     );
     let algos: Vec<String> = if args.algo == "all" {
-        vec!["loop".into(), "sail_m".into(), "per_table".into()]
+        let mut all: Vec<String> = vec!["loop".into(), "sail_m".into(), "per_table".into()];
+        all.extend(fibforge::multi::baselines::BENCH_SPECS.iter().map(|s| s.to_string()));
+        all
     } else {
         fibforge::registry::split_list(&args.algo)
     };
@@ -127,11 +130,17 @@ fn verify_family<A: RegistryFamily>(
             let inner = spec.options.get("algo").map_or(DEFAULT_ALGO, |s| s.as_str());
             Box::new(PerTable::build(ribs, &AlgoSpec::named(inner))?)
         }
-        other => {
-            anyhow::bail!(
-                "'{other}' is not a multi-table algorithm (loop, sail_m, per_table[:algo=NAME])"
-            )
-        }
+        other => match fibforge::multi::baselines::build(&spec, ribs) {
+            Some(built) => built?,
+            None => anyhow::bail!(
+                "'{other}' is not a multi-table algorithm (loop, sail_m, per_table[:algo=NAME], {})",
+                fibforge::multi::baselines::NAMES
+                    .iter()
+                    .map(|n| n.0)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
     };
     let built = t0.elapsed();
     let exhaustive_tables = if args.exhaustive { EXHAUSTIVE_TABLES } else { 0 };

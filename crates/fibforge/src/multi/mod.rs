@@ -4,15 +4,26 @@
 //!   tables into one, with a shared PortMapTable of composite next hops;
 //! - [`sail_m`]: SAIL_M (Yang et al. 2014), the merged, leaf-pushed trie of all tables in
 //!   SAIL_L's levels 16/24/32 with per-leaf vectors of every table's next hop (LOOP's comparator);
+//! - the merged-trie comparators of LOOP's evaluation ([`baselines`]): [`merged`] (Merged
+//!   Trie, with and without leaf pushing), [`overlap`] (Trie Overlap), [`braiding`] (Trie
+//!   Braiding) and [`bitmap_trie`] (Bitmap-assisted Trie);
 //! - [`PerTable`]: the naive baseline, one independent structure per table (any registry
 //!   algorithm, Poptrie by default).
 //!
 //! VRF ids are dense indices `0..n` (for table directories: the sorted file order).
 
+pub mod baselines;
+pub mod bitmap_trie;
+pub mod braiding;
 pub mod generate;
 pub mod loop_;
+pub mod merged;
+pub mod overlap;
 mod per_table;
 pub mod sail_m;
+#[cfg(test)]
+mod tests_baselines;
+mod trie_build;
 
 pub use per_table::PerTable;
 

@@ -1,0 +1,266 @@
+//! Building blocks of the merged-trie baselines of LOOP's evaluation (`merged`, `overlap`,
+//! `braiding`, `bitmap_trie`): the binary trie of every table merged into one shape, the
+//! PortMapTable of distinct per-table next-hop vectors, and leaf pushing of the merged trie.
+//!
+//! **Layout (build time only).** [`Merged`] holds the shared binary trie as child pairs
+//! (`NONE` for an absent child; node 0 is the root and children are created after their
+//! parent, so indices grow downwards), each table's routes as `(node, vrf, raw hop)` and, for
+//! Trie Braiding, the `(node, vrf)` pairs whose children that table sees swapped. A table's own
+//! trie is merged into the shared one top-down; with braiding each table node chooses the
+//! orientation of its children greedily (see [`choose_swap`]).
+//!
+//! **Invariants.** A table's route of length `l` sits on a node of depth `l` reached from the
+//! root by the route's bits, each bit XOR-ed with that table's swap bit of the node it leaves;
+//! without braiding no swap exists and the shape is the plain union of the tables' tries.
+//! [`Pmt`] id 0 is the all-empty vector.
+
+use super::VrfId;
+use crate::addr::Address;
+use crate::fib::BuildError;
+use crate::rib::Rib;
+use std::collections::HashMap;
+
+/// An absent child.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// One table's binary trie with subtree sizes (build time only).
+struct TableTrie {
+    child: Vec<[u32; 2]>,
+    hop: Vec<u32>,
+    size: Vec<u32>,
+}
+
+fn table_trie<A: Address>(rib: &Rib<A>) -> TableTrie {
+    let mut t = TableTrie { child: vec![[NONE; 2]], hop: vec![0], size: Vec::new() };
+    for (p, h) in rib.iter() {
+        let mut n = 0usize;
+        for i in 0..p.len() {
+            let b = p.bit(i) as usize;
+            if t.child[n][b] == NONE {
+                t.child[n][b] = t.child.len() as u32;
+                t.child.push([NONE; 2]);
+                t.hop.push(0);
+            }
+            n = t.child[n][b] as usize;
+        }
+        t.hop[n] = h.raw();
+    }
+    // Children come after their parent, so one backward pass sums the subtrees.
+    t.size = vec![1; t.child.len()];
+    for i in (0..t.child.len()).rev() {
+        let s: u32 = t.child[i].iter().filter(|&&c| c != NONE).map(|&c| t.size[c as usize]).sum();
+        t.size[i] += s;
+    }
+    t
+}
+
+/// The merged trie of every table (see the module doc).
+pub(super) struct Merged {
+    pub child: Vec<[u32; 2]>,
+    size: Vec<u32>,
+    /// Every route as `(node, vrf, raw hop)`, sorted by node then VRF after [`merge`].
+    pub routes: Vec<(u32, VrfId, u32)>,
+    /// `(node, vrf)`: table `vrf` sees the children of `node` swapped.
+    pub swaps: Vec<(u32, VrfId)>,
+    pub vrfs: usize,
+}
+
+impl Merged {
+    /// `first[n]..first[n + 1]` are the routes of node `n` in `routes`.
+    pub fn route_offsets(&self) -> Vec<u32> {
+        let mut first = vec![0u32; self.child.len() + 1];
+        for &(n, _, _) in &self.routes {
+            first[n as usize + 1] += 1;
+        }
+        for i in 1..first.len() {
+            first[i] += first[i - 1];
+        }
+        first
+    }
+
+    fn size_of(&self, n: u32) -> u32 {
+        if n == NONE { 0 } else { self.size[n as usize] }
+    }
+}
+
+/// Merges the tables' tries (VRF id = position); `braid` lets each table swap children.
+pub(super) fn merge<A: Address>(ribs: &[Rib<A>], braid: bool) -> Merged {
+    let mut m = Merged {
+        child: vec![[NONE; 2]],
+        size: vec![1],
+        routes: Vec::new(),
+        swaps: Vec::new(),
+        vrfs: ribs.len(),
+    };
+    for (v, rib) in ribs.iter().enumerate() {
+        if rib.is_empty() {
+            continue;
+        }
+        let t = table_trie(rib);
+        merge_into(&mut m, &t, 0, 0, v as VrfId, braid);
+    }
+    m.routes.sort_unstable();
+    m.swaps.sort_unstable();
+    m
+}
+
+/// Maps table node `tn` onto shared node `s` and recurses (depth at most the address width).
+fn merge_into(m: &mut Merged, t: &TableTrie, s: u32, tn: u32, v: VrfId, braid: bool) {
+    let hop = t.hop[tn as usize];
+    if hop != 0 {
+        m.routes.push((s, v, hop));
+    }
+    let tc = t.child[tn as usize];
+    let swap = braid && choose_swap(m, s, t, tc);
+    if swap {
+        m.swaps.push((s, v));
+    }
+    for (side, &c) in tc.iter().enumerate() {
+        if c == NONE {
+            continue;
+        }
+        let target = side ^ swap as usize;
+        let mut sc = m.child[s as usize][target];
+        if sc == NONE {
+            sc = m.child.len() as u32;
+            m.child.push([NONE; 2]);
+            m.size.push(1);
+            m.child[s as usize][target] = sc;
+        }
+        merge_into(m, t, sc, c, v, braid);
+    }
+    let [a, b] = m.child[s as usize];
+    m.size[s as usize] = 1 + m.size_of(a) + m.size_of(b);
+}
+
+/// Greedy braiding: swap when crossing the table's children onto the shared ones overlaps
+/// more nodes, each pair of subtrees estimated to share `min` of their sizes (the most two
+/// subtrees can share). A heuristic standing in for the paper's optimal mapping.
+fn choose_swap(m: &Merged, s: u32, t: &TableTrie, tc: [u32; 2]) -> bool {
+    let [s0, s1] = m.child[s as usize].map(|c| m.size_of(c));
+    let [t0, t1] = tc.map(|c| if c == NONE { 0 } else { t.size[c as usize] });
+    let straight = s0.min(t0) + s1.min(t1);
+    let crossed = s1.min(t0) + s0.min(t1);
+    crossed > straight
+}
+
+/// The PortMapTable: each distinct per-table vector of raw next hops stored once.
+pub(super) struct Pmt {
+    pub hops: Vec<u32>,
+    index: HashMap<Box<[u32]>, u32>,
+    vrfs: usize,
+    algo: &'static str,
+}
+
+impl Pmt {
+    /// A table for `vrfs` tables holding the empty vector as id 0.
+    pub fn new(vrfs: usize, algo: &'static str) -> Self {
+        let mut p = Pmt { hops: Vec::new(), index: HashMap::new(), vrfs, algo };
+        p.intern(&vec![0; vrfs]).expect("the first id fits");
+        p
+    }
+
+    /// The stored vectors, `vrfs` raw hops each, without spare capacity.
+    pub fn into_hops(mut self) -> Vec<u32> {
+        self.hops.shrink_to_fit();
+        self.hops
+    }
+
+    /// The id of `raw` (one raw hop per table), added when new; ids below 2^31.
+    pub fn intern(&mut self, raw: &[u32]) -> Result<u32, BuildError> {
+        debug_assert_eq!(raw.len(), self.vrfs);
+        if let Some(&id) = self.index.get(raw) {
+            return Ok(id);
+        }
+        let id = self.index.len() as u32;
+        if id >= 1 << 31 {
+            return Err(limit(self.algo, "PortMapTable entries", 1 << 31, id as u64 + 1));
+        }
+        self.hops.extend_from_slice(raw);
+        self.index.insert(raw.into(), id);
+        Ok(id)
+    }
+}
+
+/// A `LimitExceeded` error.
+pub(super) fn limit(algo: &'static str, what: &'static str, max: u64, found: u64) -> BuildError {
+    BuildError::LimitExceeded { algo, what, limit: max, found }
+}
+
+/// The PortMapTable id of every node's own routes (0 where it has none).
+pub(super) fn node_composites(m: &Merged, pmt: &mut Pmt) -> Result<Vec<u32>, BuildError> {
+    let first = m.route_offsets();
+    let mut raw = vec![0u32; m.vrfs];
+    let mut comps = vec![0u32; m.child.len()];
+    for (n, c) in comps.iter_mut().enumerate() {
+        let routes = &m.routes[first[n] as usize..first[n + 1] as usize];
+        if routes.is_empty() {
+            continue;
+        }
+        raw.fill(0);
+        for &(_, v, h) in routes {
+            raw[v as usize] = h;
+        }
+        *c = pmt.intern(&raw)?;
+    }
+    Ok(comps)
+}
+
+/// A leaf-pushed word: a leaf when this bit is set (payload: PortMapTable id), else the index
+/// of a child pair.
+pub(super) const LEAF: u32 = 1 << 31;
+
+/// The leaf-pushed merged trie (no swaps): every internal node has two children, every leaf
+/// the vector of each table's longest match. Returns the root word and the child pairs.
+pub(super) fn leaf_push(
+    m: &Merged,
+    pmt: &mut Pmt,
+    algo: &'static str,
+) -> Result<(u32, Vec<[u32; 2]>), BuildError> {
+    debug_assert!(m.swaps.is_empty(), "leaf pushing of a braided trie");
+    let mut p = Pusher { m, first: m.route_offsets(), pmt, pairs: Vec::new(), algo };
+    let mut cur = vec![0u32; m.vrfs];
+    let root = p.node(0, &mut cur)?;
+    p.pairs.shrink_to_fit();
+    Ok((root, p.pairs))
+}
+
+struct Pusher<'a> {
+    m: &'a Merged,
+    first: Vec<u32>,
+    pmt: &'a mut Pmt,
+    pairs: Vec<[u32; 2]>,
+    algo: &'static str,
+}
+
+impl Pusher<'_> {
+    /// The word of node `n`, `cur` holding every table's match above it.
+    fn node(&mut self, n: u32, cur: &mut Vec<u32>) -> Result<u32, BuildError> {
+        let routes =
+            &self.m.routes[self.first[n as usize] as usize..self.first[n as usize + 1] as usize];
+        let saved: Vec<(VrfId, u32)> =
+            routes.iter().map(|&(_, v, _)| (v, cur[v as usize])).collect();
+        for &(_, v, h) in routes {
+            cur[v as usize] = h;
+        }
+        let kids = self.m.child[n as usize];
+        let word = if kids == [NONE; 2] {
+            LEAF | self.pmt.intern(cur)?
+        } else {
+            let at = self.pairs.len();
+            if at as u64 >= LEAF as u64 {
+                return Err(limit(self.algo, "trie nodes", LEAF as u64, at as u64 + 1));
+            }
+            self.pairs.push([0; 2]);
+            for (side, &c) in kids.iter().enumerate() {
+                let w = if c == NONE { LEAF | self.pmt.intern(cur)? } else { self.node(c, cur)? };
+                self.pairs[at][side] = w;
+            }
+            at as u32
+        };
+        for (v, old) in saved {
+            cur[v as usize] = old;
+        }
+        Ok(word)
+    }
+}
