@@ -67,7 +67,7 @@ pub(super) struct Merged {
 
 impl Merged {
     /// `first[n]..first[n + 1]` are the routes of node `n` in `routes`.
-    pub fn route_offsets(&self) -> Vec<u32> {
+    pub(super) fn route_offsets(&self) -> Vec<u32> {
         let mut first = vec![0u32; self.child.len() + 1];
         for &(n, _, _) in &self.routes {
             first[n as usize + 1] += 1;
@@ -154,20 +154,20 @@ pub(super) struct Pmt {
 
 impl Pmt {
     /// A table for `vrfs` tables holding the empty vector as id 0.
-    pub fn new(vrfs: usize, algo: &'static str) -> Self {
+    pub(super) fn new(vrfs: usize, algo: &'static str) -> Self {
         let mut p = Pmt { hops: Vec::new(), index: HashMap::new(), vrfs, algo };
         p.intern(&vec![0; vrfs]).expect("the first id fits");
         p
     }
 
     /// The stored vectors, `vrfs` raw hops each, without spare capacity.
-    pub fn into_hops(mut self) -> Vec<u32> {
+    pub(super) fn into_hops(mut self) -> Vec<u32> {
         self.hops.shrink_to_fit();
         self.hops
     }
 
     /// The id of `raw` (one raw hop per table), added when new; ids below 2^31.
-    pub fn intern(&mut self, raw: &[u32]) -> Result<u32, BuildError> {
+    pub(super) fn intern(&mut self, raw: &[u32]) -> Result<u32, BuildError> {
         debug_assert_eq!(raw.len(), self.vrfs);
         if let Some(&id) = self.index.get(raw) {
             return Ok(id);
