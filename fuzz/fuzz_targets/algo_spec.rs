@@ -7,9 +7,12 @@ use fibforge::verify::{Probes, check, route_edges};
 use fibforge::{Address, NextHop, Prefix, Rib};
 use libfuzzer_sys::fuzz_target;
 
+/// A default route, a route 8 bits short of a host route and a host route: every structure's
+/// levels are reached, while expansions (`levels=1`) stay at 256 entries (a /8 would be
+/// expanded to 2^24 entries, within the structures' documented bounds but seconds per input).
 fn tiny<A: Address>() -> Rib<A> {
     let top = A::from_u128(u128::MAX);
-    [(A::ZERO, 0, 0), (A::from_u128(0x0a << 120 >> (128 - A::BITS)), 8, 1), (top, A::BITS, 2)]
+    [(A::ZERO, 0, 0), (A::from_u128(0x0a << 120 >> (128 - A::BITS)), A::BITS - 8, 1), (top, A::BITS, 2)]
         .into_iter()
         .map(|(a, l, h)| (Prefix::new_masked(a, l).unwrap(), NextHop::from_index(h)))
         .collect()

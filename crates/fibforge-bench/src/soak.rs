@@ -90,7 +90,7 @@ pub fn perturbed<A: Address>(base: &[Update<A>], hops: &[NextHop], i: u64) -> Up
     let (round, (p, hop)) = (i / n, base[(i % n) as usize]);
     let h = fibforge::verify::xorshift64_step(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let p = match p.len() {
-        len if round > 0 && h % 8 == 0 && len > 0 => {
+        len if round > 0 && h.is_multiple_of(8) && len > 0 => {
             Prefix::new_masked(A::from_u128(p.addr().to_u128() ^ A::bit_value(len - 1)), len)
                 .expect("same length")
         }
@@ -217,7 +217,7 @@ fn write_loop<A: Address, F: Concurrent<A>>(
             None => table.remove(&p).map(drop)?,
         }
         shared.done.store(i + 1, Ordering::Release);
-        if (i + 1) % every == 0 {
+        if (i + 1).is_multiple_of(every) {
             memory.push(sample(table, i + 1));
         }
     }
@@ -294,6 +294,10 @@ fn catch_up<A: Address>(shared: &Shared<A>, rib: &mut Rib<A>, seen: &mut u64, un
         apply(shared, rib, *seen);
         *seen += 1;
     }
+    // A clone of the table's RIB inherits its enabled change log, which nobody reads here:
+    // left alone it would grow by one prefix per update.
+    let mark = rib.change_mark();
+    rib.trim_changes(mark);
 }
 
 fn apply<A: Address>(shared: &Shared<A>, rib: &mut Rib<A>, i: u64) -> Update<A> {
