@@ -9,6 +9,8 @@
 //! - [`peers`]: DPDK, Go bart and Rust crates measured in the same run;
 //! - [`runner`]: the whole run; [`report`]: JSON, terminal table, machine description, plots;
 //! - [`synth`]: Poptrie's SYN1/SYN2 growth tables.
+//! - [`soak`]: a long perturbed replay of real update streams with every reader answer checked
+//!   to be an old-or-new answer, and memory sampled.
 //! - [`multi`]: many tables at once (LOOP, SAIL_M, one structure per table).
 //!
 //! Method: Poptrie (Asai & Ohara, SIGCOMM 2015) §4 — xorshift addresses generated in the loop,
@@ -26,6 +28,7 @@ pub mod replay;
 pub mod report;
 pub mod rng;
 pub mod runner;
+pub mod soak;
 pub mod subsample;
 pub mod synth;
 pub mod timing;

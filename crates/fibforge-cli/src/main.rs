@@ -42,6 +42,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Replay a BGP update stream onto a concurrent table while readers look up.
     Replay(cmd::replay::Args),
+    /// Long perturbed update replay with every reader answer checked and memory sampled.
+    Soak(cmd::soak::Args),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Expand(a) => cmd::expand::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Replay(a) => cmd::replay::run(a),
+        Command::Soak(a) => cmd::soak::run(a),
     };
     match result {
         Ok(code) => code,

@@ -8,6 +8,7 @@ pub mod expand;
 pub mod lookup;
 mod presets;
 pub mod replay;
+pub mod soak;
 pub mod stats;
 pub mod verify;
 pub mod verify_multi;

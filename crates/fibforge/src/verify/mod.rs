@@ -10,6 +10,8 @@
 //!   `lookup` and `lookup_batch`, [`compare`] for answers computed elsewhere, [`Report`];
 //! - [`exhaustive`](mod@exhaustive): all 2^32 IPv4 addresses against [`Rib::ranges`];
 //! - [`multi`]: every table of a [`MultiLookup`](crate::multi::MultiLookup) against its own RIB;
+//! - [`sequence`]: differential update sequences (every `Incremental` structure against the
+//!   RIB after each batch of a decoded byte string), for the fuzz targets and tests;
 //! - [`cases`]: how many random cases property tests run (`FIBFORGE_CASES`).
 //!
 //! Invariant: a [`Report`]'s `checked` counts every comparison made (a probe looked up through
@@ -35,6 +37,7 @@ pub mod exhaustive;
 pub mod multi;
 pub mod probes;
 pub mod rng;
+pub mod sequence;
 
 pub use check::{Probes, Report, check, compare};
 pub use exhaustive::exhaustive;
