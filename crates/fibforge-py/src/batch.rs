@@ -7,11 +7,12 @@
 //! - IPv6: 2-D `uint8` of shape `(n, 16)`, each row the address bytes in network order
 //!   (`ipaddress.IPv6Address(...).packed`).
 //!
-//! The result is a 1-D `uint32` array of next hops, `NO_ROUTE` (`0xFFFFFFFF`) where no route
-//! matches: a new array, or `out` (a contiguous `uint32` array of the same length, reused
+//! The result is a 1-D `uint32` array of value ids, `NO_ROUTE` (`0xFFFFFFFF`) where no route
+//! matches, and on request a `uint8` array of matched prefix lengths (`NO_LENGTH`, 255, where
+//! none matches): a new array, or `out` (a contiguous `uint32` array of the same length, reused
 //! across calls to save the allocation). Non-contiguous inputs are copied first.
 
-use crate::side::Side;
+use crate::side::{Answers, Side};
 use fibforge::sync::AnyKey;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -32,9 +33,10 @@ pub fn lookup_batch<'py>(
     addrs: &Bound<'py, PyAny>,
     out: Option<Bound<'py, PyArray1<u32>>>,
     threads: usize,
-) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    lengths: bool,
+) -> PyResult<Batch<'py>> {
     let py = addrs.py();
-    let target = Target { py, out, threads };
+    let target = Target { py, out, threads, lengths };
     if threads == 0 {
         return Err(PyValueError::new_err("threads must be at least 1"));
     }
@@ -121,39 +123,61 @@ struct Target<'py> {
     py: Python<'py>,
     out: Option<Bound<'py, PyArray1<u32>>>,
     threads: usize,
+    lengths: bool,
 }
 
 impl<'py> Target<'py> {
-    /// Runs `n` lookups without the GIL into a new array or `out`.
+    /// Runs `n` lookups without the GIL into a new array or `out` (and a new array of
+    /// prefix lengths when asked for).
     fn run<A: AnyKey>(
         self,
         side: &Side<A>,
         n: usize,
         fill: impl Fn(usize, &mut [A]) + Sync + Send,
-    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    ) -> PyResult<Batch<'py>> {
+        let mut lens = if self.lengths { Some(vec![0u8; n]) } else { None };
         let Some(out) = self.out else {
-            let result = self.py.detach(|| {
-                let mut result = vec![0u32; n];
-                side.lookup_into(&mut result, self.threads, fill);
-                result
+            let ids = self.py.detach(|| {
+                let mut ids = vec![0u32; n];
+                side.lookup_into(
+                    Answers { ids: &mut ids, lens: lens.as_deref_mut() },
+                    self.threads,
+                    fill,
+                );
+                ids
             });
-            return Ok(PyArray1::from_vec(self.py, result));
+            return Ok(Batch::new(self.py, PyArray1::from_vec(self.py, ids), lens));
         };
         {
             // Fails (no aliasing) when `out` shares memory with the borrowed input.
             let mut view =
                 out.try_readwrite().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
-            let slice = view
+            let ids = view
                 .as_slice_mut()
                 .map_err(|_| PyValueError::new_err("out must be a contiguous uint32 array"))?;
-            if slice.len() != n {
+            if ids.len() != n {
                 return Err(PyValueError::new_err(format!(
                     "out has {} elements for {n} addresses",
-                    slice.len()
+                    ids.len()
                 )));
             }
-            self.py.detach(|| side.lookup_into(slice, self.threads, fill));
+            let answers = Answers { ids, lens: lens.as_deref_mut() };
+            self.py.detach(|| side.lookup_into(answers, self.threads, fill));
         }
-        Ok(out)
+        Ok(Batch::new(self.py, out, lens))
+    }
+}
+
+/// A batch's answers: value ids, and prefix lengths when asked for.
+pub struct Batch<'py> {
+    /// Value ids (`NO_ROUTE` where no route matches).
+    pub ids: Bound<'py, PyArray1<u32>>,
+    /// Matched prefix lengths (`NO_LENGTH` where no route matches).
+    pub lens: Option<Bound<'py, PyArray1<u8>>>,
+}
+
+impl<'py> Batch<'py> {
+    fn new(py: Python<'py>, ids: Bound<'py, PyArray1<u32>>, lens: Option<Vec<u8>>) -> Self {
+        Batch { ids, lens: lens.map(|l| PyArray1::from_vec(py, l)) }
     }
 }
