@@ -1,7 +1,7 @@
 //! `Table.lookup_batch`: numpy arrays of addresses to a numpy array of next hops, computed
 //! with the GIL released.
 //!
-//! Accepted inputs (the dtype and shape choose the family):
+//! Accepted inputs (the dtype and shape choose the family; other columns in [`columns`]):
 //! - IPv4: 1-D `uint32`, addresses as integers (`int(ipaddress.IPv4Address(...))`);
 //! - IPv6: 2-D `uint64` of shape `(n, 2)`, column 0 the high and column 1 the low 64 bits;
 //! - IPv6: 2-D `uint8` of shape `(n, 16)`, each row the address bytes in network order
@@ -12,11 +12,13 @@
 //! none matches): a new array, or `out` (a contiguous `uint32` array of the same length, reused
 //! across calls to save the allocation). Non-contiguous inputs are copied first.
 
+use crate::columns;
 use crate::side::{Answers, Side};
 use fibforge::sync::AnyKey;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyList, PyTuple};
 use std::borrow::Cow;
 
 /// The two families' sides of a table (`None`: the table does not hold that family).
@@ -40,6 +42,14 @@ pub fn lookup_batch<'py>(
     if threads == 0 {
         return Err(PyValueError::new_err("threads must be at least 1"));
     }
+    let converted;
+    let addrs = if starts_with_int(addrs)? {
+        // A list of ints: numpy makes it an int64 array, read below as IPv4 addresses.
+        converted = py.import("numpy")?.call_method1("asarray", (addrs,))?;
+        &converted
+    } else {
+        addrs
+    };
     if let Ok(a) = addrs.extract::<PyReadonlyArray1<'py, u32>>() {
         let side = family(sides.v4, "IPv4")?;
         let keys = contiguous(&a);
@@ -66,10 +76,34 @@ pub fn lookup_batch<'py>(
             }
         });
     }
+    if let Some(keys) = columns::integers(addrs)? {
+        let side = family(sides.v4, "IPv4")?;
+        return target
+            .run(side, keys.len(), |start, k| k.copy_from_slice(&keys[start..start + k.len()]));
+    }
+    if let Some(texts) = columns::texts(addrs)? {
+        let threads = target.threads;
+        return target.finish(texts.len(), |answers| {
+            columns::lookup_texts(&sides, &texts, answers, threads)
+        });
+    }
     Err(PyTypeError::new_err(
-        "addresses must be a numpy array: 1-D uint32 (IPv4), (n, 2) uint64 or (n, 16) uint8 \
-         (IPv6); convert with e.g. addrs.astype(numpy.uint32)",
+        "addresses must be a numpy array (1-D of any integer dtype: IPv4; (n, 2) uint64 or \
+         (n, 16) uint8: IPv6), or a column of address texts (list, numpy str_ or object \
+         array, pandas Series, pyarrow array)",
     ))
+}
+
+/// A list or tuple whose first item is an int (not a bool).
+fn starts_with_int(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let first = if let Ok(list) = obj.cast::<PyList>() {
+        list.iter().next()
+    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
+        tuple.iter().next()
+    } else {
+        None
+    };
+    Ok(first.is_some_and(|f| f.is_instance_of::<PyInt>() && !f.is_instance_of::<PyBool>()))
 }
 
 /// `out` as a 1-D `uint32` array, or a `TypeError` saying what it is instead (numpy's own
@@ -135,17 +169,27 @@ impl<'py> Target<'py> {
         n: usize,
         fill: impl Fn(usize, &mut [A]) + Sync + Send,
     ) -> PyResult<Batch<'py>> {
+        let threads = self.threads;
+        self.finish(n, |answers| {
+            side.lookup_into(answers, threads, fill);
+            Ok(())
+        })
+    }
+
+    /// Runs `work` (the lookups of `n` addresses) without the GIL into a new array or `out`;
+    /// ValueError with `work`'s message when it fails.
+    fn finish(
+        self,
+        n: usize,
+        work: impl FnOnce(Answers<'_>) -> Result<(), String> + Send,
+    ) -> PyResult<Batch<'py>> {
         let mut lens = if self.lengths { Some(vec![0u8; n]) } else { None };
         let Some(out) = self.out else {
             let ids = self.py.detach(|| {
                 let mut ids = vec![0u32; n];
-                side.lookup_into(
-                    Answers { ids: &mut ids, lens: lens.as_deref_mut() },
-                    self.threads,
-                    fill,
-                );
-                ids
+                work(Answers { ids: &mut ids, lens: lens.as_deref_mut() }).map(|()| ids)
             });
+            let ids = ids.map_err(PyValueError::new_err)?;
             return Ok(Batch::new(self.py, PyArray1::from_vec(self.py, ids), lens));
         };
         {
@@ -162,7 +206,7 @@ impl<'py> Target<'py> {
                 )));
             }
             let answers = Answers { ids, lens: lens.as_deref_mut() };
-            self.py.detach(|| side.lookup_into(answers, self.threads, fill));
+            self.py.detach(|| work(answers)).map_err(PyValueError::new_err)?;
         }
         Ok(Batch::new(self.py, out, lens))
     }

@@ -4,6 +4,7 @@
 //! - [`table`]: `fibforge.Table`, the user-facing class, and `_rebuild` for unpickling;
 //! - [`side`]: one address family (writer behind a mutex, lock-free reader);
 //! - [`batch`]: numpy batch lookups with the GIL released;
+//! - [`columns`]: other integer dtypes and text columns (parsed in Rust) for the batches;
 //! - [`convert`]: Python objects to addresses and prefixes;
 //! - [`values`]: the table's Python values, and the value id and prefix length inside next hops;
 //! - [`load`]: `Table.load` (files, value columns, peers);
@@ -12,6 +13,7 @@
 //! Python tests: `crates/fibforge-py/tests` (pytest), run by `./test.sh`.
 
 pub mod batch;
+pub mod columns;
 pub mod convert;
 pub mod load;
 pub mod side;
