@@ -65,7 +65,8 @@ pub enum ValueColumn {
     NextHop,
     /// The origin AS, as a decimal number: a text table's last column (of two or more,
     /// `AS` prefix allowed: `10.0.0.0/8 192.0.2.1 64500` or `10.0.0.0/8 AS64500`; an AS_SET
-    /// origin `{64500,64501}` counts as its first AS), an MRT route's last AS of AS_PATH.
+    /// origin `{64500,64501}` counts as its first AS; `-`, a route without AS path, keeps the value
+    /// `-`), an MRT route's last AS of AS_PATH.
     OriginAs,
 }
 

@@ -225,6 +225,10 @@ fn origin_as_column<'a>(line: &'a [u8], second: Option<&[u8]>) -> Result<Cow<'a,
             quote(line)
         ));
     }
+    if last == b"-" {
+        // No AS path (a route the peer originates itself): kept, with the value `-`.
+        return Ok(Cow::Borrowed(last));
+    }
     // An AS_SET origin (`{64500,64501}`, as bgpdump writes it) counts as its first AS.
     let first = last.strip_prefix(b"{").and_then(|set| set.strip_suffix(b"}"));
     let first = first.map_or(last, |set| set.split(|&b| b == b',').next().unwrap_or(set));
@@ -359,10 +363,10 @@ mod tests {
     fn origin_as_is_the_last_column() {
         let cfg = ReadConfig { value: ValueColumn::OriginAs, ..Default::default() };
         let read = |text: &str| read_text_table(text.as_bytes(), "t", &cfg);
-        let t = read("10.0.0.0/8 192.0.2.1 64500\n11.0.0.0/8 AS007\n12.0.0.0/8 gw 1 2\n13.0.0.0/8 gw {5,3}\n").unwrap();
+        let t = read("10.0.0.0/8 192.0.2.1 64500\n11.0.0.0/8 AS007\n12.0.0.0/8 gw 1 2\n13.0.0.0/8 gw {5,3}\n14.0.0.0/8 gw -\n").unwrap();
         let value = |addr: u32| t.hop_value(t.v4.lookup(addr).unwrap()).to_string();
-        let values = [0x0A00_0000, 0x0B00_0000, 0x0C00_0000, 0x0D00_0000].map(value);
-        assert_eq!(values, ["64500", "7", "2", "5"]);
+        let values = [0x0A00_0000, 0x0B00_0000, 0x0C00_0000, 0x0D00_0000, 0x0E00_0000].map(value);
+        assert_eq!(values, ["64500", "7", "2", "5", "-"]);
         for (bad, why) in [
             ("10.0.0.0/8 gw\n", "not an origin AS"),
             ("10.0.0.0/8\n", "no origin AS column"),

@@ -102,6 +102,8 @@ fn value_object<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     match column {
         ValueColumn::NextHop => Ok(text.into_pyobject(py)?.into_any()),
+        // A route without AS path (fibforge-io's `-`) has no origin AS.
+        ValueColumn::OriginAs if text == "-" => Ok(py.None().into_bound(py)),
         ValueColumn::OriginAs => {
             let asn: u32 = text.parse().map_err(|_| {
                 PyValueError::new_err(format!("origin AS {text:?} is not a number"))

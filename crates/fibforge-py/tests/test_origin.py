@@ -17,10 +17,11 @@ EXPECTED = SHARED / "expected" / "global2026-origin.expected.tsv.gz"
 
 def test_text_origin_as_column(tmp_path):
     path = tmp_path / "rib.txt"
-    path.write_text("10.0.0.0/8 192.0.2.1 64500\n10.1.0.0/16 192.0.2.2 {64501,64502}\n2001:db8::/32 ::1 AS64503\n")
+    path.write_text("10.0.0.0/8 192.0.2.1 64500\n10.1.0.0/16 192.0.2.2 {64501,64502}\n2001:db8::/32 ::1 AS64503\n192.0.2.0/24 10.0.0.1 -\n")
     t = fibforge.Table.load(path, value="origin_as")
     assert t.lookup("10.2.0.0") == 64500 and t.lookup("10.1.0.0") == 64501
     assert t.lookup_prefix("2001:db8::1") == ("2001:db8::/32", 64503)
+    assert "192.0.2.1" in t and t.lookup("192.0.2.1") is None  # no AS path: no origin
     assert fibforge.Table.load(path).lookup("10.2.0.0") == "192.0.2.1"
     with pytest.raises(ValueError, match="value must be 'next_hop' or 'origin_as'"):
         fibforge.Table.load(path, value="asn")
