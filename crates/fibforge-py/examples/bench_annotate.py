@@ -53,8 +53,10 @@ def main():
     rate("fibforge values_of (ids to AS objects)", rows, s)
 
     part = [str(a) for a in texts[:sample]]
-    routes = [(p, asn) for p, asn in table.routes()]
-    want = table.values_of(ids[:sample]).tolist()
+    # Routes without AS path (origin None here) get AS 0 in the others' tables.
+    routes = [(p, 0 if asn is None else asn) for p, asn in table.routes()]
+    want = table.values_of(ids[:sample], default="no route").tolist()
+    want = [None if v == "no route" else (0 if v is None else v) for v in want]
     try:
         import pyasn
 
@@ -66,6 +68,8 @@ def main():
         assert got == want, "pyasn disagrees"
     except ImportError:
         print("pyasn: not installed")
+    except RuntimeError as e:  # pyasn 1.6.2 refuses this file's first record (0.0.0.0/0)
+        print(f"pyasn: could not load the table: {e}")
     try:
         import radix
 
