@@ -72,6 +72,7 @@ impl TableArgs {
             prefix_only: self.prefix_only_hops,
             peer,
             max_decompressed: self.max_decompressed,
+            value: Default::default(),
         }
     }
 }

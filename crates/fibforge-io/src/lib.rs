@@ -32,7 +32,7 @@ pub mod updates;
 pub use error::{LoadError, ReadError};
 pub use open::{open, open_reader, open_reader_with_limit};
 pub use table::{
-    DuplicatePolicy, NO_COVERING_ROUTE, PeerFilter, PrefixOnlyHops, ReadConfig, Table,
+    DuplicatePolicy, NO_COVERING_ROUTE, PeerFilter, PrefixOnlyHops, ReadConfig, Table, ValueColumn,
 };
 pub use text::read_text_table;
 pub use trace::{Trace, TraceError, read_trace, read_trace_from};

@@ -57,6 +57,19 @@ pub enum PeerFilter {
     Ip(std::net::IpAddr),
 }
 
+/// What a route's value is: the text the table's [`Table::hops`] holds for it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum ValueColumn {
+    /// The next hop: a text table's second column, an MRT route's BGP next hop.
+    #[default]
+    NextHop,
+    /// The origin AS, as a decimal number: a text table's last column (of two or more,
+    /// `AS` prefix allowed: `10.0.0.0/8 192.0.2.1 64500` or `10.0.0.0/8 AS64500`; an AS_SET
+    /// origin `{64500,64501}` counts as its first AS; `-`, a route without AS path, keeps the value
+    /// `-`), an MRT route's last AS of AS_PATH.
+    OriginAs,
+}
+
 /// How to read tables.
 #[derive(Clone, Debug, Default)]
 pub struct ReadConfig {
@@ -71,6 +84,8 @@ pub struct ReadConfig {
     pub peer: PeerFilter,
     /// The cap on decompressed bytes (`None`: [`crate::open::default_decompression_limit`]).
     pub max_decompressed: Option<u64>,
+    /// Which column or attribute is a route's value.
+    pub value: ValueColumn,
 }
 
 /// A routing table of either or both families.
@@ -84,6 +99,9 @@ pub struct Table {
     pub hops: Interner<String>,
     /// Routes dropped or replaced because their prefix was already present.
     pub duplicates: u64,
+    /// The MRT peers whose routes were read, in order of first appearance (empty for text
+    /// tables): more than one means their tables were merged.
+    pub peers: Vec<crate::mrt::Peer>,
     policy: DuplicatePolicy,
 }
 
@@ -95,6 +113,7 @@ impl Table {
             v6: Rib::new(),
             hops: Interner::new(),
             duplicates: 0,
+            peers: Vec::new(),
             policy: cfg.duplicates,
         }
     }
@@ -169,6 +188,7 @@ impl Table {
             v6: Rib::new(),
             hops: Interner::new(),
             duplicates: self.duplicates,
+            peers: self.peers.clone(),
             policy: self.policy,
         };
         project(&self.v4, &source.v4, &source.hops, &mut out.hops, &mut out.v4);

@@ -14,7 +14,9 @@
 //!   merge the whole file into one line); CRLF line endings are fine;
 //! - control bytes other than TAB (NUL, ...) and a UTF-8 byte-order mark;
 //! - a column after the first that is itself a prefix (`10.0.0.0/8 a 11.0.0.0/8 b`: two lines
-//!   merged by a lost newline). Other extra columns (an origin AS, an AS path) are ignored;
+//!   merged by a lost newline). Other extra columns (an origin AS, an AS path) are ignored,
+//!   unless [`ValueColumn::OriginAs`] takes the value from the last column (then a line
+//!   without one, or whose last column is not an AS number, is refused);
 //! - a peer selection ([`crate::PeerFilter`] other than `All`): text tables have no peers.
 //!
 //! Speed (about a third of a second for a million lines besides decompression and the RIB):
@@ -28,8 +30,9 @@
 //! [`PrefixOnlyHops`]: crate::PrefixOnlyHops
 
 use crate::error::{LoadError, ReadError, quote};
-use crate::table::{PeerFilter, ReadConfig, Table};
+use crate::table::{PeerFilter, ReadConfig, Table, ValueColumn};
 use fibforge::{AnyPrefix, NextHop, ParseMode, Prefix4, Prefix6};
+use std::borrow::Cow;
 use std::io::{BufRead, Read};
 
 /// The longest line accepted, in bytes without the line ending (64 KiB: a route with a long
@@ -189,7 +192,11 @@ fn parse_line(
             quote(col)
         ));
     }
-    let hop = match hop_col {
+    let hop_col = match cfg.value {
+        ValueColumn::NextHop => hop_col.map(Cow::Borrowed),
+        ValueColumn::OriginAs => Some(origin_as_column(raw, hop_col)?),
+    };
+    let hop = match hop_col.as_deref() {
         Some(value) if last.id.is_some() && last.text == value => last.id,
         Some(value) => {
             let id = table.hops.intern_ref(utf8(value)?).map_err(|e| e.to_string())?;
@@ -204,6 +211,48 @@ fn parse_line(
         }
     };
     Ok(hop.map(|hop| (prefix, hop)))
+}
+
+/// The origin AS of a line (its last column, one of two or more) as canonical decimal text
+/// (borrowed when the column already is).
+fn origin_as_column<'a>(line: &'a [u8], second: Option<&[u8]>) -> Result<Cow<'a, [u8]>, String> {
+    let Some(last) = line.split(|b| b.is_ascii_whitespace()).rfind(|c| !c.is_empty()) else {
+        return Err("empty line".into());
+    };
+    if second.is_none() {
+        return Err(format!(
+            "no origin AS column (the last of two or more columns): {}",
+            quote(line)
+        ));
+    }
+    if last == b"-" {
+        // No AS path (a route the peer originates itself): kept, with the value `-`.
+        return Ok(Cow::Borrowed(last));
+    }
+    // An AS_SET origin (`{64500,64501}`, as bgpdump writes it) counts as its first AS.
+    let first = last.strip_prefix(b"{").and_then(|set| set.strip_suffix(b"}"));
+    let first = first.map_or(last, |set| set.split(|&b| b == b',').next().unwrap_or(set));
+    let digits = first.strip_prefix(b"AS").or_else(|| first.strip_prefix(b"as")).unwrap_or(first);
+    let asn = std::str::from_utf8(digits).ok().and_then(parse_asn);
+    match asn {
+        Some(asn) if digits == last && (last.len() == 1 || last[0] != b'0') => {
+            debug_assert_eq!(asn.to_string().as_bytes(), last);
+            Ok(Cow::Borrowed(last))
+        }
+        Some(asn) => Ok(Cow::Owned(asn.to_string().into_bytes())),
+        None => Err(format!(
+            "last column {} is not an origin AS (a decimal number below 2^32)",
+            quote(last)
+        )),
+    }
+}
+
+/// A decimal AS number without sign (leading zeros allowed, as some dumps write them).
+fn parse_asn(text: &str) -> Option<u32> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
 }
 
 /// A column after the first that parses as a prefix (only columns with a `/` are tried).
@@ -308,6 +357,26 @@ mod tests {
         assert!(read_text_table(&bytes[..], "t", &ReadConfig::default()).is_err());
         let bytes = b"10.0.0.0/8 \xff\n";
         assert!(read_text_table(&bytes[..], "t", &ReadConfig::default()).is_err());
+    }
+
+    #[test]
+    fn origin_as_is_the_last_column() {
+        let cfg = ReadConfig { value: ValueColumn::OriginAs, ..Default::default() };
+        let read = |text: &str| read_text_table(text.as_bytes(), "t", &cfg);
+        let t = read("10.0.0.0/8 192.0.2.1 64500\n11.0.0.0/8 AS007\n12.0.0.0/8 gw 1 2\n13.0.0.0/8 gw {5,3}\n14.0.0.0/8 gw -\n").unwrap();
+        let value = |addr: u32| t.hop_value(t.v4.lookup(addr).unwrap()).to_string();
+        let values = [0x0A00_0000, 0x0B00_0000, 0x0C00_0000, 0x0D00_0000, 0x0E00_0000].map(value);
+        assert_eq!(values, ["64500", "7", "2", "5", "-"]);
+        for (bad, why) in [
+            ("10.0.0.0/8 gw\n", "not an origin AS"),
+            ("10.0.0.0/8\n", "no origin AS column"),
+            ("10.0.0.0/8 x 4294967296\n", "not an origin AS"),
+            ("10.0.0.0/8 x {}\n", "not an origin AS"),
+            ("10.0.0.0/8 x {1;2}\n", "not an origin AS"),
+        ] {
+            let e = read(bad).unwrap_err().to_string();
+            assert!(e.contains(why) && e.contains("t:1"), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -1,21 +1,24 @@
 //! `Table.lookup_batch`: numpy arrays of addresses to a numpy array of next hops, computed
 //! with the GIL released.
 //!
-//! Accepted inputs (the dtype and shape choose the family):
+//! Accepted inputs (the dtype and shape choose the family; other columns in [`columns`]):
 //! - IPv4: 1-D `uint32`, addresses as integers (`int(ipaddress.IPv4Address(...))`);
 //! - IPv6: 2-D `uint64` of shape `(n, 2)`, column 0 the high and column 1 the low 64 bits;
 //! - IPv6: 2-D `uint8` of shape `(n, 16)`, each row the address bytes in network order
 //!   (`ipaddress.IPv6Address(...).packed`).
 //!
-//! The result is a 1-D `uint32` array of next hops, `NO_ROUTE` (`0xFFFFFFFF`) where no route
-//! matches: a new array, or `out` (a contiguous `uint32` array of the same length, reused
+//! The result is a 1-D `uint32` array of value ids, `NO_ROUTE` (`0xFFFFFFFF`) where no route
+//! matches, and on request a `uint8` array of matched prefix lengths (`NO_LENGTH`, 255, where
+//! none matches): a new array, or `out` (a contiguous `uint32` array of the same length, reused
 //! across calls to save the allocation). Non-contiguous inputs are copied first.
 
-use crate::side::Side;
+use crate::columns;
+use crate::side::{Answers, Side};
 use fibforge::sync::AnyKey;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyList, PyTuple};
 use std::borrow::Cow;
 
 /// The two families' sides of a table (`None`: the table does not hold that family).
@@ -32,12 +35,21 @@ pub fn lookup_batch<'py>(
     addrs: &Bound<'py, PyAny>,
     out: Option<Bound<'py, PyArray1<u32>>>,
     threads: usize,
-) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    lengths: bool,
+) -> PyResult<Batch<'py>> {
     let py = addrs.py();
-    let target = Target { py, out, threads };
+    let target = Target { py, out, threads, lengths };
     if threads == 0 {
         return Err(PyValueError::new_err("threads must be at least 1"));
     }
+    let converted;
+    let addrs = if starts_with_int(addrs)? {
+        // A list of ints: numpy makes it an int64 array, read below as IPv4 addresses.
+        converted = py.import("numpy")?.call_method1("asarray", (addrs,))?;
+        &converted
+    } else {
+        addrs
+    };
     if let Ok(a) = addrs.extract::<PyReadonlyArray1<'py, u32>>() {
         let side = family(sides.v4, "IPv4")?;
         let keys = contiguous(&a);
@@ -64,10 +76,34 @@ pub fn lookup_batch<'py>(
             }
         });
     }
+    if let Some(keys) = columns::integers(addrs)? {
+        let side = family(sides.v4, "IPv4")?;
+        return target
+            .run(side, keys.len(), |start, k| k.copy_from_slice(&keys[start..start + k.len()]));
+    }
+    if let Some(texts) = columns::texts(addrs)? {
+        let threads = target.threads;
+        return target.finish(texts.len(), |answers| {
+            columns::lookup_texts(&sides, &texts, answers, threads)
+        });
+    }
     Err(PyTypeError::new_err(
-        "addresses must be a numpy array: 1-D uint32 (IPv4), (n, 2) uint64 or (n, 16) uint8 \
-         (IPv6); convert with e.g. addrs.astype(numpy.uint32)",
+        "addresses must be a numpy array (1-D of any integer dtype: IPv4; (n, 2) uint64 or \
+         (n, 16) uint8: IPv6), or a column of address texts (list, numpy str_ or object \
+         array, pandas Series, pyarrow array)",
     ))
+}
+
+/// A list or tuple whose first item is an int (not a bool).
+fn starts_with_int(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let first = if let Ok(list) = obj.cast::<PyList>() {
+        list.iter().next()
+    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
+        tuple.iter().next()
+    } else {
+        None
+    };
+    Ok(first.is_some_and(|f| f.is_instance_of::<PyInt>() && !f.is_instance_of::<PyBool>()))
 }
 
 /// `out` as a 1-D `uint32` array, or a `TypeError` saying what it is instead (numpy's own
@@ -121,39 +157,71 @@ struct Target<'py> {
     py: Python<'py>,
     out: Option<Bound<'py, PyArray1<u32>>>,
     threads: usize,
+    lengths: bool,
 }
 
 impl<'py> Target<'py> {
-    /// Runs `n` lookups without the GIL into a new array or `out`.
+    /// Runs `n` lookups without the GIL into a new array or `out` (and a new array of
+    /// prefix lengths when asked for).
     fn run<A: AnyKey>(
         self,
         side: &Side<A>,
         n: usize,
         fill: impl Fn(usize, &mut [A]) + Sync + Send,
-    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    ) -> PyResult<Batch<'py>> {
+        let threads = self.threads;
+        self.finish(n, |answers| {
+            side.lookup_into(answers, threads, fill);
+            Ok(())
+        })
+    }
+
+    /// Runs `work` (the lookups of `n` addresses) without the GIL into a new array or `out`;
+    /// ValueError with `work`'s message when it fails.
+    fn finish(
+        self,
+        n: usize,
+        work: impl FnOnce(Answers<'_>) -> Result<(), String> + Send,
+    ) -> PyResult<Batch<'py>> {
+        let mut lens = if self.lengths { Some(vec![0u8; n]) } else { None };
         let Some(out) = self.out else {
-            let result = self.py.detach(|| {
-                let mut result = vec![0u32; n];
-                side.lookup_into(&mut result, self.threads, fill);
-                result
+            let ids = self.py.detach(|| {
+                let mut ids = vec![0u32; n];
+                work(Answers { ids: &mut ids, lens: lens.as_deref_mut() }).map(|()| ids)
             });
-            return Ok(PyArray1::from_vec(self.py, result));
+            let ids = ids.map_err(PyValueError::new_err)?;
+            return Ok(Batch::new(self.py, PyArray1::from_vec(self.py, ids), lens));
         };
         {
             // Fails (no aliasing) when `out` shares memory with the borrowed input.
             let mut view =
                 out.try_readwrite().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
-            let slice = view
+            let ids = view
                 .as_slice_mut()
                 .map_err(|_| PyValueError::new_err("out must be a contiguous uint32 array"))?;
-            if slice.len() != n {
+            if ids.len() != n {
                 return Err(PyValueError::new_err(format!(
                     "out has {} elements for {n} addresses",
-                    slice.len()
+                    ids.len()
                 )));
             }
-            self.py.detach(|| side.lookup_into(slice, self.threads, fill));
+            let answers = Answers { ids, lens: lens.as_deref_mut() };
+            self.py.detach(|| work(answers)).map_err(PyValueError::new_err)?;
         }
-        Ok(out)
+        Ok(Batch::new(self.py, out, lens))
+    }
+}
+
+/// A batch's answers: value ids, and prefix lengths when asked for.
+pub struct Batch<'py> {
+    /// Value ids (`NO_ROUTE` where no route matches).
+    pub ids: Bound<'py, PyArray1<u32>>,
+    /// Matched prefix lengths (`NO_LENGTH` where no route matches).
+    pub lens: Option<Bound<'py, PyArray1<u8>>>,
+}
+
+impl<'py> Batch<'py> {
+    fn new(py: Python<'py>, ids: Bound<'py, PyArray1<u32>>, lens: Option<Vec<u8>>) -> Self {
+        Batch { ids, lens: lens.map(|l| PyArray1::from_vec(py, l)) }
     }
 }

@@ -1,18 +1,15 @@
-//! Python values to addresses, prefixes and next hops, with `ValueError`s that say what was
+//! Python objects to addresses and prefixes, with `ValueError`s that say what was
 //! wrong.
 //!
 //! Addresses may be `str` (`"192.0.2.1"`, `"2001:db8::1"`), `ipaddress.IPv4Address` /
 //! `IPv6Address`, or `int` (in a table of one family only: an int does not say its family).
 //! Prefixes are `str` or anything whose `str()` is a prefix (`ipaddress.ip_network`).
 
-use fibforge::{AnyPrefix, NextHop, ParseMode};
+use fibforge::{AnyPrefix, ParseMode};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 use std::net::IpAddr;
-
-/// The largest next hop a table holds (Poptrie keeps one bit of 32 for a flag).
-pub const MAX_NEXT_HOP: u32 = 0x7FFF_FFFE;
 
 /// Which families a table holds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -107,22 +104,22 @@ pub fn prefix(obj: &Bound<'_, PyAny>) -> PyResult<AnyPrefix> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// A Python next hop: an int in `0..=MAX_NEXT_HOP`.
-pub fn next_hop(obj: &Bound<'_, PyAny>) -> PyResult<NextHop> {
-    let bad = || {
-        PyValueError::new_err(format!("next hop must be an int in 0..={MAX_NEXT_HOP}, not {obj}"))
-    };
-    if obj.is_instance_of::<PyBool>() {
-        return Err(bad());
-    }
-    let value: i64 = obj.extract().map_err(|_| bad())?;
-    match u32::try_from(value) {
-        Ok(v) if v <= MAX_NEXT_HOP => Ok(NextHop::from_index(v)),
-        _ => Err(bad()),
-    }
+/// What a query names: an address (longest match) or a prefix (itself, or the routes
+/// around it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// An address.
+    Addr(Addr),
+    /// A prefix.
+    Prefix(AnyPrefix),
 }
 
-/// A lookup result for Python: the next hop's int, or `None`.
-pub fn hop_value(hop: Option<NextHop>) -> Option<u32> {
-    hop.map(NextHop::index)
+/// A Python address or prefix: a str with a `/` or an `ipaddress` network is a prefix,
+/// anything else an address (as [`address`] reads it).
+pub fn key(obj: &Bound<'_, PyAny>, mode: Mode) -> PyResult<Key> {
+    let is_prefix = match obj.cast::<PyString>() {
+        Ok(s) => s.to_cow()?.contains('/'),
+        Err(_) => obj.hasattr("prefixlen")?,
+    };
+    if is_prefix { prefix(obj).map(Key::Prefix) } else { address(obj, mode).map(Key::Addr) }
 }

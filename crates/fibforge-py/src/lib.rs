@@ -4,16 +4,22 @@
 //! - [`table`]: `fibforge.Table`, the user-facing class, and `_rebuild` for unpickling;
 //! - [`side`]: one address family (writer behind a mutex, lock-free reader);
 //! - [`batch`]: numpy batch lookups with the GIL released;
-//! - [`convert`]: Python values to addresses, prefixes and next hops;
+//! - [`columns`]: other integer dtypes and text columns (parsed in Rust) for the batches;
+//! - [`convert`]: Python objects to addresses and prefixes;
+//! - [`values`]: the table's Python values, and the value id and prefix length inside next hops;
+//! - [`load`]: `Table.load` (files, value columns, peers);
 //! - [`state`]: the compact pickled form of the routes.
 //!
 //! Python tests: `crates/fibforge-py/tests` (pytest), run by `./test.sh`.
 
 pub mod batch;
+pub mod columns;
 pub mod convert;
+pub mod load;
 pub mod side;
 pub mod state;
 pub mod table;
+pub mod values;
 
 use pyo3::prelude::*;
 
@@ -24,8 +30,9 @@ use pyo3::prelude::*;
 fn fibforge_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<table::PyTable>()?;
     m.add_function(wrap_pyfunction!(table::rebuild, m)?)?;
-    m.add("NO_ROUTE", side::NO_ROUTE)?;
-    m.add("MAX_NEXT_HOP", convert::MAX_NEXT_HOP)?;
+    m.add("NO_ROUTE", values::NO_ROUTE)?;
+    m.add("NO_LENGTH", values::NO_LENGTH)?;
+    m.add("MAX_VALUES", values::MAX_VALUES)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -7,13 +7,14 @@
 //! registers one QSBR reader per thread it runs on: online, lookups with no synchronisation,
 //! a quiescent state after each chunk, deregistered at the end. Single lookups (under the
 //! GIL) share one offline reader behind its own mutex, online for each lookup.
+//!
+//! The structures hold [`values::encode`]d next hops (value id and prefix length); batches
+//! write them decoded into [`Answers`].
 
+use crate::values::{self, NO_LENGTH, NO_ROUTE};
 use fibforge::sync::{AnyKey, AnyReader, AnyTable, Structure};
 use fibforge::{BuildError, NextHop, Prefix, Rib};
 use std::sync::{Mutex, MutexGuard, PoisonError};
-
-/// The value batch lookups write where no route matches (`fibforge.NO_ROUTE`).
-pub const NO_ROUTE: u32 = u32::MAX;
 
 /// Addresses looked up per chunk (the reader reports a quiescent state after each).
 const CHUNK: usize = 512;
@@ -74,40 +75,76 @@ impl<A: AnyKey> Side<A> {
         self.writer().rib().iter().collect()
     }
 
-    /// Looks up `out.len()` addresses into `out` (`NO_ROUTE` where none matches), on
-    /// `threads` threads. `fill(start, keys)` writes the addresses `start..start + keys.len()`.
+    /// Runs `f` on the routes (under the writer's lock: keep it short).
+    pub fn with_rib<T>(&self, f: impl FnOnce(&Rib<A>) -> T) -> T {
+        f(self.writer().rib())
+    }
+
+    /// Looks up `out.ids.len()` addresses into `out` (value ids, and prefix lengths when
+    /// asked; `NO_ROUTE` / `NO_LENGTH` where none matches), on `threads` threads.
+    /// `fill(start, keys)` writes the addresses `start..start + keys.len()`.
     pub fn lookup_into(
         &self,
-        out: &mut [u32],
+        out: Answers<'_>,
         threads: usize,
         fill: impl Fn(usize, &mut [A]) + Sync,
     ) {
-        let per_thread = out.len().div_ceil(threads.max(1)).max(CHUNK);
-        if per_thread >= out.len() {
+        let n = out.ids.len();
+        let per_thread = n.div_ceil(threads.max(1)).max(CHUNK);
+        if per_thread >= n {
             return self.lookup_range(0, out, &fill);
         }
         std::thread::scope(|s| {
-            for (i, part) in out.chunks_mut(per_thread).enumerate() {
+            for (i, part) in out.split(per_thread).into_iter().enumerate() {
                 let fill = &fill;
                 s.spawn(move || self.lookup_range(i * per_thread, part, fill));
             }
         });
     }
 
-    /// Looks up addresses `start..start + out.len()` into `out`, chunk by chunk, with a
+    /// Looks up addresses `start..start + out.ids.len()` into `out`, chunk by chunk, with a
     /// reader of its own (QSBR: online, a quiescent state after each chunk).
-    fn lookup_range(&self, start: usize, out: &mut [u32], fill: &impl Fn(usize, &mut [A])) {
+    fn lookup_range(&self, start: usize, out: Answers<'_>, fill: &impl Fn(usize, &mut [A])) {
         let mut reader = self.reader().clone();
         reader.online();
         let mut keys = [A::ZERO; CHUNK];
         let mut hops = [None; CHUNK];
-        for (i, out) in out.chunks_mut(CHUNK).enumerate() {
-            let m = out.len();
+        for (i, mut out) in out.split(CHUNK).into_iter().enumerate() {
+            let m = out.ids.len();
             fill(start + i * CHUNK, &mut keys[..m]);
             reader.lookup_batch(&keys[..m], &mut hops[..m]);
             reader.quiescent();
-            for (o, h) in out.iter_mut().zip(&hops[..m]) {
-                *o = h.map_or(NO_ROUTE, NextHop::index);
+            out.write(&hops[..m]);
+        }
+    }
+}
+
+/// Where a batch's answers go: value ids, and prefix lengths when asked for.
+pub struct Answers<'a> {
+    /// Value ids (`NO_ROUTE` where no route matches).
+    pub ids: &'a mut [u32],
+    /// Matched prefix lengths (`NO_LENGTH` where no route matches), same length as `ids`.
+    pub lens: Option<&'a mut [u8]>,
+}
+
+impl<'a> Answers<'a> {
+    /// Consecutive parts of `size` answers (the last may be shorter).
+    fn split(self, size: usize) -> Vec<Answers<'a>> {
+        let mut lens = self.lens.map(|l| l.chunks_mut(size));
+        self.ids
+            .chunks_mut(size)
+            .map(|ids| Answers { ids, lens: lens.as_mut().and_then(Iterator::next) })
+            .collect()
+    }
+
+    /// Writes the answers of looked-up next hops.
+    fn write(&mut self, hops: &[Option<NextHop>]) {
+        for (o, h) in self.ids.iter_mut().zip(hops) {
+            *o = h.map_or(NO_ROUTE, |h| values::decode(h).0);
+        }
+        if let Some(lens) = self.lens.as_deref_mut() {
+            for (o, h) in lens.iter_mut().zip(hops) {
+                *o = h.map_or(NO_LENGTH, |h| values::decode(h).1 as u8);
             }
         }
     }

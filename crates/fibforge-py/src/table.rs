@@ -1,30 +1,28 @@
 //! `fibforge.Table`: a routing table of IPv4, IPv6 or both families (Poptrie, or the
-//! interval B+-tree with `algo="bplus"`), with single and numpy batch lookups, updates, and
-//! pickling.
+//! interval B+-tree with `algo="bplus"`) mapping prefixes to Python values, with single and
+//! numpy batch lookups, radix-style queries, updates, and pickling.
+//!
+//! The structures hold [`values::encode`]d next hops (value id and prefix length); the
+//! values themselves live in [`Values`], shared by both families. Loading a file lives in
+//! [`crate::load`].
 
 use crate::batch::{self, Sides};
-use crate::convert::{self, Addr, Mode};
+use crate::convert::{self, Addr, Key, Mode};
 use crate::side::Side;
 use crate::state;
+use crate::values::{self, Values};
 use fibforge::sync::{AnyKey, Structure};
-use fibforge::{AnyPrefix, BuildError, Rib};
-use fibforge_io::{ReadConfig, ReadError};
-use numpy::PyArray1;
-use pyo3::exceptions::{PyOSError, PyValueError};
+use fibforge::{Address, AnyPrefix, BuildError, NextHop, Prefix, Rib};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
-use std::path::PathBuf;
+use pyo3::sync::MutexExt;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
-/// A longest-prefix-match routing table.
+/// A longest-prefix-match table mapping IPv4 and IPv6 prefixes to Python values.
 ///
-/// `Table(family="auto")` holds IPv4 and IPv6 routes ("ipv4" or "ipv6" holds one family).
-/// `algo` chooses the lookup structure: "poptrie" (the default) or "bplus" (the interval
-/// B+-tree), optionally with options as in `fibforge bench --algo` ("bplus:dir=off"); an
-/// unknown name or bad option raises ValueError naming the choices. Both structures give
-/// the same answers. Next hops are ints in `0..=0x7FFFFFFE`; a table loaded from a file
-/// numbers the file's next hops in order of appearance and `next_hops[i]` is the text of id
-/// `i`. Lookups are lock-free: threads may look up (batches release the GIL) while one
-/// thread updates.
+/// See `fibforge.pyi` for the full documentation with examples.
 #[pyclass(frozen, module = "fibforge", name = "Table")]
 pub struct PyTable {
     mode: Mode,
@@ -32,23 +30,27 @@ pub struct PyTable {
     algo: String,
     v4: Option<Side<u32>>,
     v6: Option<Side<u128>>,
-    names: Vec<String>,
+    values: Mutex<Values>,
 }
 
+/// A route as Python sees it: (prefix text, value).
+type Route<'py> = (String, Bound<'py, PyAny>);
+
 impl PyTable {
-    /// A table of `mode` from RIBs in the structure `algo` names (a family the mode excludes
-    /// is dropped). Call [`structures`] first to check `algo` before slow work.
+    /// A table of `mode` from RIBs of encoded next hops in the structure `algo` names (a
+    /// family the mode excludes is dropped). Call [`structures`] first to check `algo`
+    /// before slow work.
     pub fn from_ribs(
         mode: Mode,
         algo: &str,
         v4: Rib<u32>,
         v6: Rib<u128>,
-        names: Vec<String>,
+        values: Values,
     ) -> PyResult<Self> {
         let (s4, s6) = structures(mode, algo)?;
         let v4 = s4.map(|s| Side::new(v4, &s)).transpose().map_err(build_error)?;
         let v6 = s6.map(|s| Side::new(v6, &s)).transpose().map_err(build_error)?;
-        Ok(PyTable { mode, algo: algo.to_string(), v4, v6, names })
+        Ok(PyTable { mode, algo: algo.to_string(), v4, v6, values: Mutex::new(values) })
     }
 
     fn v4(&self) -> PyResult<&Side<u32>> {
@@ -58,45 +60,119 @@ impl PyTable {
     fn v6(&self) -> PyResult<&Side<u128>> {
         self.v6.as_ref().ok_or_else(|| PyValueError::new_err("IPv6 given to an IPv4 table"))
     }
+
+    fn store(&self, py: Python<'_>) -> MutexGuard<'_, Values> {
+        // Interning cannot leave the values half-changed (a push is the last step).
+        self.values.lock_py_attached(py).unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The value of a stored next hop (None for none).
+    fn value<'py>(
+        &self,
+        py: Python<'py>,
+        hop: Option<NextHop>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        hop.map(|h| self.store(py).of_hop(py, h)).transpose()
+    }
+
+    /// The longest route matching `key` (an address, or the routes covering a prefix).
+    fn best(&self, key: Key) -> PyResult<Option<(AnyPrefix, NextHop)>> {
+        Ok(match key {
+            Key::Addr(Addr::V4(a)) => {
+                matched(a, self.v4()?.lookup(a)).map(|(p, h)| (AnyPrefix::V4(p), h))
+            }
+            Key::Addr(Addr::V6(a)) => {
+                matched(a, self.v6()?.lookup(a)).map(|(p, h)| (AnyPrefix::V6(p), h))
+            }
+            Key::Prefix(AnyPrefix::V4(p)) => {
+                self.v4()?.with_rib(|r| r.longest_covering(&p)).map(|(p, h)| (AnyPrefix::V4(p), h))
+            }
+            Key::Prefix(AnyPrefix::V6(p)) => {
+                self.v6()?.with_rib(|r| r.longest_covering(&p)).map(|(p, h)| (AnyPrefix::V6(p), h))
+            }
+        })
+    }
+
+    /// Routes of the family of `prefix` chosen by `query` (covering or covered), as Python
+    /// (prefix, value) pairs.
+    fn around<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: &Bound<'py, PyAny>,
+        covering: bool,
+    ) -> PyResult<Vec<Route<'py>>> {
+        let routes: Vec<(AnyPrefix, NextHop)> = match convert::prefix(prefix)? {
+            AnyPrefix::V4(p) => around(self.v4()?, &p, covering, AnyPrefix::V4),
+            AnyPrefix::V6(p) => around(self.v6()?, &p, covering, AnyPrefix::V6),
+        };
+        self.to_python(py, routes)
+    }
+
+    fn to_python<'py>(
+        &self,
+        py: Python<'py>,
+        routes: Vec<(AnyPrefix, NextHop)>,
+    ) -> PyResult<Vec<Route<'py>>> {
+        let values = self.store(py);
+        routes.into_iter().map(|(p, h)| Ok((p.to_string(), values.of_hop(py, h)?))).collect()
+    }
+
+    fn all_routes(&self) -> Vec<(AnyPrefix, NextHop)> {
+        let v4 = self.v4.iter().flat_map(|s| s.routes()).map(|(p, h)| (AnyPrefix::V4(p), h));
+        let v6 = self.v6.iter().flat_map(|s| s.routes()).map(|(p, h)| (AnyPrefix::V6(p), h));
+        v4.chain(v6).collect()
+    }
+
+    fn sides(&self) -> Sides<'_> {
+        Sides { v4: self.v4.as_ref(), v6: self.v6.as_ref() }
+    }
+}
+
+/// The prefix a lookup of `addr` matched, from the length inside its next hop.
+fn matched<A: Address>(addr: A, hop: Option<NextHop>) -> Option<(Prefix<A>, NextHop)> {
+    let hop = hop?;
+    let prefix = Prefix::new_masked(addr, values::decode(hop).1).expect("stored lengths fit");
+    Some((prefix, hop))
+}
+
+fn around<A: AnyKey>(
+    side: &Side<A>,
+    prefix: &Prefix<A>,
+    covering: bool,
+    wrap: fn(Prefix<A>) -> AnyPrefix,
+) -> Vec<(AnyPrefix, NextHop)> {
+    side.with_rib(|rib| {
+        if covering {
+            rib.covering(prefix).map(|(p, h)| (wrap(p), h)).collect()
+        } else {
+            rib.covered(prefix).map(|(p, h)| (wrap(p), h)).collect()
+        }
+    })
 }
 
 #[pymethods]
 impl PyTable {
     #[new]
     #[pyo3(signature = (family = "auto", algo = DEFAULT_ALGO))]
-    fn new(family: &str, algo: &str) -> PyResult<Self> {
-        PyTable::from_ribs(Mode::parse(family)?, algo, Rib::new(), Rib::new(), Vec::new())
+    fn new(py: Python<'_>, family: &str, algo: &str) -> PyResult<Self> {
+        let values = Values::new(py);
+        PyTable::from_ribs(Mode::parse(family)?, algo, Rib::new(), Rib::new(), values)
     }
 
-    /// Loads a text table or MRT dump (plain, gzip or bzip2, recognised by content) into a
-    /// table of the structure `algo` names (as for `Table`).
-    /// Raises OSError when the file cannot be read (or decompresses beyond the cap of
-    /// FIBFORGE_MAX_DECOMPRESSED, default 16G), ValueError naming the line or byte offset
-    /// when its content is malformed, ValueError when `family` keeps none of the file's
-    /// routes, and ValueError (before reading) for a bad `algo`.
+    /// Loads a text table or MRT dump (see `fibforge.pyi`).
     #[staticmethod]
-    #[pyo3(signature = (path, family = "auto", algo = DEFAULT_ALGO))]
-    fn load(py: Python<'_>, path: PathBuf, family: &str, algo: &str) -> PyResult<Self> {
-        let mode = Mode::parse(family)?;
-        structures(mode, algo)?;
-        let loaded = py
-            .detach(|| fibforge_io::read_table(&path, &ReadConfig::default()))
-            .map_err(|e| read_error(e.error))?;
-        let (kept, other) = match mode {
-            Mode::V4 => (loaded.v4.len(), "ipv6"),
-            Mode::V6 => (loaded.v6.len(), "ipv4"),
-            Mode::Auto => (loaded.len(), ""),
-        };
-        if kept == 0 && !loaded.is_empty() {
-            // Without this a file of the other family would load as an empty table.
-            return Err(PyValueError::new_err(format!(
-                "{}: holds {} routes, all {other}: not an {family} table",
-                path.display(),
-                loaded.len()
-            )));
-        }
-        let names = loaded.hops.values().to_vec();
-        py.detach(|| PyTable::from_ribs(mode, algo, loaded.v4, loaded.v6, names))
+    #[pyo3(signature = (path, family = "auto", algo = DEFAULT_ALGO, value = "next_hop", peer = None, peer_as = None))]
+    fn load(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        family: &str,
+        algo: &str,
+        value: &str,
+        peer: Option<&str>,
+        peer_as: Option<u32>,
+    ) -> PyResult<Self> {
+        let options = crate::load::Options::parse(family, algo, value, peer, peer_as)?;
+        crate::load::load(py, &path, &options)
     }
 
     /// "ipv4", "ipv6" or "auto".
@@ -105,85 +181,242 @@ impl PyTable {
         self.mode.name()
     }
 
-    /// The lookup structure as given when the table was made ("poptrie", "bplus", or either
-    /// with options).
+    /// The lookup structure as given when the table was made.
     #[getter]
     fn algo(&self) -> &str {
         &self.algo
     }
 
-    /// The next-hop texts of a loaded file (index = next-hop id); empty otherwise. A new
-    /// list on each access: keep it (`names = t.next_hops`) or use `next_hop_name`.
+    /// The distinct values, index = value id (as batch lookups answer).
     #[getter]
-    fn next_hops(&self) -> Vec<String> {
-        self.names.clone()
+    fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.store(py).to_list(py)
     }
 
-    /// The text a loaded file used for next hop `id`, or None.
-    fn next_hop_name(&self, id: u64) -> Option<&str> {
-        usize::try_from(id).ok().and_then(|i| self.names.get(i)).map(String::as_str)
-    }
-
-    /// Inserts or replaces a route; returns the prefix's previous next hop or None.
-    fn insert(
+    /// Inserts or replaces a route; the prefix's previous value or None.
+    fn insert<'py>(
         &self,
-        prefix: &Bound<'_, PyAny>,
-        next_hop: &Bound<'_, PyAny>,
-    ) -> PyResult<Option<u32>> {
-        let hop = convert::next_hop(next_hop)?;
-        let old = match convert::prefix(prefix)? {
-            AnyPrefix::V4(p) => self.v4()?.insert(p, hop),
-            AnyPrefix::V6(p) => self.v6()?.insert(p, hop),
+        py: Python<'py>,
+        prefix: &Bound<'py, PyAny>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let prefix = convert::prefix(prefix)?;
+        // Check the family before storing the value.
+        match prefix {
+            AnyPrefix::V4(_) => self.v4().map(drop)?,
+            AnyPrefix::V6(_) => self.v6().map(drop)?,
+        }
+        let id = self.store(py).intern(value)?;
+        let old = match prefix {
+            AnyPrefix::V4(p) => self.v4()?.insert(p, values::encode(id, p.len())),
+            AnyPrefix::V6(p) => self.v6()?.insert(p, values::encode(id, p.len())),
         };
-        Ok(convert::hop_value(old.map_err(build_error)?))
+        self.value(py, old.map_err(build_error)?)
     }
 
-    /// Withdraws a route; returns its next hop, or None when there was no such route.
-    fn remove(&self, prefix: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    /// Withdraws a route; its value, or None when there was no such route.
+    fn remove<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let old = match convert::prefix(prefix)? {
             AnyPrefix::V4(p) => self.v4()?.remove(&p),
             AnyPrefix::V6(p) => self.v6()?.remove(&p),
         };
-        Ok(convert::hop_value(old.map_err(build_error)?))
+        self.value(py, old.map_err(build_error)?)
     }
 
-    /// The next hop of the longest prefix matching `addr` (str, int or ipaddress object),
-    /// or None.
-    fn lookup(&self, addr: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
-        let hop = match convert::address(addr, self.mode)? {
-            Addr::V4(a) => self.v4()?.lookup(a),
-            Addr::V6(a) => self.v6()?.lookup(a),
+    /// The value of the longest route matching an address (or covering a prefix), or None.
+    fn lookup<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let best = self.best(convert::key(key, self.mode)?)?;
+        self.value(py, best.map(|(_, h)| h))
+    }
+
+    /// (matched prefix, value) of the longest route matching an address (or covering a
+    /// prefix), or None.
+    fn lookup_prefix<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Route<'py>>> {
+        let best = self.best(convert::key(key, self.mode)?)?;
+        Ok(self.to_python(py, best.into_iter().collect())?.pop())
+    }
+
+    /// The value of exactly this prefix, or `default`.
+    #[pyo3(signature = (prefix, default = None))]
+    fn get<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: &Bound<'py, PyAny>,
+        default: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let hop = match convert::prefix(prefix)? {
+            AnyPrefix::V4(p) => self.v4()?.with_rib(|r| r.get(&p)),
+            AnyPrefix::V6(p) => self.v6()?.with_rib(|r| r.get(&p)),
         };
-        Ok(convert::hop_value(hop))
+        Ok(self.value(py, hop)?.or(default))
     }
 
-    /// Looks up a numpy array of addresses: 1-D uint32 (IPv4), (n, 2) uint64 (IPv6: high,
-    /// low 64 bits) or (n, 16) uint8 (IPv6 bytes, network order). Returns a uint32 array
-    /// with NO_ROUTE (0xFFFFFFFF) where no route matches: a new one, or `out` (a uint32 array
-    /// of the same length, reused). Runs without the GIL, on `threads` threads.
-    #[pyo3(signature = (addrs, out = None, threads = 1))]
+    /// Every route covering `prefix` (itself included), shortest first.
+    fn covering<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<Route<'py>>> {
+        self.around(py, prefix, true)
+    }
+
+    /// Every route inside `prefix` (itself included), in address order.
+    fn covered<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<Route<'py>>> {
+        self.around(py, prefix, false)
+    }
+
+    /// py-radix's name for `lookup_prefix`.
+    fn search_best<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Route<'py>>> {
+        self.lookup_prefix(py, key)
+    }
+
+    /// py-radix's exact search: (prefix, value) of exactly this prefix, or None.
+    fn search_exact<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Route<'py>>> {
+        let text = convert::prefix(prefix)?.to_string();
+        Ok(self.get(py, prefix, None)?.map(|v| (text, v)))
+    }
+
+    /// py-radix's name for `covering` (py-radix lists the longest first; so does this).
+    fn search_covering<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<Route<'py>>> {
+        let mut routes = self.covering(py, prefix)?;
+        routes.reverse();
+        Ok(routes)
+    }
+
+    /// py-radix's name for `covered`.
+    fn search_covered<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<Route<'py>>> {
+        self.covered(py, prefix)
+    }
+
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.lookup(py, key)?.ok_or_else(|| PyKeyError::new_err(key.clone().unbind()))
+    }
+
+    fn __setitem__<'py>(
+        &self,
+        py: Python<'py>,
+        prefix: &Bound<'py, PyAny>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<()> {
+        self.insert(py, prefix, value).map(drop)
+    }
+
+    fn __delitem__<'py>(&self, py: Python<'py>, prefix: &Bound<'py, PyAny>) -> PyResult<()> {
+        match self.remove(py, prefix)? {
+            Some(_) => Ok(()),
+            None => Err(PyKeyError::new_err(prefix.clone().unbind())),
+        }
+    }
+
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.best(convert::key(key, self.mode)?)?.is_some())
+    }
+
+    /// Iterates over (prefix, value), IPv4 first, in prefix order (a snapshot).
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.routes(py)?.into_pyobject(py)?.try_iter().map(Bound::into_any)
+    }
+
+    /// Every route as (prefix, value), IPv4 first, in prefix order.
+    fn routes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Route<'py>>> {
+        self.to_python(py, self.all_routes())
+    }
+
+    /// Value ids of a numpy array of addresses (see `fibforge.pyi`); with `lengths=True` a
+    /// pair (ids, matched prefix lengths). Runs without the GIL, on `threads` threads.
+    #[pyo3(signature = (addrs, out = None, threads = 1, lengths = false))]
     fn lookup_batch<'py>(
         &self,
         addrs: &Bound<'py, PyAny>,
         out: Option<Bound<'py, PyAny>>,
         threads: usize,
-    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
-        let sides = Sides { v4: self.v4.as_ref(), v6: self.v6.as_ref() };
+        lengths: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let out = out.map(|o| batch::out_array(&o)).transpose()?;
-        batch::lookup_batch(sides, addrs, out, threads)
+        let answers = batch::lookup_batch(self.sides(), addrs, out, threads, lengths)?;
+        match answers.lens {
+            Some(lens) => {
+                Ok(PyTuple::new(addrs.py(), [answers.ids.into_any(), lens.into_any()])?.into_any())
+            }
+            None => Ok(answers.ids.into_any()),
+        }
+    }
+
+    /// The values of value ids (a numpy object array; `default` where the id is NO_ROUTE).
+    #[pyo3(signature = (ids, default = None))]
+    fn values_of<'py>(
+        &self,
+        py: Python<'py>,
+        ids: PyReadonlyArray1<'py, u32>,
+        default: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<Py<PyAny>>>> {
+        let default = default.map_or_else(|| py.None(), Bound::unbind);
+        let values = self.store(py);
+        let objects = ids
+            .as_array()
+            .iter()
+            .map(|&id| match values.get(py, id) {
+                Some(v) => Ok(v.unbind()),
+                None if id == values::NO_ROUTE => Ok(default.clone_ref(py)),
+                None => Err(PyValueError::new_err(format!("{id} is not a value id of this table"))),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyArray1::from_vec(py, objects))
+    }
+
+    /// The values of a batch of addresses (`lookup_batch` then `values_of`).
+    #[pyo3(signature = (addrs, threads = 1, default = None))]
+    fn lookup_values<'py>(
+        &self,
+        py: Python<'py>,
+        addrs: &Bound<'py, PyAny>,
+        threads: usize,
+        default: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<Py<PyAny>>>> {
+        let answers = batch::lookup_batch(self.sides(), addrs, None, threads, false)?;
+        self.values_of(py, answers.ids.try_readonly()?, default)
     }
 
     /// Registered readers of both families (for tests: one per family at rest; each batch
     /// thread registers its own while it runs and deregisters at the end).
     fn _readers(&self) -> usize {
         self.v4.as_ref().map_or(0, Side::readers) + self.v6.as_ref().map_or(0, Side::readers)
-    }
-
-    /// Every route as (prefix text, next hop), IPv4 first, in prefix order.
-    fn routes(&self) -> Vec<(String, u32)> {
-        let v4 = self.v4.iter().flat_map(|s| s.routes()).map(|(p, h)| (p.to_string(), h.index()));
-        let v6 = self.v6.iter().flat_map(|s| s.routes()).map(|(p, h)| (p.to_string(), h.index()));
-        v4.chain(v6).collect()
     }
 
     fn __len__(&self) -> usize {
@@ -200,37 +433,38 @@ impl PyTable {
         format!("fibforge.Table(family={:?}, {algo}routes={})", self.mode.name(), self.__len__())
     }
 
-    /// Pickles as the routes (compact bytes) and next-hop names; unpickling rebuilds.
+    /// Pickles as the routes (compact bytes) and the values; unpickling rebuilds.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let rebuild = py.import("fibforge")?.getattr("_rebuild")?;
         let v4 = self.v4.as_ref().map(|s| state::encode(&s.routes())).unwrap_or_default();
         let v6 = self.v6.as_ref().map(|s| state::encode(&s.routes())).unwrap_or_default();
         let (v4, v6) = (PyBytes::new(py, &v4), PyBytes::new(py, &v6));
-        let args = (self.mode.name(), v4, v6, self.names.clone(), self.algo.as_str());
+        let args = (self.mode.name(), v4, v6, self.store(py).to_list(py)?, self.algo.as_str());
         Ok((rebuild, args.into_pyobject(py)?.into_any()))
     }
 }
 
-/// Rebuilds a pickled table (the inverse of `Table.__reduce__`; pickles made before the
-/// `algo` argument existed rebuild as Poptrie).
+/// Rebuilds a pickled table (the inverse of `Table.__reduce__`).
 #[pyfunction]
-#[pyo3(name = "_rebuild", signature = (family, v4, v6, names, algo = DEFAULT_ALGO))]
+#[pyo3(name = "_rebuild", signature = (family, v4, v6, values, algo = DEFAULT_ALGO))]
 pub fn rebuild(
     py: Python<'_>,
     family: &str,
     v4: &[u8],
     v6: &[u8],
-    names: Vec<String>,
+    values: &Bound<'_, PyList>,
     algo: &str,
 ) -> PyResult<PyTable> {
     let mode = Mode::parse(family)?;
     let bad = |e: String| PyValueError::new_err(format!("corrupt pickled table: {e}"));
-    let (v4, v6) = py.detach(|| (state::decode::<u32>(v4), state::decode::<u128>(v6)));
-    PyTable::from_ribs(mode, algo, v4.map_err(bad)?, v6.map_err(bad)?, names)
+    let count = values.len();
+    let (v4, v6) =
+        py.detach(|| (state::decode::<u32>(v4, count), state::decode::<u128>(v6, count)));
+    PyTable::from_ribs(mode, algo, v4.map_err(bad)?, v6.map_err(bad)?, Values::from_list(values)?)
 }
 
 /// The `algo` argument's default.
-const DEFAULT_ALGO: &str = "poptrie";
+pub const DEFAULT_ALGO: &str = "poptrie";
 
 /// The structures `algo` names for the families `mode` holds (None for a family it drops);
 /// ValueError naming the valid choices when the name or an option is bad.
@@ -245,11 +479,4 @@ pub fn structures(mode: Mode, algo: &str) -> PyResult<(Option<Structure>, Option
 
 fn build_error(e: BuildError) -> PyErr {
     PyValueError::new_err(e.to_string())
-}
-
-fn read_error(e: ReadError) -> PyErr {
-    match e {
-        ReadError::Io { .. } => PyOSError::new_err(e.to_string()),
-        _ => PyValueError::new_err(e.to_string()),
-    }
 }

@@ -17,7 +17,7 @@ def test_batches_during_updates_see_old_or_new_routes():
 
     def reader():
         while not stop.is_set():
-            out = t.lookup_batch(probe)
+            out = t.values_of(t.lookup_batch(probe))
             if not (np.isin(out[0::2], [20, 21, 22]).all() and (out[1::2] == 1).all()):
                 bad.append(out)
             batches[0] += 1
@@ -54,8 +54,8 @@ def test_multithreaded_batches_during_updates_register_per_thread_and_deregister
     def reader():
         out = np.empty(len(probe), dtype=np.uint32)
         while not stop.is_set():
-            t.lookup_batch(probe, out=out, threads=3)
-            if not (np.isin(out[0::2], [20, 21]).all() and (out[1::2] == 1).all()):
+            values = t.values_of(t.lookup_batch(probe, out=out, threads=3))
+            if not (np.isin(values[0::2], [20, 21]).all() and (values[1::2] == 1).all()):
                 bad.append(out.copy())
             batches[0] += 1
 

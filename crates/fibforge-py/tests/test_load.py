@@ -8,12 +8,10 @@ import fibforge
 def test_load_text_table_with_names(small_table):
     t = fibforge.Table.load(small_table)
     assert len(t) == 5
-    hop = t.lookup("10.1.2.3")
-    assert t.next_hops[hop] == "gw-b"
-    assert t.next_hops[t.lookup("2001:db8:1::5")] == "gw-d"
-    assert t.next_hop_name(hop) == "gw-b"
-    assert t.next_hop_name(len(t.next_hops)) is None
-    assert fibforge.Table().next_hop_name(0) is None
+    assert t.lookup("10.1.2.3") == "gw-b"
+    assert t.lookup_prefix("2001:db8:1::5") == ("2001:db8:1::/48", "gw-d")
+    assert t.values == ["gw-a", "gw-b", "gw-c", "gw-d"]
+    assert fibforge.Table().values == []
     four = fibforge.Table.load(str(small_table), family="ipv4")
     assert len(four) == 3 and four.family == "ipv4"
     assert len(fibforge.Table.load(small_table, family="ipv6")) == 2

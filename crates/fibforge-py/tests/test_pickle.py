@@ -23,7 +23,7 @@ def test_round_trip_keeps_routes_names_and_family(small_table):
     u = pickle.loads(pickle.dumps(t))
     assert u.family == "ipv4"
     assert u.routes() == t.routes()
-    assert u.next_hops == t.next_hops
+    assert u.values == t.values
     addrs = np.arange(0x0A000000, 0x0A000000 + 2**20, 97, dtype=np.uint32)
     np.testing.assert_array_equal(u.lookup_batch(addrs), t.lookup_batch(addrs))
     both = sample_table()
@@ -35,6 +35,23 @@ def test_corrupt_state_is_a_value_error():
         fibforge._rebuild("ipv4", b"\x00" * 8, b"", [])
     with pytest.raises(ValueError, match="host bits"):
         fibforge._rebuild("ipv4", bytes([10, 0, 0, 1, 8, 0, 0, 0, 0]), b"", [])
+    # the length inside the next hop (7) differs from the prefix's (8)
+    with pytest.raises(ValueError, match="bad value id or length"):
+        fibforge._rebuild("ipv4", bytes([10, 0, 0, 0, 8, 7, 0, 0, 0]), b"", ["x"])
+    # value id 1 of a single value
+    with pytest.raises(ValueError, match="bad value id or length"):
+        fibforge._rebuild("ipv4", bytes([10, 0, 0, 0, 8, 8, 1, 0, 0]), b"", ["x"])
+
+
+def test_any_values_survive_pickling():
+    t = fibforge.Table()
+    t["10.0.0.0/8"] = {"asn": 64500, "tags": ["a"]}
+    t["2001:db8::/32"] = ("x", 1.5)
+    t["192.0.2.0/24"] = None
+    u = pickle.loads(pickle.dumps(t))
+    assert list(u) == list(t)
+    assert u["10.1.1.1"] == {"asn": 64500, "tags": ["a"]}
+    assert u.get("192.0.2.0/24", "missing") is None
 
 
 def lookup_in_worker(table, addrs):
@@ -47,5 +64,5 @@ def test_table_used_in_worker_processes():
     ctx = multiprocessing.get_context("spawn")  # fresh interpreters, like remote workers
     with ctx.Pool(2) as pool:
         results = pool.starmap(lookup_in_worker, [(t, addrs), (t, addrs[::-1])])
-    np.testing.assert_array_equal(results[0], [70000, 1, fibforge.NO_ROUTE])
-    np.testing.assert_array_equal(results[1], [fibforge.NO_ROUTE, 1, 70000])
+    assert t.values_of(results[0]).tolist() == [70000, 1, None]
+    assert t.values_of(results[1]).tolist() == [None, 1, 70000]

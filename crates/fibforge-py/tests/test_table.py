@@ -2,6 +2,7 @@
 
 import ipaddress
 
+import numpy as np
 import pytest
 
 import fibforge
@@ -9,7 +10,8 @@ import fibforge
 
 def test_module_constants():
     assert fibforge.NO_ROUTE == 0xFFFFFFFF
-    assert fibforge.MAX_NEXT_HOP == 0x7FFFFFFE
+    assert fibforge.NO_LENGTH == 255
+    assert fibforge.MAX_VALUES == 2**23
     assert fibforge.__version__
 
 
@@ -47,31 +49,91 @@ def test_ipv6_and_auto_tables():
     assert six.lookup(2**128 - 1) == 1
 
 
-def test_large_next_hops_widen_the_table():
-    t = fibforge.Table("ipv4")
-    t.insert("192.0.2.0/24", 70000)
-    t.insert("198.51.100.0/24", fibforge.MAX_NEXT_HOP)
-    assert t.lookup("192.0.2.1") == 70000
-    assert t.lookup("198.51.100.1") == fibforge.MAX_NEXT_HOP
+def test_values_are_any_python_objects_stored_once():
+    t = fibforge.Table()
+    hops = {"name": "gw"}
+    t.insert("192.0.2.0/24", hops)
+    t.insert("198.51.100.0/24", 70000)
+    t.insert("203.0.113.0/24", 1)
+    t.insert("10.0.0.0/8", True)  # equal to 1 but of another type: its own value
+    t.insert("11.0.0.0/8", 1)
+    t.insert("12.0.0.0/8", [1])  # unhashable: stored as given
+    assert t.lookup("192.0.2.1") is hops
+    assert t.lookup("198.51.100.1") == 70000
+    assert t.lookup("10.1.1.1") is True and t.lookup("11.1.1.1") == 1
+    assert t.values == [hops, 70000, 1, True, [1]]
+    assert t.lookup("12.0.0.1") == [1]
 
 
 @pytest.mark.parametrize(
-    "prefix, hop, message",
+    "prefix, message",
     [
-        ("10.0.0.1/8", 1, "host bits"),
-        ("10.0.0.0/33", 1, "out of range"),
-        ("nonsense", 1, "nonsense"),
-        ("10.0.0.0/8", -1, "next hop"),
-        ("10.0.0.0/8", fibforge.MAX_NEXT_HOP + 1, "next hop"),
-        ("10.0.0.0/8", True, "next hop"),
-        ("10.0.0.0/8", "gw", "next hop"),
+        ("10.0.0.1/8", "host bits"),
+        ("10.0.0.0/33", "out of range"),
+        ("nonsense", "nonsense"),
+        ("10.0.0.0/ 8", "10.0.0.0/ 8"),
     ],
 )
-def test_insert_errors_are_value_errors(prefix, hop, message):
+def test_insert_errors_are_value_errors_naming_the_input(prefix, message):
     t = fibforge.Table("ipv4")
     with pytest.raises(ValueError, match=message):
-        t.insert(prefix, hop)
-    assert len(t) == 0
+        t.insert(prefix, 1)
+    with pytest.raises(ValueError, match=message):
+        t[prefix] = 1
+    assert len(t) == 0 and t.values == []
+
+
+def test_radix_style_api():
+    t = fibforge.Table()
+    t["10.0.0.0/8"] = "a"
+    t["10.1.0.0/16"] = "b"
+    t["10.1.2.0/24"] = "c"
+    t["2001:db8::/32"] = "six"
+    assert len(t) == 4
+    assert t["10.1.9.9"] == "b" and t["2001:db8::1"] == "six"
+    assert t["10.1.2.0/25"] == "c"  # a prefix key: its longest covering route
+    assert "10.200.0.1" in t and "11.0.0.1" not in t and "2001:db9::" not in t
+    assert "10.0.0.0/7" not in t and "10.1.0.0/16" in t
+    with pytest.raises(KeyError):
+        t["11.0.0.1"]
+    assert t.lookup_prefix("10.1.2.3") == ("10.1.2.0/24", "c")
+    assert t.lookup_prefix(ipaddress.ip_address("10.9.0.0")) == ("10.0.0.0/8", "a")
+    assert t.lookup_prefix("11.0.0.0") is None
+    assert t.get("10.1.0.0/16") == "b" and t.get("10.1.0.0/17") is None
+    assert t.get("10.1.0.0/17", "none") == "none"
+    assert t.covering("10.1.2.128/25") == [("10.0.0.0/8", "a"), ("10.1.0.0/16", "b"), ("10.1.2.0/24", "c")]
+    assert t.covered("10.1.0.0/16") == [("10.1.0.0/16", "b"), ("10.1.2.0/24", "c")]
+    assert t.covered(ipaddress.ip_network("2001::/16")) == [("2001:db8::/32", "six")]
+    assert t.search_best("10.1.3.3") == ("10.1.0.0/16", "b")
+    assert t.search_exact("10.1.2.0/24") == ("10.1.2.0/24", "c")
+    assert t.search_exact("10.1.3.0/24") is None
+    assert t.search_covering("10.1.2.0/24") == [("10.1.2.0/24", "c"), ("10.1.0.0/16", "b"), ("10.0.0.0/8", "a")]
+    assert t.search_covered("10.0.0.0/8") == t.covered("10.0.0.0/8")
+    assert list(t) == [("10.0.0.0/8", "a"), ("10.1.0.0/16", "b"), ("10.1.2.0/24", "c"), ("2001:db8::/32", "six")]
+    assert dict(t) == dict(t.routes())
+    del t["10.1.0.0/16"]
+    assert t["10.1.9.9"] == "a" and len(t) == 3
+    with pytest.raises(KeyError):
+        del t["10.1.0.0/16"]
+    with pytest.raises(ValueError, match="10.0.0.300"):
+        t["10.0.0.300"]
+
+
+def test_matched_prefix_lengths_in_batches():
+    t = fibforge.Table("ipv4")
+    t["0.0.0.0/0"] = "default"
+    t["10.0.0.0/8"] = "a"
+    t["10.1.2.3/32"] = "host"
+    addrs = [ipaddress.IPv4Address(a) for a in ["10.1.2.3", "10.1.2.4", "11.0.0.0"]]
+    ids, lengths = t.lookup_batch(np.array([int(a) for a in addrs], np.uint32), lengths=True)
+    assert lengths.dtype == np.uint8 and lengths.tolist() == [32, 8, 0]
+    assert t.values_of(ids).tolist() == ["host", "a", "default"]
+    empty = fibforge.Table("ipv4")
+    ids, lengths = empty.lookup_batch(np.array([1], np.uint32), lengths=True)
+    assert ids.tolist() == [fibforge.NO_ROUTE] and lengths.tolist() == [fibforge.NO_LENGTH]
+    assert empty.values_of(ids, default=-1).tolist() == [-1]
+    with pytest.raises(ValueError, match="not a value id"):
+        empty.values_of(np.array([0], np.uint32))
 
 
 def test_family_mismatch_and_bad_addresses():

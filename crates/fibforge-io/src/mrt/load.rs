@@ -19,7 +19,7 @@ use super::{EntryKind, MrtEntry, MrtReader, Peer, Safi};
 use crate::error::{LoadError, ReadError};
 use crate::table::{DuplicatePolicy, PeerFilter, ReadConfig, Table};
 use fibforge::{AnyPrefix, NextHop, Rib};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::Read;
 use std::net::IpAddr;
 
@@ -62,6 +62,8 @@ struct TableBuilder {
     unicast: u64,
     /// Peers seen that the filter did not select (for the error when none matched).
     others: BTreeSet<Peer>,
+    /// Selected peers seen (listed in order in `table.peers`).
+    seen: HashSet<Peer>,
 }
 
 impl TableBuilder {
@@ -78,6 +80,7 @@ impl TableBuilder {
             matched: 0,
             unicast: 0,
             others: BTreeSet::new(),
+            seen: HashSet::new(),
         }
     }
 
@@ -99,6 +102,9 @@ impl TableBuilder {
             return Ok(());
         }
         self.matched += 1;
+        if self.seen.insert(e.peer) {
+            self.table.peers.push(e.peer);
+        }
         let all = self.filter == PeerFilter::All;
         match e.kind {
             EntryKind::Rib => {

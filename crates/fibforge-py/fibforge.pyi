@@ -1,0 +1,133 @@
+"""Longest-prefix-match tables: IPv4 and IPv6 prefixes mapped to any Python values, with
+single lookups, radix-style queries, and batch lookups of whole columns (numpy integer
+arrays, text columns parsed in Rust) with the GIL released.
+
+pyasn-style use::
+
+    import fibforge
+    asndb = fibforge.Table.load("rib.tsv.gz", value="origin_as")
+    asndb.lookup_prefix("8.8.8.8")             # ('8.8.8.0/24', 15169)
+    ids, lengths = asndb.lookup_batch(df["ip"].to_numpy(), lengths=True, threads=4)
+    df["asn"] = asndb.values_of(ids)            # None where no route matches
+"""
+
+import ipaddress
+import os
+from typing import Any, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+Address = Union[str, int, ipaddress.IPv4Address, ipaddress.IPv6Address]
+Network = Union[str, ipaddress.IPv4Network, ipaddress.IPv6Network]
+Key = Union[Address, Network]
+Route = Tuple[str, Any]
+Column = Union[npt.NDArray[Any], Sequence[str], Sequence[int], Any]
+
+__version__: str
+#: The value id batch lookups answer where no route matches (0xFFFFFFFF).
+NO_ROUTE: int
+#: The prefix length batch lookups answer where no route matches (255).
+NO_LENGTH: int
+#: The most distinct values one table holds (2**23).
+MAX_VALUES: int
+
+class Table:
+    """A longest-prefix-match table mapping prefixes to Python values.
+
+    ``Table(family="auto")`` holds IPv4 and IPv6 ("ipv4" or "ipv6": one family, whose tables
+    also take int addresses). ``algo``: "poptrie" (default) or "bplus" (options as in
+    ``fibforge bench --algo``). Values are any objects; equal hashable values of one type are
+    stored once, and batch lookups answer value ids (``values[id]``). Errors in addresses
+    and prefixes raise ValueError naming the input.
+
+    >>> t = fibforge.Table()
+    >>> t["10.0.0.0/8"] = "a"; t["10.1.0.0/16"] = {"asn": 64500}
+    >>> t["10.1.2.3"], t.lookup_prefix("10.9.0.1"), "11.0.0.1" in t
+    ({'asn': 64500}, ('10.0.0.0/8', 'a'), False)
+    """
+
+    def __init__(self, family: str = "auto", algo: str = "poptrie") -> None: ...
+    @staticmethod
+    def load(
+        path: Union[str, os.PathLike[str]],
+        family: str = "auto",
+        algo: str = "poptrie",
+        value: Literal["next_hop", "origin_as"] = "next_hop",
+        peer: Optional[str] = None,
+        peer_as: Optional[int] = None,
+    ) -> "Table":
+        """Loads a text table or MRT dump (plain, gzip or bzip2).
+
+        ``value="next_hop"``: each route's value is its next hop's text. ``value="origin_as"``:
+        an int, a text table's last column (``{a,b}`` AS_SET origins: the first AS; ``-``: None).
+        ``peer=`` (address) / ``peer_as=`` take one peer of a multi-peer MRT RIB; without them a
+        multi-peer RIB is merged (the first route read for a prefix wins) with a UserWarning
+        naming the peers. OSError when the file cannot be read, ValueError naming the line or
+        byte offset when its content is malformed.
+        """
+    @property
+    def family(self) -> str: ...
+    @property
+    def algo(self) -> str: ...
+    @property
+    def values(self) -> List[Any]:
+        """The distinct values; index = value id."""
+    def insert(self, prefix: Network, value: Any) -> Any:
+        """Inserts or replaces a route; the previous value or None."""
+    def remove(self, prefix: Network) -> Any:
+        """Withdraws a route; its value or None."""
+    def lookup(self, key: Key) -> Any:
+        """The value of the longest route matching an address (or covering a prefix), or None."""
+    def lookup_prefix(self, key: Key) -> Optional[Route]:
+        """(matched prefix, value), or None. ``t.lookup_prefix("10.1.2.3") == ("10.1.0.0/16", 7)``"""
+    def get(self, prefix: Network, default: Any = None) -> Any:
+        """The value of exactly this prefix, or ``default``."""
+    def covering(self, prefix: Network) -> List[Route]:
+        """Routes covering ``prefix`` (itself included), shortest first."""
+    def covered(self, prefix: Network) -> List[Route]:
+        """Routes inside ``prefix`` (itself included), in address order."""
+    def search_best(self, key: Key) -> Optional[Route]:
+        """py-radix name of ``lookup_prefix``."""
+    def search_exact(self, prefix: Network) -> Optional[Route]:
+        """(prefix, value) of exactly this prefix, or None."""
+    def search_covering(self, prefix: Network) -> List[Route]:
+        """Routes covering ``prefix``, longest first (as py-radix)."""
+    def search_covered(self, prefix: Network) -> List[Route]:
+        """py-radix name of ``covered``."""
+    def routes(self) -> List[Route]:
+        """Every route, IPv4 first, in prefix order."""
+    @overload
+    def lookup_batch(
+        self, addrs: Column, out: Optional[npt.NDArray[np.uint32]] = None, threads: int = 1,
+        lengths: Literal[False] = False,
+    ) -> npt.NDArray[np.uint32]: ...
+    @overload
+    def lookup_batch(
+        self, addrs: Column, out: Optional[npt.NDArray[np.uint32]] = None, threads: int = 1, *,
+        lengths: Literal[True],
+    ) -> Tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint8]]: ...
+    def lookup_batch(self, addrs: Column, out: Any = None, threads: int = 1, lengths: bool = False) -> Any:
+        """Value ids (NO_ROUTE where none matches) of a column, and with ``lengths=True`` the
+        matched prefix lengths (NO_LENGTH where none matches), computed without the GIL.
+
+        Columns: 1-D integer arrays of any dtype and byte order (IPv4), (n, 2) uint64 or
+        (n, 16) uint8 arrays (IPv6), lists of ints, and text columns parsed in Rust (lists,
+        numpy str_ or object arrays, pandas Series, pyarrow arrays; IPv4 and IPv6 may mix).
+        ``out``: a uint32 array to fill instead of a new one. ValueError names a bad row.
+
+        >>> ids, lengths = t.lookup_batch(["10.1.2.3", "2001:db8::1"], lengths=True)
+        """
+    def values_of(self, ids: npt.NDArray[np.uint32], default: Any = None) -> npt.NDArray[np.object_]:
+        """The values of value ids (an object array; ``default`` where the id is NO_ROUTE)."""
+    def lookup_values(self, addrs: Column, threads: int = 1, default: Any = None) -> npt.NDArray[np.object_]:
+        """``values_of(lookup_batch(addrs))``."""
+    def __getitem__(self, key: Key) -> Any:
+        """Like ``lookup``, but KeyError where no route matches."""
+    def __setitem__(self, prefix: Network, value: Any) -> None: ...
+    def __delitem__(self, prefix: Network) -> None:
+        """Removes exactly this prefix; KeyError when absent."""
+    def __contains__(self, key: Key) -> bool:
+        """True when a route matches the address (or covers the prefix)."""
+    def __iter__(self) -> Iterator[Route]: ...
+    def __len__(self) -> int: ...

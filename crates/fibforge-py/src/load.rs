@@ -1,0 +1,148 @@
+//! `Table.load`: a file (text table or MRT dump, any compression) into a `Table` whose
+//! values are the file's value column: the next hop's text (`value="next_hop"`) or the origin
+//! AS as an int (`value="origin_as"`), read by fibforge-io ([`ValueColumn`]).
+//!
+//! The file's next-hop ids are mapped to the table's value ids (each distinct value
+//! becomes one Python object) and the routes re-encoded with their prefix lengths
+//! ([`values::encode`]) without the GIL. Loading a multi-peer MRT RIB without `peer=` or
+//! `peer_as=` warns (`UserWarning`) naming the peers whose routes were merged.
+
+use crate::convert::Mode;
+use crate::table::{PyTable, structures};
+use crate::values::{self, Values};
+use fibforge::{Address, Rib};
+use fibforge_io::{PeerFilter, ReadConfig, ReadError, ValueColumn};
+use pyo3::exceptions::{PyOSError, PyUserWarning, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyInt;
+use std::ffi::CString;
+use std::path::Path;
+
+/// `Table.load`'s options, checked before the file is read.
+pub struct Options {
+    mode: Mode,
+    algo: String,
+    read: ReadConfig,
+}
+
+impl Options {
+    /// From `Table.load`'s arguments; ValueError naming the bad one.
+    pub fn parse(
+        family: &str,
+        algo: &str,
+        value: &str,
+        peer: Option<&str>,
+        peer_as: Option<u32>,
+    ) -> PyResult<Self> {
+        let mode = Mode::parse(family)?;
+        structures(mode, algo)?;
+        let value = match value {
+            "next_hop" => ValueColumn::NextHop,
+            "origin_as" => ValueColumn::OriginAs,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "value must be 'next_hop' or 'origin_as', not {value:?}"
+                )));
+            }
+        };
+        let peer = match (peer, peer_as) {
+            (Some(_), Some(_)) => {
+                return Err(PyValueError::new_err("give peer= or peer_as=, not both"));
+            }
+            (Some(ip), None) => PeerFilter::Ip(ip.trim().parse().map_err(|_| {
+                PyValueError::new_err(format!("peer must be an IP address, not {ip:?}"))
+            })?),
+            (None, Some(asn)) => PeerFilter::As(asn),
+            (None, None) => PeerFilter::All,
+        };
+        let read = ReadConfig { peer, value, ..Default::default() };
+        Ok(Options { mode, algo: algo.to_string(), read })
+    }
+}
+
+/// Reads `path` into a table (see the module docs).
+pub fn load(py: Python<'_>, path: &Path, options: &Options) -> PyResult<PyTable> {
+    let loaded = py
+        .detach(|| fibforge_io::read_table(path, &options.read))
+        .map_err(|e| read_error(e.error))?;
+    let (kept, other) = match options.mode {
+        Mode::V4 => (loaded.v4.len(), "ipv6"),
+        Mode::V6 => (loaded.v6.len(), "ipv4"),
+        Mode::Auto => (loaded.len(), ""),
+    };
+    if kept == 0 && !loaded.is_empty() {
+        // Without this a file of the other family would load as an empty table.
+        return Err(PyValueError::new_err(format!(
+            "{}: holds {} routes, all {other}: not an {} table",
+            path.display(),
+            loaded.len(),
+            options.mode.name()
+        )));
+    }
+    if options.read.peer == PeerFilter::All && loaded.peers.len() > 1 {
+        warn_merged(py, path, &loaded.peers)?;
+    }
+    let mut values = Values::new(py);
+    let ids = loaded
+        .hops
+        .values()
+        .iter()
+        .map(|text| values.intern(&value_object(py, text, options.read.value)?))
+        .collect::<PyResult<Vec<u32>>>()?;
+    let (v4, v6) = (loaded.v4, loaded.v6);
+    let (v4, v6) = py.detach(|| (reencode(&v4, &ids), reencode(&v6, &ids)));
+    py.detach(|| PyTable::from_ribs(options.mode, &options.algo, v4, v6, values))
+}
+
+/// The Python value of a file's value text: the text itself, or an int AS number.
+fn value_object<'py>(
+    py: Python<'py>,
+    text: &str,
+    column: ValueColumn,
+) -> PyResult<Bound<'py, PyAny>> {
+    match column {
+        ValueColumn::NextHop => Ok(text.into_pyobject(py)?.into_any()),
+        // A route without AS path (fibforge-io's `-`) has no origin AS.
+        ValueColumn::OriginAs if text == "-" => Ok(py.None().into_bound(py)),
+        ValueColumn::OriginAs => {
+            let asn: u32 = text.parse().map_err(|_| {
+                PyValueError::new_err(format!("origin AS {text:?} is not a number"))
+            })?;
+            Ok(PyInt::new(py, asn).into_any())
+        }
+    }
+}
+
+/// The routes of `rib` with each file next-hop id `i` replaced by value id `ids[i]` and the
+/// prefix length.
+fn reencode<A: Address>(rib: &Rib<A>, ids: &[u32]) -> Rib<A> {
+    let mut out = Rib::with_capacity(rib.len());
+    for (p, hop) in rib.iter() {
+        out.insert(p, values::encode(ids[hop.index() as usize], p.len()));
+    }
+    out
+}
+
+/// Warns that a RIB of several peers was merged into one table.
+fn warn_merged(py: Python<'_>, path: &Path, peers: &[fibforge_io::mrt::Peer]) -> PyResult<()> {
+    let listed: Vec<String> =
+        peers.iter().take(10).map(|p| format!("AS{} {}", p.asn, p.ip)).collect();
+    let more =
+        if peers.len() > 10 { format!(" and {} more", peers.len() - 10) } else { String::new() };
+    let message = format!(
+        "{}: routes of {} peers merged (the first route read for a prefix wins): {}{more}; \
+         choose one with peer= or peer_as=",
+        path.display(),
+        peers.len(),
+        listed.join(", ")
+    );
+    let message = CString::new(message).unwrap_or_default();
+    PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)
+}
+
+fn read_error(e: ReadError) -> PyErr {
+    match e {
+        ReadError::Io { .. } => PyOSError::new_err(e.to_string()),
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
