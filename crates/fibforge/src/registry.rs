@@ -156,6 +156,13 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         summary: "Tree Bitmap, stride 6 (64-ary, as in the Poptrie paper); incremental updates",
     },
     AlgoInfo {
+        name: "bsearch",
+        ipv4: true,
+        ipv6: true,
+        summary: "binary search on prefix endpoints with precomputed = and > answers (Lampson, \
+                  Srinivasan, Varghese 1998; CPE Table 2); option lanes=N (batch lock step)",
+    },
+    AlgoInfo {
         name: "bsl",
         ipv4: true,
         ipv6: true,
@@ -356,6 +363,8 @@ fn build_common<A: algo::bloom::BloomKey>(
         "treebitmap6" => spec
             .check_options("treebitmap6", &[])
             .and_then(|_| algo::treebitmap::TreeBitmap6::compile(rib, &()).map(boxed)),
+        "bsearch" => algo::bsearch::BsearchConfig::from_spec(spec)
+            .and_then(|cfg| algo::bsearch::Bsearch::compile(rib, &cfg).map(boxed)),
         "bsl" => bsl_config(spec).and_then(|cfg| algo::bsl::Bsl::compile(rib, &cfg).map(boxed)),
         "sail_m" => sail_config("sail_m", spec).and_then(|cfg| {
             crate::multi::sail_m::SailMFib::build(rib, &cfg)
