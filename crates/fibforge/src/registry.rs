@@ -407,7 +407,7 @@ pub fn bloom_config(spec: &AlgoSpec) -> Result<algo::bloom::BloomConfig, BuildEr
 }
 
 /// Options of `miht`: `k=N` (key bits), `m=16|32` (B+ tree order).
-fn miht_config(spec: &AlgoSpec) -> Result<algo::miht::MihtConfig, BuildError> {
+pub fn miht_config(spec: &AlgoSpec) -> Result<algo::miht::MihtConfig, BuildError> {
     spec.check_options("miht", &["k", "m"])?;
     let opt = |key| spec.options.get(key).map(|_| spec.get_u32("miht", key, 0)).transpose();
     Ok(algo::miht::MihtConfig { k: opt("k")?, m: opt("m")? })
@@ -516,9 +516,24 @@ fn build_cpe<A: Address>(
     variable: bool,
     rib: &Rib<A>,
 ) -> Result<Box<dyn Lookup<A>>, BuildError> {
-    use algo::multibit::{LeafPushedTrie, TrieConfig, UpdatableTrie};
+    use algo::multibit::{LeafPushedTrie, UpdatableTrie};
+    let (cfg, leafpush) = cpe_config(spec, name, variable)?;
+    if leafpush {
+        LeafPushedTrie::compile(rib, &cfg).map(boxed)
+    } else {
+        UpdatableTrie::compile(rib, &cfg).map(boxed)
+    }
+}
+
+/// The options of `cpe_fixed` / `cpe_var` (`levels`, `packed`, `maxstride`) and whether
+/// the trie is leaf-pushed (`leafpush=on`, the default) or the updatable one.
+pub fn cpe_config(
+    spec: &AlgoSpec,
+    name: &'static str,
+    variable: bool,
+) -> Result<(algo::multibit::TrieConfig, bool), BuildError> {
     spec.check_options(name, &["levels", "leafpush", "packed", "maxstride"])?;
-    let cfg = TrieConfig {
+    let cfg = algo::multibit::TrieConfig {
         levels: spec.options.get("levels").map(|_| spec.get_u32(name, "levels", 0)).transpose()?,
         variable,
         packed: spec.get_bool(name, "packed", false)?,
@@ -528,11 +543,7 @@ fn build_cpe<A: Address>(
             .map(|_| spec.get_u32(name, "maxstride", 0))
             .transpose()?,
     };
-    if spec.get_bool(name, "leafpush", true)? {
-        LeafPushedTrie::compile(rib, &cfg).map(boxed)
-    } else {
-        UpdatableTrie::compile(rib, &cfg).map(boxed)
-    }
+    Ok((cfg, spec.get_bool(name, "leafpush", true)?))
 }
 
 fn build_bplus<A: algo::bplus::Key>(

@@ -7,6 +7,7 @@ pub mod expand;
 pub mod lookup;
 mod presets;
 pub mod replay;
+pub mod replay_algos;
 pub mod stats;
 pub mod verify;
 mod verify_multi;
