@@ -78,8 +78,10 @@ pub trait Concurrent<A: Address>: Incremental<A> {
 
 /// The longest a table waits for its readers before an update of a structure that asks for
 /// it ([`Concurrent::settle_before_update`]); past it the structure copes without (a
-/// [`LeftRight`] rebuilds its spare), so a silent reader never blocks the writer.
-pub const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
+/// [`LeftRight`] rebuilds its spare, which costs a full compile), so a silent reader never
+/// blocks the writer for good. Generous because a reader descheduled on a loaded machine
+/// is not silent, only late, and a rebuild per update costs far more than the wait.
+pub const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl<A: Key> Concurrent<A> for Poptrie<A> {
     type View = poptrie::Fib<A>;

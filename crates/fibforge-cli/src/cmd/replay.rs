@@ -200,8 +200,16 @@ fn run_family<A: ReplayFamily>(
 fn print_table(runs: &[Run]) {
     println!(
         "{:<24} {:<10} {:>10} {:>9} {:>9} {:>10} {:>8} {:>8} {:>9} {:>11}",
-        "algo", "readers", "updates/s", "p50 ns", "p99 ns", "max ns", "idle", "during",
-        "MiB", "mismatches"
+        "algo",
+        "readers",
+        "updates/s",
+        "p50 ns",
+        "p99 ns",
+        "max ns",
+        "idle",
+        "during",
+        "MiB",
+        "mismatches"
     );
     let mlps = |m: Option<f64>| m.map_or("-".to_string(), |m| format!("{m:.1}"));
     for run in runs {
