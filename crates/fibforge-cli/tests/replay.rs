@@ -89,3 +89,56 @@ fn replay_reports_the_contract_fields_and_no_mismatch() {
         .failure();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--algo all`: every structure with updates replays the stream (the non-concurrent ones
+/// behind two copies, with readers running), each ends equal to a fresh compile and to the
+/// RIB, and the JSON lists them all; a leaf-pushed CPE trie is refused by name.
+#[test]
+fn replay_all_runs_every_updatable_structure_without_mismatch() {
+    let dir = std::env::temp_dir().join(format!("fibforge-replay-all-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (table, updates, json) = (dir.join("t.tsv"), dir.join("u.txt"), dir.join("r.json"));
+    std::fs::write(&table, TABLE).unwrap();
+    std::fs::write(&updates, UPDATES).unwrap();
+    let out = Command::cargo_bin("fibforge")
+        .unwrap()
+        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap(), "--algo", "all"])
+        .args(["--readers", "1", "--idle", "0.01", "--compare", "0"])
+        .args(["--json", json.to_str().unwrap()])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    let names: Vec<&str> = runs.iter().map(|r| r["algo"].as_str().unwrap()).collect();
+    for want in ["poptrie", "bplus", "radix", "loop", "bloomfwd", "miht", "treebitmap6"] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    for want in ["dir24_8", "sail_b", "sail_u", "cpe_var:leafpush=off"] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    for r in runs {
+        assert_eq!(r["updates"], 7, "{r}");
+        assert_eq!(
+            (r["final_mismatches"].as_u64(), r["final_mismatches_rib"].as_u64()),
+            (Some(0), Some(0)),
+            "{r}"
+        );
+        assert!(r["lookup_mlps_during"].as_f64().is_some(), "{r}");
+        let via = if ["poptrie", "bplus"].contains(&r["algo"].as_str().unwrap()) {
+            "native"
+        } else {
+            "left-right"
+        };
+        assert_eq!(r["readers_via"], via, "{r}");
+        assert!(stdout.contains(r["algo"].as_str().unwrap()));
+    }
+    Command::cargo_bin("fibforge")
+        .unwrap()
+        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap(), "--algo", "cpe_var"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("leafpush=off"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -12,7 +12,9 @@
 //! Layout: `grace.rs` (the QSBR domain: reader slots, tickets, grace periods), `publish.rs`
 //! (the view pointer and the replaced views), `reader.rs` ([`Reader`], [`Pinned`]), `prim.rs`
 //! (the primitives, swapped for loom's by the model in `tests/loom_sync.rs`), `any.rs`
-//! ([`AnyTable`]: the structure chosen at run time, for the C and Python bindings).
+//! ([`AnyTable`]: the structure chosen at run time, for the C and Python bindings),
+//! `left_right.rs` ([`LeftRight`]: two copies, for any [`Incremental`] structure not built
+//! for concurrent readers).
 //!
 //! # Safety model
 //!
@@ -32,12 +34,14 @@
 
 mod any;
 mod grace;
+mod left_right;
 mod prim;
 mod publish;
 mod reader;
 
 pub use any::{AnyKey, AnyReader, AnyTable, STRUCTURES, Structure, StructureError};
 pub use grace::{Grace, Registration, Ticket};
+pub use left_right::LeftRight;
 pub use reader::{Pinned, Reader};
 
 use crate::addr::Address;
@@ -63,7 +67,21 @@ pub trait Concurrent<A: Address>: Incremental<A> {
     fn share(&mut self, grace: &Grace) {
         let _ = grace;
     }
+    /// True when the structure writes the views it replaced ([`LeftRight`]): before each
+    /// update the table then waits (for at most [`SETTLE_WAIT`]) until every replaced view
+    /// has passed its grace period and been dropped. The default is false (the writer never
+    /// waits).
+    fn settle_before_update(&self) -> bool {
+        false
+    }
 }
+
+/// The longest a table waits for its readers before an update of a structure that asks for
+/// it ([`Concurrent::settle_before_update`]); past it the structure copes without (a
+/// [`LeftRight`] rebuilds its spare, which costs a full compile), so a silent reader never
+/// blocks the writer for good. Generous because a reader descheduled on a loaded machine
+/// is not silent, only late, and a rebuild per update costs far more than the wait.
+pub const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl<A: Key> Concurrent<A> for Poptrie<A> {
     type View = poptrie::Fib<A>;
@@ -193,6 +211,7 @@ impl<A: Address, F: Concurrent<A>> Table<A, F> {
                 None => self.rib.remove(&p),
             };
         }
+        self.settle();
         let changed = self.rib.changes_since(self.mark).to_vec();
         self.fib.apply_changes(&self.rib, &changed).expect("the previous routes fit");
         self.finish();
@@ -200,10 +219,11 @@ impl<A: Address, F: Concurrent<A>> Table<A, F> {
     }
 
     fn sync(&mut self) -> Result<(), BuildError> {
-        let changed = self.rib.changes_since(self.mark);
-        if changed.is_empty() {
+        if self.rib.changes_since(self.mark).is_empty() {
             return Ok(());
         }
+        self.settle();
+        let changed = self.rib.changes_since(self.mark);
         let result = self.fib.apply_changes(&self.rib, changed);
         if result.is_ok() {
             self.finish();
@@ -211,6 +231,18 @@ impl<A: Address, F: Concurrent<A>> Table<A, F> {
             self.publish(); // a failed update may have moved to new arrays already
         }
         result
+    }
+
+    /// For structures that write the views they replaced: waits (at most [`SETTLE_WAIT`])
+    /// until the replaced views are dropped.
+    fn settle(&mut self) {
+        if !self.fib.settle_before_update() {
+            return;
+        }
+        let start = std::time::Instant::now();
+        while self.published.reclaim() > 0 && start.elapsed() < SETTLE_WAIT {
+            std::thread::yield_now();
+        }
     }
 
     fn finish(&mut self) {

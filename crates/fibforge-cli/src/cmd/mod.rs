@@ -8,6 +8,7 @@ pub mod expand;
 pub mod lookup;
 mod presets;
 pub mod replay;
+pub mod replay_algos;
 pub mod soak;
 pub mod stats;
 pub mod verify;

@@ -6,14 +6,15 @@
 //! comparison with a fresh compile and with the RIB.
 //!
 //! The family with more updates in the stream is replayed unless `--family` names one (the
-//! other family's updates are counted in `skipped_updates`). Exit status 1 when the final structure differs.
+//! other family's updates are counted in `skipped_updates`). `--algo all` replays every
+//! structure with updates (see `replay_algos.rs`) and ends with one table of all of them.
+//! Exit status 1 when a final structure differs.
 
+use super::replay_algos::{COMMON, IPV4_ONLY, Job, ReplayFamily, concurrency, replay_any};
 use crate::load::{TableArgs, load_table};
 use anyhow::{Context, bail};
-use fibforge::algo::{bplus, poptrie};
-use fibforge::registry::AlgoSpec;
-use fibforge_bench::BenchAddress;
-use fibforge_bench::replay::{ReplayReport, ReplaySettings, Update, load_updates, replay};
+use fibforge::registry::{self, AlgoSpec};
+use fibforge_bench::replay::{ReplayReport, ReplaySettings, Update, load_updates};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -24,8 +25,11 @@ pub struct Args {
     table: TableArgs,
     /// Update stream: MRT BGP4MP updates or text (`time a|w prefix [nexthop]`), any compression.
     updates: PathBuf,
-    /// Algorithm (an updatable concurrent one: `poptrie`, `poptrie16`, `poptrie:s=N,...`,
-    /// `bplus`, `bplus:delta=N,...`).
+    /// Algorithm with incremental updates (`poptrie`, `bplus`, `radix`, `loop`, the Bloom
+    /// family, `miht`, `treebitmap4`/`6`, `cpe_fixed`/`cpe_var` with `leafpush=off`; IPv4
+    /// also `dir24_8`, `sail_b`, `sail_u`), with options; or `all`: each in turn and one
+    /// table side by side. Poptrie and bplus are concurrent themselves; the others run behind
+    /// two copies (left-right), so lookups during updates are measured for every one.
     #[arg(long, default_value = crate::load::DEFAULT_ALGO)]
     algo: String,
     /// Reader threads looking up random addresses during the replay (0 to 1024).
@@ -64,13 +68,18 @@ struct Output {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let spec: AlgoSpec = args.algo.parse()?;
-    crate::load::check_algo(&spec)?;
-    if spec.name != "bplus" && poptrie::Config::from_spec::<u32>(&spec).is_none() {
-        bail!(
-            "replay needs an updatable concurrent algorithm: poptrie or bplus (got '{}')",
-            spec.name
-        );
+    let all = args.algo == "all";
+    let spec: AlgoSpec = if all { AlgoSpec::named("all") } else { args.algo.parse()? };
+    if !all {
+        crate::load::check_algo(&spec)?;
+        if registry::info(&spec.name).is_some_and(|i| !replayable(&spec.name, i)) {
+            bail!(
+                "replay needs an updatable algorithm: {} (IPv4 also {}), or all (got '{}')",
+                COMMON.join(", "),
+                IPV4_ONLY.join(", "),
+                spec.name
+            );
+        }
     }
     std::fs::File::open(&args.updates)
         .with_context(|| format!("cannot open the updates {}", args.updates.display()))?;
@@ -92,56 +101,143 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(f) => f == "ipv4",
         None => ups.v4.len() >= ups.v6.len(),
     };
-    let (report, skipped) = if v4 {
+    let (runs, skipped) = if v4 {
         let rib = std::mem::take(&mut table.v4);
-        (run_family(&spec, rib, &ups.v4, &ups.v4_time_us, &settings)?, ups.v6.len())
+        (run_family(&spec, all, rib, &ups.v4, &ups.v4_time_us, &settings)?, ups.v6.len())
     } else {
         let rib = std::mem::take(&mut table.v6);
-        (run_family(&spec, rib, &ups.v6, &ups.v6_time_us, &settings)?, ups.v4.len())
+        (run_family(&spec, all, rib, &ups.v6, &ups.v6_time_us, &settings)?, ups.v4.len())
     };
-    print(&report);
-    let ok = report.final_mismatches == 0 && report.final_mismatches_rib == 0;
-    let out = Output {
-        table: args.table.path.display().to_string(),
-        updates_file: args.updates.display().to_string(),
-        skipped_updates: skipped,
-        report,
-    };
+    if all {
+        print_table(&runs);
+    }
+    let ok = runs.iter().all(|r| {
+        r.report.as_ref().is_ok_and(|r| r.final_mismatches == 0 && r.final_mismatches_rib == 0)
+    });
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&out)?;
+        let (table, updates_file) =
+            (args.table.path.display().to_string(), args.updates.display().to_string());
+        let text = if all {
+            let runs: Vec<_> = runs.iter().map(Run::json).collect();
+            let out = AllOutput { table, updates_file, skipped_updates: skipped, runs };
+            serde_json::to_string_pretty(&out)?
+        } else {
+            let report = runs.into_iter().next().expect("one run").report?;
+            let out = Output { table, updates_file, skipped_updates: skipped, report };
+            serde_json::to_string_pretty(&out)?
+        };
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    } else if !all {
+        runs.into_iter().next().expect("one run").report?;
     }
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn run_family<A: poptrie::Key + bplus::Key + BenchAddress>(
+/// True when `replay` can run the registry's algorithm `name` in some family.
+fn replayable(name: &str, info: &registry::AlgoInfo) -> bool {
+    let listed = |l: &[&str]| l.iter().any(|n| n.split(':').next() == Some(name));
+    listed(COMMON) || (info.ipv4.is_some() && listed(IPV4_ONLY)) || concurrency(name) == "native"
+}
+
+/// One structure's replay, or why it could not run.
+struct Run {
+    algo: String,
+    report: anyhow::Result<ReplayReport>,
+}
+
+impl Run {
+    fn json(&self) -> serde_json::Value {
+        match &self.report {
+            Ok(r) => {
+                let mut v = serde_json::to_value(r).expect("a report serialises");
+                v["readers_via"] = concurrency(&r.algo).into();
+                v
+            }
+            Err(e) => serde_json::json!({ "algo": self.algo, "error": format!("{e:#}") }),
+        }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct AllOutput {
+    table: String,
+    updates_file: String,
+    skipped_updates: usize,
+    runs: Vec<serde_json::Value>,
+}
+
+/// Replays one structure, or every updatable one of the family (`all`), printing each.
+fn run_family<A: ReplayFamily>(
     spec: &AlgoSpec,
+    all: bool,
     rib: fibforge::Rib<A>,
     ups: &[Update<A>],
     times_us: &[u64],
     settings: &ReplaySettings,
-) -> anyhow::Result<ReplayReport> {
-    if spec.name == "bplus" {
-        let cfg = bplus::Config::from_spec(spec)?;
-        let name = spec.to_string();
-        return Ok(replay::<A, bplus::BPlus<A>>(rib, ups, times_us, &cfg, name, settings)?);
+) -> anyhow::Result<Vec<Run>> {
+    if !all {
+        let job = Job { spec, rib, ups, times_us, settings };
+        let report = replay_any(job)?;
+        print(&report);
+        return Ok(vec![Run { algo: spec.to_string(), report: Ok(report) }]);
     }
-    let Some(cfg) = poptrie::Config::from_spec::<A>(spec) else {
-        bail!(
-            "replay needs an updatable concurrent algorithm: poptrie or bplus (got '{}')",
-            spec.name
-        );
-    };
-    let cfg = cfg?;
-    let on_off = |b: bool| if b { "on" } else { "off" };
-    let name = format!(
-        "poptrie:s={},aggregate={},dir16={},fanout={}",
-        cfg.s,
-        on_off(cfg.aggregate),
-        on_off(cfg.narrow_dir),
-        on_off(cfg.fanout)
+    let mut runs = Vec::new();
+    for name in A::all() {
+        let spec: AlgoSpec = name.parse()?;
+        let job = Job { spec: &spec, rib: rib.clone(), ups, times_us, settings };
+        let report = replay_any(job);
+        match &report {
+            Ok(r) => print(r),
+            Err(e) => eprintln!("{name}: {e:#}"),
+        }
+        println!();
+        runs.push(Run { algo: name.to_string(), report });
+    }
+    Ok(runs)
+}
+
+/// The side-by-side table of `--algo all`.
+fn print_table(runs: &[Run]) {
+    println!(
+        "{:<24} {:<10} {:>10} {:>9} {:>9} {:>10} {:>8} {:>8} {:>9} {:>11}",
+        "algo",
+        "readers",
+        "updates/s",
+        "p50 ns",
+        "p99 ns",
+        "max ns",
+        "idle",
+        "during",
+        "MiB",
+        "mismatches"
     );
-    Ok(replay::<A, poptrie::Poptrie<A>>(rib, ups, times_us, &cfg, name, settings)?)
+    let mlps = |m: Option<f64>| m.map_or("-".to_string(), |m| format!("{m:.1}"));
+    for run in runs {
+        let r = match &run.report {
+            Ok(r) => r,
+            Err(e) => {
+                println!("{:<24} error: {e:#}", run.algo);
+                continue;
+            }
+        };
+        println!(
+            "{:<24} {:<10} {:>10.0} {:>9.0} {:>9.0} {:>10.0} {:>8.1} {:>8} {:>9.2} {:>11}",
+            run.algo,
+            concurrency(&r.algo),
+            r.updates_per_sec,
+            r.update_ns_p50,
+            r.update_ns_p99,
+            r.update_ns_max,
+            r.lookup_mlps_idle,
+            mlps(r.lookup_mlps_during),
+            r.memory_bytes_after as f64 / (1u64 << 20) as f64,
+            format!("{}/{}", r.final_mismatches, r.final_mismatches_rib)
+        );
+    }
+    println!(
+        "(lookups in Mlps over all readers, wall clock; MiB after the replay, both copies for \
+         left-right; mismatches vs a fresh compile / vs the RIB)"
+    );
 }
 
 fn parse_pace(s: &str) -> Result<f64, String> {

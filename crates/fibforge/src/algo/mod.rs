@@ -3,6 +3,7 @@
 
 pub mod bloom;
 pub mod bplus;
+pub mod bsearch;
 pub mod bsl;
 pub mod cpe;
 pub mod dir24_8;

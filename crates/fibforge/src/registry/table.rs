@@ -191,6 +191,14 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         ipv6: Some(|_, rib| compiled::<_, algo::treebitmap::TreeBitmap6<u128>>(rib, &())),
     },
     AlgoInfo {
+        name: "bsearch",
+        summary: "binary search on prefix endpoints with precomputed = and > answers (Lampson, \
+                  Srinivasan, Varghese 1998; CPE Table 2)",
+        options: &[Opt { key: "lanes", help: "1 to 64: batch lookups searched in lock step" }],
+        ipv4: Some(bsearch::<u32>),
+        ipv6: Some(bsearch::<u128>),
+    },
+    AlgoInfo {
         name: "bsl",
         summary: "binary search on prefix lengths with markers (Waldvogel 1997), one cache line \
                   per probe",
@@ -332,4 +340,9 @@ fn cpe<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
 fn lctrie<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
     let cfg = algo::lctrie::LcTrieConfig::from_spec(spec)?;
     compiled::<A, algo::lctrie::LcTrie<A>>(rib, &cfg)
+}
+
+fn bsearch<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
+    let cfg = algo::bsearch::BsearchConfig::from_spec(spec)?;
+    compiled::<A, algo::bsearch::Bsearch<A>>(rib, &cfg)
 }
