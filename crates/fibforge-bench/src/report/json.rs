@@ -201,7 +201,7 @@ pub struct Report {
     pub replays: Vec<serde_json::Value>,
     /// Structural experiments of the papers (`--preset` study names), as their tables.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub studies: Vec<crate::papers::Study>,
+    pub studies: Vec<super::Study>,
     /// Seconds the whole benchmark took.
     pub elapsed_s: f64,
 }

@@ -5,9 +5,11 @@ pub mod json;
 pub mod machine;
 pub mod plots;
 pub mod run_info;
+pub mod study;
 
 pub mod table;
 
 pub use json::{PeerStatus, Report, Row, Status, TableInfo};
 pub use machine::Machine;
 pub use run_info::RunInfo;
+pub use study::Study;
