@@ -83,7 +83,7 @@ def test_mrt_origin_as_answers_as_bgpdump(peer_as):
 
     mrt = REPO_DATA / "mrt" / "updates.20100722.2015.gz"
     want = bgpdump_replay(REPO_DATA / "mrt-text" / "updates.20100722.2015.gz.bgp.gz", peer_as)
-    assert len(want) > 100 and any(o is not None and o > 65535 for o in want.values())
+    assert want and any(o is not None and o > 65535 for o in want.values())
     t = fibforge.Table.load(mrt, value="origin_as", peer_as=peer_as)
     got = {ipaddress.ip_network(p): v for p, v in t.routes()}
     assert got == want
