@@ -66,7 +66,8 @@ pub enum ValueColumn {
     /// The origin AS, as a decimal number: a text table's last column (of two or more,
     /// `AS` prefix allowed: `10.0.0.0/8 192.0.2.1 64500` or `10.0.0.0/8 AS64500`; an AS_SET
     /// origin `{64500,64501}` counts as its first AS; `-`, a route without AS path, keeps the value
-    /// `-`), an MRT route's last AS of AS_PATH.
+    /// `-`), an MRT route's origin AS from AS_PATH / AS4_PATH ([`crate::mrt::MrtEntry::origin_as`]:
+    /// the last AS of the last AS_SEQUENCE, the first AS of a final AS_SET; `-` without one).
     OriginAs,
 }
 

@@ -119,7 +119,9 @@ fn strings<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> PyResult<Text
             let kind = item.get_type().name().map_or("?".into(), |n| n.to_string());
             PyTypeError::new_err(format!("row {i}: an address must be a str, not {kind}"))
         })?;
-        texts.push(s.to_str()?.as_bytes());
+        // `to_cow` borrows the UTF-8 form (a copy only in the abi3 build before Python 3.10,
+        // whose limited API has no borrowed form).
+        texts.push(s.to_cow()?.as_bytes());
     }
     Ok(texts)
 }

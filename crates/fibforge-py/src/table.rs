@@ -22,7 +22,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// A longest-prefix-match table mapping IPv4 and IPv6 prefixes to Python values.
 ///
-/// See `fibforge.pyi` for the full documentation with examples.
+/// See `python/fibforge/__init__.pyi` for the full documentation with examples.
 #[pyclass(frozen, module = "fibforge", name = "Table")]
 pub struct PyTable {
     mode: Mode,
@@ -159,7 +159,7 @@ impl PyTable {
         PyTable::from_ribs(Mode::parse(family)?, algo, Rib::new(), Rib::new(), values)
     }
 
-    /// Loads a text table or MRT dump (see `fibforge.pyi`).
+    /// Loads a text table or MRT dump (see `__init__.pyi`).
     #[staticmethod]
     #[pyo3(signature = (path, family = "auto", algo = DEFAULT_ALGO, value = "next_hop", peer = None, peer_as = None))]
     fn load(
@@ -358,7 +358,7 @@ impl PyTable {
         self.to_python(py, self.all_routes())
     }
 
-    /// Value ids of a numpy array of addresses (see `fibforge.pyi`); with `lengths=True` a
+    /// Value ids of a numpy array of addresses (see `__init__.pyi`); with `lengths=True` a
     /// pair (ids, matched prefix lengths). Runs without the GIL, on `threads` threads.
     #[pyo3(signature = (addrs, out = None, threads = 1, lengths = false))]
     fn lookup_batch<'py>(

@@ -49,3 +49,41 @@ def test_global_origin_table_answers_as_the_reference():
     for i in range(0, len(addrs), 997):
         got = t.lookup_prefix(addrs[i])
         assert got == (None if prefixes[i] is None else (prefixes[i], origins[i])), addrs[i]
+
+
+REPO_DATA = pathlib.Path(__file__).resolve().parents[3] / "data"
+
+
+def bgpdump_replay(text, peer_as):
+    """The final prefix -> origin AS table of one peer AS, replayed from `bgpdump -m` text: the
+    last AS of the ASPATH field, or the first AS of a final {set}; None for an empty path."""
+    import ipaddress
+
+    table = {}
+    with gzip.open(text, "rt") as f:
+        for line in f:
+            fields = line.rstrip("\n").split("|")
+            if fields[2] not in ("A", "W") or int(fields[4]) != peer_as:
+                continue
+            prefix = ipaddress.ip_network(fields[5])
+            if fields[2] == "W":
+                table.pop(prefix, None)
+                continue
+            path = fields[6].split()
+            origin = path[-1].lstrip("{").split(",")[0].rstrip("}") if path else None
+            table[prefix] = None if origin is None else int(origin)
+    return table
+
+
+@pytest.mark.parametrize("peer_as", [5385, 8514, 13237])
+def test_mrt_origin_as_answers_as_bgpdump(peer_as):
+    """An MRT update stream loaded with value="origin_as" (AS_PATH, AS4_PATH for the 2-byte
+    sessions of peers 5385 and 8514) holds, per prefix, the origin AS bgpdump printed."""
+    import ipaddress
+
+    mrt = REPO_DATA / "mrt" / "updates.20100722.2015.gz"
+    want = bgpdump_replay(REPO_DATA / "mrt-text" / "updates.20100722.2015.gz.bgp.gz", peer_as)
+    assert want and any(o is not None and o > 65535 for o in want.values())
+    t = fibforge.Table.load(mrt, value="origin_as", peer_as=peer_as)
+    got = {ipaddress.ip_network(p): v for p, v in t.routes()}
+    assert got == want

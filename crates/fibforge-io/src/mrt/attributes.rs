@@ -1,6 +1,6 @@
-//! BGP path attributes (RFC 4271 §4.3), of which the reader needs three: NEXT_HOP (type 3),
-//! MP_REACH_NLRI (14) and MP_UNREACH_NLRI (15) from RFC 4760. All others are skipped by
-//! their length. Multiprotocol prefixes are read for the unicast and multicast SAFIs (1, 2);
+//! BGP path attributes (RFC 4271 §4.3), of which the reader needs five: NEXT_HOP (type 3),
+//! MP_REACH_NLRI (14) and MP_UNREACH_NLRI (15) from RFC 4760, and AS_PATH (2) and AS4_PATH
+//! (17) for the origin AS (`as_path.rs`). All others are skipped by their length. Multiprotocol prefixes are read for the unicast and multicast SAFIs (1, 2);
 //! other SAFIs (labelled, VPN, flowspec, ...) encode prefixes differently and are skipped.
 //!
 //! In TABLE_DUMP_V2 RIB entries, MP_REACH_NLRI is usually abbreviated to the next-hop length
@@ -8,13 +8,16 @@
 //! write the full form anyway. The abbreviated form is recognised, as other readers do, by its
 //! first byte being the attribute length minus one.
 
+use super::as_path::{PathSummary, origin_as, read_as_path};
 use super::cursor::{Afi, Cursor, Decoded};
 use super::entry::Safi;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
+const ATTR_AS_PATH: u8 = 2;
 const ATTR_NEXT_HOP: u8 = 3;
 const ATTR_MP_REACH_NLRI: u8 = 14;
 const ATTR_MP_UNREACH_NLRI: u8 = 15;
+const ATTR_AS4_PATH: u8 = 17;
 const FLAG_EXTENDED_LENGTH: u8 = 0x10;
 const SAFI_UNICAST: u8 = 1;
 const SAFI_MULTICAST: u8 = 2;
@@ -53,14 +56,28 @@ pub(crate) struct PathAttributes<'a> {
     pub mp_reach: Option<MpPrefixes<'a>>,
     /// Prefixes withdrawn through MP_UNREACH_NLRI.
     pub mp_unreach: Option<MpPrefixes<'a>>,
+    /// The AS_PATH attribute, read with the block's AS width.
+    pub as_path: Option<PathSummary>,
+    /// The AS4_PATH attribute (always 4-byte ASes).
+    pub as4_path: Option<PathSummary>,
+    /// Whether AS_PATH holds 4-byte ASes.
+    pub as4: bool,
 }
 
-/// Walks an attribute block (the whole cursor).
+impl PathAttributes<'_> {
+    /// The route's origin AS (the rule is in `as_path.rs`).
+    pub fn origin_as(&self) -> Option<u32> {
+        origin_as(self.as_path, self.as4_path, self.as4)
+    }
+}
+
+/// Walks an attribute block (the whole cursor); `as4`: AS_PATH holds 4-byte ASes.
 pub(crate) fn read_attributes<'a>(
     mut cur: Cursor<'a>,
     context: AttrContext,
+    as4: bool,
 ) -> Decoded<PathAttributes<'a>> {
-    let mut attrs = PathAttributes::default();
+    let mut attrs = PathAttributes { as4, ..Default::default() };
     while !cur.is_empty() {
         let flags = cur.u8("attribute flags")?;
         let kind = cur.u8("attribute type")?;
@@ -72,6 +89,8 @@ pub(crate) fn read_attributes<'a>(
         let mut value = cur.sub(len, "attribute value")?;
         match kind {
             ATTR_NEXT_HOP => attrs.next_hop = read_next_hop_attr(&mut value)?,
+            ATTR_AS_PATH => attrs.as_path = Some(read_as_path(value, as4)?),
+            ATTR_AS4_PATH => attrs.as4_path = Some(read_as_path(value, true)?),
             ATTR_MP_REACH_NLRI if context == AttrContext::Rib && is_abbreviated(&value) => {
                 let nh_len = usize::from(value.u8("next hop length")?);
                 attrs.mp_next_hop = next_hop_from_bytes(value.take(nh_len, "next hop")?);
@@ -139,7 +158,7 @@ mod tests {
     use super::*;
 
     fn read(bytes: &[u8], context: AttrContext) -> Decoded<PathAttributes<'_>> {
-        read_attributes(Cursor::new(bytes, 0), context)
+        read_attributes(Cursor::new(bytes, 0), context, false)
     }
 
     #[test]
@@ -149,6 +168,16 @@ mod tests {
         let a = read(&bytes, AttrContext::Update).unwrap();
         assert_eq!(a.next_hop, Some("192.0.2.1".parse().unwrap()));
         assert!(a.mp_reach.is_none() && a.mp_next_hop.is_none());
+        assert_eq!(a.origin_as(), None, "empty AS_PATH");
+    }
+
+    #[test]
+    fn finds_the_origin_as_with_as4_path() {
+        // AS_PATH 2-byte [3356 23456], AS4_PATH [200000].
+        let bytes = [0x40, 2, 6, 2, 2, 0x0d, 0x1c, 0x5b, 0xa0, 0xc0, 17, 6, 2, 1, 0, 3, 0x0d, 0x40];
+        assert_eq!(read(&bytes, AttrContext::Update).unwrap().origin_as(), Some(200_000));
+        let four = read_attributes(Cursor::new(&bytes[..9], 0), AttrContext::Rib, true);
+        assert!(four.is_err(), "a 2-byte path read as 4-byte does not frame");
     }
 
     #[test]

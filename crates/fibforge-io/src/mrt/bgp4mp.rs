@@ -65,7 +65,7 @@ pub(crate) fn read_bgp4mp(
     cur.ip(afi, "local address")?;
     let Some(body) = bgp_update_body(&mut cur)? else { return Ok(Outcome::Skipped) };
     let mut emit = Emitter { time_us, peer: Peer { ip: peer_ip, asn: peer_as }, out };
-    read_update(body, form.add_path, &mut emit)?;
+    read_update(body, form.add_path, form.as4, &mut emit)?;
     Ok(Outcome::Read)
 }
 
@@ -109,7 +109,7 @@ pub(crate) fn read_legacy_bgp(
     let peer_ip = IpAddr::V4(cur.ipv4("peer address")?);
     cur.skip(6, "local AS and address")?;
     let mut emit = Emitter { time_us, peer: Peer { ip: peer_ip, asn: peer_as }, out };
-    read_update(cur, false, &mut emit)?;
+    read_update(cur, false, false, &mut emit)?;
     Ok(Outcome::Read)
 }
 

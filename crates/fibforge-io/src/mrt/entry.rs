@@ -51,6 +51,11 @@ pub struct MrtEntry {
     pub peer: Peer,
     /// The ADD-PATH path identifier (RFC 7911), when the record type carries one.
     pub path_id: Option<u32>,
+    /// The origin AS from AS_PATH / AS4_PATH: the last AS of the last AS_SEQUENCE, or the
+    /// first AS of a final AS_SET (the rule in full: the `as_path` module's docs). `None` for
+    /// withdrawals and for routes without one (empty AS_PATH: routes the peer originates over
+    /// iBGP).
+    pub origin_as: Option<u32>,
 }
 
 impl MrtEntry {
@@ -75,8 +80,9 @@ impl Emitter<'_> {
         prefix: AnyPrefix,
         next_hop: Option<IpAddr>,
         path_id: Option<u32>,
+        origin_as: Option<u32>,
     ) {
         let (time_us, peer) = (self.time_us, self.peer);
-        self.out.push(MrtEntry { time_us, kind, safi, prefix, next_hop, peer, path_id });
+        self.out.push(MrtEntry { time_us, kind, safi, prefix, next_hop, peer, path_id, origin_as });
     }
 }

@@ -13,11 +13,13 @@
 //!
 //! The next-hop value of a route is the text of its BGP next hop; a route that carries none
 //! (some TABLE_DUMP_V2 IPv6 entries have no MP_REACH_NLRI) takes the peer's address, the
-//! next hop an eBGP session implies.
+//! next hop an eBGP session implies. With [`ValueColumn::OriginAs`] the value is instead the
+//! route's origin AS in decimal ([`MrtEntry::origin_as`]), or `-` for a route without one, as
+//! in text tables.
 
 use super::{EntryKind, MrtEntry, MrtReader, Peer, Safi};
 use crate::error::{LoadError, ReadError};
-use crate::table::{DuplicatePolicy, PeerFilter, ReadConfig, Table};
+use crate::table::{DuplicatePolicy, PeerFilter, ReadConfig, Table, ValueColumn};
 use fibforge::{AnyPrefix, NextHop, Rib};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::Read;
@@ -51,11 +53,29 @@ pub fn read_mrt_table<R: Read>(input: R, name: &str, cfg: &ReadConfig) -> Result
     Ok(builder.finish())
 }
 
+/// What a route's value is made of, before it is formatted.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+enum ValueKey {
+    Hop(IpAddr),
+    Origin(Option<u32>),
+}
+
+impl ValueKey {
+    fn text(self) -> String {
+        match self {
+            ValueKey::Hop(ip) => ip.to_string(),
+            ValueKey::Origin(Some(asn)) => asn.to_string(),
+            ValueKey::Origin(None) => "-".to_string(),
+        }
+    }
+}
+
 struct TableBuilder {
     table: Table,
     filter: PeerFilter,
-    /// Next-hop ids by address, so that each address is formatted and interned once.
-    hop_ids: HashMap<IpAddr, NextHop>,
+    value: ValueColumn,
+    /// Value ids by key, so that each value is formatted and interned once.
+    hop_ids: HashMap<ValueKey, NextHop>,
     replay: PeerReplay,
     matched: u64,
     /// Unicast entries read, of any peer.
@@ -75,6 +95,7 @@ impl TableBuilder {
         TableBuilder {
             table: Table::new(&table_cfg),
             filter: cfg.peer,
+            value: cfg.value,
             hop_ids: HashMap::new(),
             replay: PeerReplay::default(),
             matched: 0,
@@ -128,15 +149,18 @@ impl TableBuilder {
     }
 
     fn hop_id(&mut self, e: &MrtEntry, name: &str) -> Result<NextHop, ReadError> {
-        let ip = e.next_hop.unwrap_or(e.peer.ip);
-        if let Some(&id) = self.hop_ids.get(&ip) {
+        let key = match self.value {
+            ValueColumn::NextHop => ValueKey::Hop(e.next_hop.unwrap_or(e.peer.ip)),
+            ValueColumn::OriginAs => ValueKey::Origin(e.origin_as),
+        };
+        if let Some(&id) = self.hop_ids.get(&key) {
             return Ok(id);
         }
-        let id = self.table.hops.intern(ip.to_string()).map_err(|err| ReadError::Content {
+        let id = self.table.hops.intern(key.text()).map_err(|err| ReadError::Content {
             source_name: name.to_string(),
             reason: err.to_string(),
         })?;
-        self.hop_ids.insert(ip, id);
+        self.hop_ids.insert(key, id);
         Ok(id)
     }
 

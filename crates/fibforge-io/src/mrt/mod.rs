@@ -10,7 +10,8 @@
 //! | BGP (5, deprecated) | BGP_UPDATE | `bgp4mp.rs` |
 //!
 //! UPDATE messages (`update.rs`) give withdrawals and announcements, IPv6 through
-//! MP_REACH_NLRI / MP_UNREACH_NLRI (`attributes.rs`), unicast and multicast ([`Safi`]: the
+//! MP_REACH_NLRI / MP_UNREACH_NLRI (`attributes.rs`), each route with its origin AS from
+//! AS_PATH / AS4_PATH (`as_path.rs` states the rule), unicast and multicast ([`Safi`]: the
 //! table loader keeps unicast only); state changes, OPEN, KEEPALIVE and NOTIFICATION messages
 //! and other SAFIs are skipped (counted in [`MrtStats::skipped_records`] when a whole record is).
 //!
@@ -21,6 +22,7 @@
 //! field can make the reader allocate no more than the stream really holds (and never more
 //! than [`MAX_RECORD_LEN`]).
 
+mod as_path;
 mod attributes;
 mod bgp4mp;
 mod cursor;

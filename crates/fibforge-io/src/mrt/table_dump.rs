@@ -77,13 +77,13 @@ fn read_entry(
     let ip: IpAddr = cur.ip(afi, "peer address")?;
     let asn = u32::from(cur.u16("peer AS")?);
     let attrs_len = usize::from(cur.u16("attribute length")?);
-    let attrs = read_attributes(cur.sub(attrs_len, "attributes")?, AttrContext::Rib)?;
+    let attrs = read_attributes(cur.sub(attrs_len, "attributes")?, AttrContext::Rib, false)?;
     let next_hop = match afi {
         Afi::Ipv4 => attrs.next_hop.or(attrs.mp_next_hop),
         Afi::Ipv6 => attrs.mp_next_hop,
     };
     let mut emit = Emitter { time_us, peer: Peer { ip, asn }, out };
-    emit.push(EntryKind::Rib, Safi::Unicast, prefix, next_hop, None);
+    emit.push(EntryKind::Rib, Safi::Unicast, prefix, next_hop, None, attrs.origin_as());
     Ok(())
 }
 

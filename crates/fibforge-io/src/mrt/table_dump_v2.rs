@@ -83,13 +83,13 @@ pub(crate) fn read_rib(
         cur.skip(4, "originated time")?;
         let path_id = if add_path { Some(cur.u32("path identifier")?) } else { None };
         let attrs_len = usize::from(cur.u16("attribute length")?);
-        let attrs = read_attributes(cur.sub(attrs_len, "attributes")?, AttrContext::Rib)?;
+        let attrs = read_attributes(cur.sub(attrs_len, "attributes")?, AttrContext::Rib, true)?;
         let next_hop = match afi {
             Afi::Ipv4 => attrs.next_hop.or(attrs.mp_next_hop),
             Afi::Ipv6 => attrs.mp_next_hop,
         };
         let mut emit = Emitter { time_us, peer, out: &mut *out };
-        emit.push(EntryKind::Rib, safi, prefix, next_hop, path_id);
+        emit.push(EntryKind::Rib, safi, prefix, next_hop, path_id, attrs.origin_as());
     }
     if !cur.is_empty() {
         return Err(cur.error(format!("{} bytes after the last RIB entry", cur.remaining())));

@@ -11,32 +11,35 @@ use super::entry::{Emitter, EntryKind, Safi};
 use super::nlri::read_prefix_list;
 
 /// Decodes an UPDATE body (everything after the 19-byte BGP header); `add_path` says whether
-/// the session negotiated ADD-PATH (the BGP4MP `_ADDPATH` subtypes).
+/// the session negotiated ADD-PATH (the BGP4MP `_ADDPATH` subtypes), `as4` whether its
+/// AS_PATH holds 4-byte ASes (the `_AS4` subtypes).
 pub(crate) fn read_update(
     mut cur: Cursor<'_>,
     add_path: bool,
+    as4: bool,
     out: &mut Emitter<'_>,
 ) -> Decoded<()> {
     let withdrawn_len = usize::from(cur.u16("withdrawn routes length")?);
     let mut withdrawn = cur.sub(withdrawn_len, "withdrawn routes")?;
     read_prefix_list(&mut withdrawn, Afi::Ipv4, add_path, |id, p| {
-        out.push(EntryKind::Withdraw, Safi::Unicast, p, None, id)
+        out.push(EntryKind::Withdraw, Safi::Unicast, p, None, id, None)
     })?;
     let attrs_len = usize::from(cur.u16("path attributes length")?);
-    let attrs = read_attributes(cur.sub(attrs_len, "path attributes")?, AttrContext::Update)?;
+    let attrs = read_attributes(cur.sub(attrs_len, "path attributes")?, AttrContext::Update, as4)?;
+    let origin = attrs.origin_as();
     if let Some(mut mp) = attrs.mp_unreach {
         read_prefix_list(&mut mp.nlri, mp.afi, add_path, |id, p| {
-            out.push(EntryKind::Withdraw, mp.safi, p, None, id)
+            out.push(EntryKind::Withdraw, mp.safi, p, None, id, None)
         })?;
     }
     if let Some(mut mp) = attrs.mp_reach {
         let next_hop = attrs.mp_next_hop;
         read_prefix_list(&mut mp.nlri, mp.afi, add_path, |id, p| {
-            out.push(EntryKind::Announce, mp.safi, p, next_hop, id)
+            out.push(EntryKind::Announce, mp.safi, p, next_hop, id, origin)
         })?;
     }
     read_prefix_list(&mut cur, Afi::Ipv4, add_path, |id, p| {
-        out.push(EntryKind::Announce, Safi::Unicast, p, attrs.next_hop, id)
+        out.push(EntryKind::Announce, Safi::Unicast, p, attrs.next_hop, id, origin)
     })
 }
 
@@ -49,7 +52,8 @@ mod tests {
         let mut out: Vec<MrtEntry> = Vec::new();
         let peer = Peer { ip: "192.0.2.9".parse().unwrap(), asn: 64500 };
         let mut emit = Emitter { time_us: 0, peer, out: &mut out };
-        let err = read_update(Cursor::new(bytes, 0), false, &mut emit).err().map(|e| e.offset);
+        let err =
+            read_update(Cursor::new(bytes, 0), false, false, &mut emit).err().map(|e| e.offset);
         let lines = out
             .iter()
             .map(|e| format!("{:?} {} {:?}", e.kind, e.prefix, e.next_hop.map(|h| h.to_string())))
