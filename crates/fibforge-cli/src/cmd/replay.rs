@@ -86,19 +86,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pace: args.pace,
         rounds: args.rounds as usize,
         compare: Duration::from_secs_f64(args.compare),
+        progress: Some(Default::default()),
         ..Default::default()
     };
     let v4 = match args.family.as_deref() {
         Some(f) => f == "ipv4",
         None => ups.v4.len() >= ups.v6.len(),
     };
-    let (report, skipped) = if v4 {
-        let rib = std::mem::take(&mut table.v4);
-        (run_family(&spec, rib, &ups.v4, &ups.v4_time_us, &settings)?, ups.v6.len())
-    } else {
-        let rib = std::mem::take(&mut table.v6);
-        (run_family(&spec, rib, &ups.v6, &ups.v6_time_us, &settings)?, ups.v4.len())
-    };
+    let counter = settings.progress.clone().expect("set above");
+    let replayed = if v4 { ups.v4.len() } else { ups.v6.len() } as u64 * u64::from(args.rounds);
+    let (report, skipped) = crate::progress::follow(replayed, "replay: updates", &counter, |_| {
+        anyhow::Ok(if v4 {
+            let rib = std::mem::take(&mut table.v4);
+            (run_family(&spec, rib, &ups.v4, &ups.v4_time_us, &settings)?, ups.v6.len())
+        } else {
+            let rib = std::mem::take(&mut table.v6);
+            (run_family(&spec, rib, &ups.v6, &ups.v6_time_us, &settings)?, ups.v4.len())
+        })
+    })?;
     print(&report);
     let ok = report.final_mismatches == 0 && report.final_mismatches_rib == 0;
     let out = Output {
