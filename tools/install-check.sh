@@ -13,7 +13,9 @@
 # Usage: tools/install-check.sh [WORKDIR]   (default: a fresh mktemp -d, removed on success)
 # Environment: PYTHON (default python3); CARGO_TARGET_DIR is ignored: the clone builds in its
 # own target/ so nothing of this checkout's builds is reused.
-# Time: see docs/experiments/install-check.md (two release builds from scratch).
+# Time: two release builds from scratch (fibforge-cli, then the Python extension); over 27
+# minutes on 2 cores shared with ~7 other builds (load 13-18, 2026-11-27) without finishing
+# the first, so it is not part of .ci/run.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
