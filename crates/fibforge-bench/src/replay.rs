@@ -84,6 +84,8 @@ pub struct ReplaySettings {
     /// Seconds of each single-thread lookup measurement comparing the updated structure with
     /// a fresh compile of the final RIB (3 alternating repeats, medians; 0: none).
     pub compare: Duration,
+    /// Set to the updates applied so far (over all rounds), for a progress display.
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 impl Default for ReplaySettings {
@@ -95,6 +97,7 @@ impl Default for ReplaySettings {
             pace: None,
             rounds: 1,
             compare: Duration::from_millis(300),
+            progress: None,
         }
     }
 }
@@ -304,6 +307,10 @@ pub fn replay<A: BenchAddress, F: Concurrent<A>>(
             ns.push(took);
             if let Some(path) = table.fib().last_update_path() {
                 by_path.entry(path).or_default().push(took);
+            }
+            if let Some(c) = &settings.progress {
+                // Relaxed: a progress figure only, read by a display thread.
+                c.store(ns.len() as u64, Ordering::Relaxed);
             }
         }
     }

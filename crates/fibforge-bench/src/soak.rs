@@ -47,6 +47,8 @@ pub struct SoakSettings {
     pub samples: usize,
     /// Seed of the readers' random addresses.
     pub seed: u64,
+    /// Set to the updates applied so far, for a progress display (of [`SoakSettings::updates`]).
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 /// One memory sample.
@@ -175,7 +177,7 @@ pub fn soak<A: BenchAddress, F: Concurrent<A>>(
                 scope.spawn(move || read_loop(&shared, &mut reader, rib, seed))
             })
             .collect();
-        let written = write_loop(table, &shared, s.updates, every, &mut memory);
+        let written = write_loop(table, &shared, s, every, &mut memory);
         shared.stop.store(true, Ordering::Release);
         let tallies: Vec<Tally> = handles.into_iter().map(|h| h.join().expect("reader")).collect();
         written.map(|()| tallies)
@@ -203,11 +205,11 @@ pub fn soak<A: BenchAddress, F: Concurrent<A>>(
 fn write_loop<A: Address, F: Concurrent<A>>(
     table: &mut Table<A, F>,
     shared: &Shared<A>,
-    updates: u64,
+    s: &SoakSettings,
     every: u64,
     memory: &mut Vec<MemSample>,
 ) -> Result<(), BuildError> {
-    for i in 0..updates {
+    for i in 0..s.updates {
         let (p, hop) = shared.update(i);
         shared.started.store(i + 1, Ordering::Relaxed);
         // Orders `started` before every store of the update (see `read_loop`).
@@ -219,6 +221,10 @@ fn write_loop<A: Address, F: Concurrent<A>>(
         shared.done.store(i + 1, Ordering::Release);
         if (i + 1).is_multiple_of(every) {
             memory.push(sample(table, i + 1));
+        }
+        if let Some(p) = &s.progress {
+            // Relaxed: a progress figure only, read by a display thread.
+            p.store(i + 1, Ordering::Relaxed);
         }
     }
     Ok(())

@@ -3,7 +3,7 @@
 use anyhow::{Context, bail};
 use fibforge::registry::{self, AlgoSpec};
 use fibforge::{Address, Interner, ParseMode, Rib};
-use fibforge_io::{DuplicatePolicy, PeerFilter, PrefixOnlyHops, ReadConfig, Table};
+use fibforge_io::{DuplicatePolicy, PeerFilter, PrefixOnlyHops, ReadConfig, Table, ValueColumn};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::net::IpAddr;
@@ -42,6 +42,21 @@ pub struct TableArgs {
     /// decompression bombs.
     #[arg(long, value_name = "BYTES", value_parser = fibforge_io::open::parse_size)]
     pub max_decompressed: Option<u64>,
+    /// What a route's value is: `next_hop` (a text table's second column, an MRT route's
+    /// next hop) or `origin_as` (a text table's last column, `AS` prefix allowed; an MRT
+    /// route's last AS of its AS_PATH).
+    #[arg(long, value_enum, default_value_t = ValueArg::NextHop)]
+    pub value: ValueArg,
+}
+
+/// `--value`: which column or attribute is a route's value ([`ValueColumn`]).
+#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
+#[value(rename_all = "snake_case")]
+pub enum ValueArg {
+    /// The next hop.
+    NextHop,
+    /// The origin AS.
+    OriginAs,
 }
 
 fn parse_hops(s: &str) -> Result<PrefixOnlyHops, String> {
@@ -72,7 +87,10 @@ impl TableArgs {
             prefix_only: self.prefix_only_hops,
             peer,
             max_decompressed: self.max_decompressed,
-            value: Default::default(),
+            value: match self.value {
+                ValueArg::NextHop => ValueColumn::NextHop,
+                ValueArg::OriginAs => ValueColumn::OriginAs,
+            },
         }
     }
 }

@@ -7,6 +7,7 @@
 mod args;
 mod cmd;
 mod load;
+mod progress;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

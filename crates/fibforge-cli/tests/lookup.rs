@@ -52,6 +52,40 @@ fn text_prefix_and_json_outputs() {
 }
 
 #[test]
+fn json_reports_the_origin_as_of_a_table_with_an_as_column() {
+    let (dir, _) = scratch("origin-as");
+    let table = dir.join("as.txt");
+    let text = "0.0.0.0/0 192.0.2.1 -\n10.0.0.0/8 192.0.2.1 3356 64500\n\
+                10.1.0.0/16 192.0.2.2 AS64501\n2001:db8::/32 2001:db8::1 {64502,64503}\n";
+    std::fs::write(&table, text).unwrap();
+    let t = table.display().to_string();
+    let queries = ["10.9.9.9", "10.1.2.3", "2001:db8::7", "192.0.2.1"];
+    let (code, out, err) =
+        run(&[&["lookup", &t, "--json", "--value", "origin_as"], &queries[..]].concat(), "");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let origins: Vec<Option<u64>> = lines.iter().map(|v| v["origin_as"].as_u64()).collect();
+    assert_eq!(origins, [Some(64500), Some(64501), Some(64502), None]);
+    assert_eq!(
+        (lines[0]["prefix"].as_str(), lines[0]["value"].as_str()),
+        (Some("10.0.0.0/8"), Some("64500"))
+    );
+    assert_eq!(lines[3]["value"], "-", "the default route has no AS path");
+    // Without --value origin_as the values are next hops and no origin_as key appears.
+    let (_, out, _) = run(&["lookup", &t, "--json", "10.9.9.9"], "");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["value"], "192.0.2.1");
+    assert!(v.get("origin_as").is_none());
+    // A table without an AS column is refused, naming the line.
+    let (code, _, err) =
+        run(&["lookup", &scratch("origin-as-none").1, "--value", "origin_as", "10.0.0.1"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains(":1") && err.contains("not an origin AS"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn lists_with_comments_and_columns_from_files_and_stdin() {
     let (dir, t) = scratch("lists");
     let list = dir.join("list.txt");

@@ -54,6 +54,7 @@ pub fn run_family<A: PeerFamily + ApiFamily>(
     let ctx = Ctx::new(s, table, rib, duration, sources, scaling, probes);
     for spec in s.algos_for(A::FAMILY) {
         rows.extend(run_ours(&ctx, &spec, log));
+        s.step_done();
         if spec.to_string() == "poptrie" {
             let api = api_rows(&ctx);
             let rates: Vec<String> = api
@@ -66,15 +67,20 @@ pub fn run_family<A: PeerFamily + ApiFamily>(
     }
     for &peer in &s.peers {
         match A::variants(peer) {
-            Err(why) => rows.extend(unavailable::<A>(&ctx, peer, &why, log)),
+            Err(why) => {
+                rows.extend(unavailable::<A>(&ctx, peer, &why, log));
+                s.step_done();
+            }
             Ok(variants) => {
                 for v in variants {
                     rows.extend(run_peer(&ctx, &v, log));
+                    s.step_done();
                 }
             }
         }
         if peer == Peer::Bart {
             rows.extend(crate::peers::bart::run(&ctx, log));
+            s.step_done();
         }
     }
     rows

@@ -15,6 +15,8 @@ use crate::timing::Mode;
 use crate::traffic::Traffic;
 use fibforge::registry::{ALGORITHMS, AlgoSpec};
 use fibforge::{Family, Rib};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// What to run.
@@ -50,6 +52,9 @@ pub struct Settings {
     pub verify_routes: usize,
     /// Random and in-route addresses verified (each).
     pub verify_random: usize,
+    /// Counts the contenders finished (built, verified and timed, or reported unavailable),
+    /// for a progress display; [`Settings::steps`] is the total.
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 impl Default for Settings {
@@ -70,6 +75,7 @@ impl Default for Settings {
             seed: 0x5EED_F1B0,
             verify_routes: 100_000,
             verify_random: 100_000,
+            progress: None,
         }
     }
 }
@@ -128,6 +134,39 @@ impl Settings {
         }
         let secs = self.budget_s / runs.max(1) as f64;
         Duration::from_secs_f64(secs.clamp(0.02, 1.0))
+    }
+
+    /// The contenders [`run`] goes through on `tables` (the total of [`Settings::progress`]):
+    /// per table and family, each algorithm, each peer variant (or the unavailable peer),
+    /// and BART.
+    pub fn steps(&self, tables: &[NamedTable]) -> u64 {
+        let mut n = 0;
+        for t in tables {
+            if !t.v4.is_empty() {
+                n += self.steps_for::<u32>(Family::Ipv4);
+            }
+            if !t.v6.is_empty() {
+                n += self.steps_for::<u128>(Family::Ipv6);
+            }
+        }
+        n as u64
+    }
+
+    fn steps_for<A: PeerFamily>(&self, family: Family) -> usize {
+        let peers: usize = self
+            .peers
+            .iter()
+            .map(|&p| A::variants(p).map_or(1, |v| v.len()) + usize::from(p == Peer::Bart))
+            .sum();
+        self.algos_for(family).len() + peers
+    }
+
+    /// Counts one finished contender in [`Settings::progress`].
+    pub(crate) fn step_done(&self) {
+        if let Some(p) = &self.progress {
+            // Relaxed: a progress figure only, read by a display thread.
+            p.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     fn runs_for<A: PeerFamily>(&self, family: Family) -> usize {

@@ -29,11 +29,14 @@ fn the_first_round_is_the_stream_and_later_rounds_perturb_it() {
 #[test]
 fn a_short_soak_checks_answers_and_finds_no_violation() {
     let mut table = Table::new(Rib::new()).unwrap();
-    let s = SoakSettings { updates: 20_000, readers: 2, samples: 4, seed: 7 };
+    let progress = Some(std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0)));
+    let s = SoakSettings { updates: 20_000, readers: 2, samples: 4, seed: 7, progress };
     let r = soak(&mut table, base(), &s).unwrap();
     assert_eq!((r.updates, r.violations), (20_000, 0), "{:?}", r.examples);
     assert!(r.checks > 0);
     assert_eq!(r.memory.len(), 6);
+    let done = s.progress.as_ref().unwrap().load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(done, 20_000, "the progress counter ends at the updates applied");
     let mut fresh = Rib::new();
     for i in 0..s.updates {
         let hops: Vec<_> = (1..=3).map(NextHop::from_index).collect();

@@ -171,8 +171,7 @@ fn run_single(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
             continue;
         }
         let duration = settings.repeat_duration(&loaded);
-        let mut log = |msg: &str| eprintln!("{msg}");
-        m.results.extend(runner::run(&settings, &loaded, &mut log));
+        m.results.extend(run_with_progress(&mut settings, &loaded));
         settings_json.push(runner::settings_json(&settings, duration));
         m.tables.extend(loaded.into_iter().map(|t| t.info));
     }
@@ -181,6 +180,17 @@ fn run_single(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
         _ => serde_json::Value::Array(settings_json),
     };
     Ok(m)
+}
+
+/// [`runner::run`] with a bar over its contenders on a terminal (log lines printed above it).
+fn run_with_progress(settings: &mut Settings, loaded: &[NamedTable]) -> Vec<Row> {
+    let counter = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    settings.progress = Some(counter.clone());
+    let steps = settings.steps(loaded);
+    crate::progress::follow(steps, "bench", &counter, |bar| {
+        let mut log = |msg: &str| bar.suspend(|| eprintln!("{msg}"));
+        runner::run(settings, loaded, &mut log)
+    })
 }
 
 /// Many tables (`--multi`): LOOP, SAIL_M and the per-table baselines.

@@ -45,7 +45,8 @@ pub struct Args {
     /// Print only the matching prefix of each query (`-` when none).
     #[arg(long)]
     prefix: bool,
-    /// Print one JSON object per query: {"address", "prefix", "value"} (null when no route).
+    /// Print one JSON object per query: {"address", "prefix", "value"} (null when no route),
+    /// and "origin_as" (a number, null when unknown) with `--value origin_as`.
     #[arg(long, conflicts_with = "prefix")]
     json: bool,
     /// Stop with status 2 at the first bad query, instead of reporting and skipping it.
@@ -101,7 +102,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let v6 = Engine::new(&spec, &mut table.v6, Family::Ipv6)?;
     let engines = Engines { v4, v6 };
     let format = match (args.json, args.prefix) {
-        (true, _) => Format::Json,
+        (true, _) => {
+            Format::Json { origin_as: args.table.value == crate::load::ValueArg::OriginAs }
+        }
         (false, true) => Format::Prefix,
         (false, false) => Format::Text,
     };

@@ -95,19 +95,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pace: args.pace,
         rounds: args.rounds as usize,
         compare: Duration::from_secs_f64(args.compare),
+        progress: Some(Default::default()),
         ..Default::default()
     };
     let v4 = match args.family.as_deref() {
         Some(f) => f == "ipv4",
         None => ups.v4.len() >= ups.v6.len(),
     };
-    let (runs, skipped) = if v4 {
-        let rib = std::mem::take(&mut table.v4);
-        (run_family(&spec, all, rib, &ups.v4, &ups.v4_time_us, &settings)?, ups.v6.len())
-    } else {
-        let rib = std::mem::take(&mut table.v6);
-        (run_family(&spec, all, rib, &ups.v6, &ups.v6_time_us, &settings)?, ups.v4.len())
-    };
+    let counter = settings.progress.clone().expect("set above");
+    let structures = match (all, v4) {
+        (false, _) => 1,
+        (true, true) => <u32 as ReplayFamily>::all().len(),
+        (true, false) => <u128 as ReplayFamily>::all().len(),
+    } as u64;
+    let per_run = if v4 { ups.v4.len() } else { ups.v6.len() } as u64 * u64::from(args.rounds);
+    let (runs, skipped) =
+        crate::progress::follow(per_run * structures, "replay: updates", &counter, |_| {
+            anyhow::Ok(if v4 {
+                let rib = std::mem::take(&mut table.v4);
+                (run_family(&spec, all, rib, &ups.v4, &ups.v4_time_us, &settings)?, ups.v6.len())
+            } else {
+                let rib = std::mem::take(&mut table.v6);
+                (run_family(&spec, all, rib, &ups.v6, &ups.v6_time_us, &settings)?, ups.v4.len())
+            })
+        })?;
     if all {
         print_table(&runs);
     }

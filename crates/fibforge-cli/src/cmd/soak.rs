@@ -54,16 +54,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         readers: args.readers as usize,
         samples: args.samples as usize,
         seed: 1,
+        progress: Some(Default::default()),
     };
     let ipv4 = match args.family.as_deref() {
         Some(f) => f == "ipv4",
         None => v4.len() >= v6.len(),
     };
-    let report = if ipv4 {
-        run_family(std::mem::take(&mut table.v4), v4, &settings)?
-    } else {
-        run_family(std::mem::take(&mut table.v6), v6, &settings)?
-    };
+    let counter = settings.progress.clone().expect("set above");
+    let report = crate::progress::follow(args.count, "soak: updates", &counter, |_| {
+        if ipv4 {
+            run_family(std::mem::take(&mut table.v4), v4, &settings)
+        } else {
+            run_family(std::mem::take(&mut table.v6), v6, &settings)
+        }
+    })?;
     print(&report, if ipv4 { "IPv4" } else { "IPv6" });
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)?;

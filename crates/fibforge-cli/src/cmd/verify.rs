@@ -148,7 +148,7 @@ fn verify_family<A: RegistryFamily>(
         let built = t0.elapsed();
         let mut r = verify::check(&*fib, &probes, true, true);
         if args.exhaustive
-            && let Some(all) = verify::exhaustive(rib, &*fib)
+            && let Some(all) = exhaustive(rib, &*fib, &algo)
         {
             r.merge(all);
         }
@@ -165,4 +165,15 @@ fn verify_family<A: RegistryFamily>(
         out.push(Outcome { algo, family: A::FAMILY, verdict: Ok(r) });
     }
     Ok(out)
+}
+
+/// [`verify::exhaustive`] with a bar over the 2^32 addresses on a terminal.
+fn exhaustive<A: RegistryFamily>(
+    rib: &Rib<A>,
+    fib: &(impl fibforge::Lookup<A> + ?Sized),
+    algo: &str,
+) -> Option<Report> {
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let what = format!("{algo} {}: every address", A::FAMILY);
+    crate::progress::follow(1 << 32, &what, &done, |_| verify::exhaustive_counted(rib, fib, &done))
 }

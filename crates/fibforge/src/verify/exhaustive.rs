@@ -8,6 +8,7 @@ use crate::fib::Lookup;
 use crate::nexthop::NextHop;
 use crate::rib::{Range, Rib};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Addresses per parallel block.
 const BLOCK: u64 = 1 << 20;
@@ -15,13 +16,30 @@ const BLOCK: u64 = 1 << 20;
 /// Checks all 2^32 addresses of an IPv4 family; `None` for a wider family, whose space cannot
 /// be walked.
 pub fn exhaustive<A: Address, F: Lookup<A> + ?Sized>(rib: &Rib<A>, fib: &F) -> Option<Report> {
+    exhaustive_counted(rib, fib, &AtomicU64::new(0))
+}
+
+/// [`exhaustive`], adding the addresses checked so far to `done` after each block, so that
+/// another thread can show progress (2^32 when finished).
+pub fn exhaustive_counted<A: Address, F: Lookup<A> + ?Sized>(
+    rib: &Rib<A>,
+    fib: &F,
+    done: &AtomicU64,
+) -> Option<Report> {
     if A::BITS != 32 {
         return None;
     }
     let ranges = rib.ranges();
     let blocks = (1u64 << 32) / BLOCK;
-    let parts: Vec<Report> =
-        (0..blocks).into_par_iter().map(|b| check_block(&ranges, fib, b * BLOCK)).collect();
+    let parts: Vec<Report> = (0..blocks)
+        .into_par_iter()
+        .map(|b| {
+            let r = check_block(&ranges, fib, b * BLOCK);
+            // Relaxed: a progress figure only, read by nothing that depends on the check.
+            done.fetch_add(BLOCK, Ordering::Relaxed);
+            r
+        })
+        .collect();
     let mut total = Report::default();
     for p in parts {
         total.merge(p);

@@ -40,7 +40,7 @@ pub mod rng;
 pub mod sequence;
 
 pub use check::{Probes, Report, check, compare};
-pub use exhaustive::exhaustive;
+pub use exhaustive::{exhaustive, exhaustive_counted};
 pub use probes::{in_prefix, level_boundaries, probes, route_edges, uniform};
 pub use rng::{XorShift64, xorshift64_step};
 

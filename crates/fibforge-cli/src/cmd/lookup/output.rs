@@ -13,8 +13,12 @@ pub enum Format {
     Text,
     /// The matching prefix alone, `-` without a route.
     Prefix,
-    /// `{"address":…,"prefix":…,"value":…}`, `null` prefix and value without a route.
-    Json,
+    /// `{"address":…,"prefix":…,"value":…}`, `null` prefix and value without a route; with
+    /// `origin_as` (the values are origin ASes), also `"origin_as":N` (`null` without one).
+    Json {
+        /// Whether the table's values are origin AS numbers (`--value origin_as`).
+        origin_as: bool,
+    },
 }
 
 /// Addresses the answer writer can print.
@@ -101,7 +105,7 @@ pub fn push_answer<A: AddrText>(
         }
         (Format::Prefix, Some((p, _))) => push_prefix(out, p),
         (Format::Prefix, None) => out.push(b'-'),
-        (Format::Json, route) => {
+        (Format::Json { origin_as }, route) => {
             out.extend_from_slice(b"{\"address\":\"");
             query(out);
             match route {
@@ -111,13 +115,29 @@ pub fn push_answer<A: AddrText>(
                     out.extend_from_slice(b"\",\"value\":");
                     // A Vec cannot fail as a writer, and a str always serializes.
                     let _ = serde_json::to_writer(&mut *out, value);
-                    out.push(b'}');
                 }
-                None => out.extend_from_slice(b"\",\"prefix\":null,\"value\":null}"),
+                None => out.extend_from_slice(b"\",\"prefix\":null,\"value\":null"),
             }
+            if origin_as {
+                out.extend_from_slice(b",\"origin_as\":");
+                push_origin_as(out, route.map(|(_, v)| v));
+            }
+            out.push(b'}');
         }
     }
     out.push(b'\n');
+}
+
+/// Appends an origin AS value as a JSON number: the reader gives canonical decimal text or
+/// `-` (a route without AS path), which with no route at all is `null`.
+fn push_origin_as(out: &mut Vec<u8>, value: Option<&str>) {
+    match value.map(str::parse::<u32>) {
+        Some(Ok(asn)) => {
+            // Writing to a Vec cannot fail.
+            let _ = write!(out, "{asn}");
+        }
+        _ => out.extend_from_slice(b"null"),
+    }
 }
 
 #[cfg(test)]
@@ -147,14 +167,31 @@ mod tests {
         assert_eq!(line(Format::Text, 0x0a01_0203u32, None), "10.1.2.3\t-\t-\n");
         assert_eq!(line(Format::Prefix, 0x0a01_0203u32, hit), "10.0.0.0/8\n");
         assert_eq!(line(Format::Prefix, 1u128, None), "-\n");
-        let json = line(Format::Json, 0x0a01_0203u32, hit);
+        let json = line(Format::Json { origin_as: false }, 0x0a01_0203u32, hit);
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["address"], "10.1.2.3");
         assert_eq!(v["prefix"], "10.0.0.0/8");
         assert_eq!(v["value"], "a\"b");
         let none: serde_json::Value =
-            serde_json::from_str(&line(Format::Json, 1u128, None)).unwrap();
+            serde_json::from_str(&line(Format::Json { origin_as: false }, 1u128, None)).unwrap();
         assert_eq!(none["address"], "::1");
         assert!(none["prefix"].is_null() && none["value"].is_null());
+        assert!(none.get("origin_as").is_none());
+    }
+
+    #[test]
+    fn json_carries_the_origin_as_when_the_values_are_ases() {
+        let json = |q: u32, route| {
+            let text = line(Format::Json { origin_as: true }, q, route);
+            serde_json::from_str::<serde_json::Value>(&text).unwrap()
+        };
+        let v = json(0x0a01_0203, Some(("10.0.0.0/8", "64500")));
+        assert_eq!((v["value"].as_str(), v["origin_as"].as_u64()), (Some("64500"), Some(64500)));
+        let v = json(0x0a01_0203, Some(("10.0.0.0/8", "4294967295")));
+        assert_eq!(v["origin_as"].as_u64(), Some(u64::from(u32::MAX)));
+        let v = json(0x0a01_0203, Some(("10.0.0.0/8", "-")));
+        assert!(v["origin_as"].is_null() && v["value"] == "-");
+        let v = json(0x0a01_0203, None);
+        assert!(v["origin_as"].is_null() && v["prefix"].is_null());
     }
 }
