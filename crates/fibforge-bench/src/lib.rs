@@ -22,6 +22,7 @@ pub mod contender;
 pub mod depth;
 pub mod family;
 pub mod multi;
+mod multi_cycles;
 pub mod papers;
 pub mod peers;
 pub mod replay;

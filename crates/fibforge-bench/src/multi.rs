@@ -11,13 +11,16 @@
 //! the total route count of all tables: the paper's Fig. 9/10 measure) and build time.
 //! LOOP is timed through one pinned view per chunk of lookups (as a data-plane thread uses
 //! a reader), so its figures exclude the epoch pin of the convenience `lookup`.
+//! Rows also carry cycles per lookup (LOOP Fig. 12), by the single-table rows' method:
+//! groups of dependent lookups, resolution stated (`multi_cycles`).
 
 use crate::family::BenchAddress;
+use crate::multi_cycles::{self, CyclePlan};
 use crate::peers::{Peer, PeerFamily};
 use crate::report::{Row, Status};
 use crate::rng::XorShift64;
 use crate::runner::Log;
-use crate::timing::Mode;
+use crate::timing::{Mode, Percentiles};
 use fibforge::multi::baselines;
 use fibforge::multi::loop_::{Loop, LoopConfig};
 use fibforge::multi::sail_m::SailM;
@@ -47,6 +50,10 @@ pub struct MultiSettings {
     pub seed: u64,
     /// Peers asked for: only [`Peer::Dpdk`] has many-table rows (none built without it).
     pub peers: Vec<Peer>,
+    /// Lookups timed for the cycle figures of each row (0: none), as `--cycle-samples`.
+    pub cycle_samples: usize,
+    /// Dependent lookups per cycle sample in single mode, as `--cycle-group`.
+    pub cycle_group: usize,
 }
 
 /// A built structure: LOOP is kept whole so it can be pinned once per chunk.
@@ -170,10 +177,40 @@ fn measure_or_fail<A: BenchAddress>(
                 r.mlps_max = runs.last().copied();
                 r.repeats = runs.len();
                 r.duration_s = Some(s.duration.as_secs_f64());
+                fill_cycles(&mut r, &m, id.vrfs, mode, s);
             }
             r
         })
         .collect()
+}
+
+/// Cycles per lookup, by the single-table rows' method (`multi_cycles`).
+fn fill_cycles<A: BenchAddress>(
+    r: &mut Row,
+    m: &Structure<A>,
+    vrfs: usize,
+    mode: Mode,
+    s: &MultiSettings,
+) {
+    let plan = CyclePlan {
+        vrfs,
+        mode,
+        lookups: s.cycle_samples,
+        group: s.cycle_group,
+        max_time: s.duration.max(Duration::from_millis(100)),
+        seed: s.seed,
+    };
+    let cycles = multi_cycles::measure(|f| m.with(|v| f(v)), plan);
+    if let Some(p) = Percentiles::of(&cycles.ticks) {
+        r.cycles_mean = Some(p.mean);
+        r.cycles_p50 = Some(p.p50);
+        r.cycles_p75 = Some(p.p75);
+        r.cycles_p95 = Some(p.p95);
+        r.cycles_p99 = Some(p.p99);
+        r.cycles_samples = Some(p.count);
+        r.cycles_group = Some(cycles.group);
+        r.cycles_resolution = Some(cycles.resolution);
+    }
 }
 
 /// One DPDK `rte_fib` (`rte_fib6`) per table through the peers module, or a `not_available`
@@ -290,6 +327,7 @@ fn batch_chunk<A: BenchAddress>(m: &dyn MultiLookup<A>, rng: &mut XorShift64, vr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::timing::Tsc;
 
     #[test]
     fn rows_for_a_small_set() {
@@ -304,6 +342,8 @@ mod tests {
             modes: vec![Mode::Single, Mode::Batch],
             seed: 1,
             peers: vec![Peer::Dpdk],
+            cycle_samples: 64,
+            cycle_group: 8,
         };
         let rows = run_multi("set", &ribs, &s, &mut |_| {});
         let ok: Vec<_> = rows.iter().filter(|r| r.status == Status::Ok).collect();
@@ -316,6 +356,11 @@ mod tests {
         );
         assert!(ok.iter().all(|r| r.mismatches == Some(0) && r.vrfs == Some(2)));
         assert!(ok.iter().all(|r| r.bytes_per_prefix.is_some_and(|b| b > 0.0)));
+        if Tsc::available() {
+            let single = ok.iter().filter(|r| r.mode == "single");
+            assert!(single.clone().all(|r| r.cycles_group == Some(8)), "cycles in groups of 8");
+            assert!(ok.iter().all(|r| r.cycles_samples.is_some_and(|n| n >= 1)));
+        }
         assert!(rows.iter().any(|r| r.algo.contains("rte_fib")), "a DPDK row, measured or not");
         let none = MultiSettings { peers: Vec::new(), ..s };
         let rows = run_multi("set", &ribs, &none, &mut |_| {});

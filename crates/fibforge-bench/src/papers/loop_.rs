@@ -7,6 +7,7 @@
 use super::util::{f, kib, median_ms, percentile};
 use super::{Study, StudyInput};
 use crate::replay::load_updates;
+use fibforge::multi::baselines;
 use fibforge::multi::generate::{Perturbation, perturbed_tables};
 use fibforge::multi::loop_::{Loop, LoopConfig};
 use fibforge::multi::sail_m::SailM;
@@ -76,6 +77,10 @@ pub fn fig9(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>,
             "B/prefix",
             "SAIL_M [KiB]",
             "Poptrie per table [KiB]",
+            "Merged trie [KiB]",
+            "Trie Overlap [KiB]",
+            "Trie Braiding [KiB]",
+            "Bitmap trie [KiB]",
         ],
     );
     let mut all = sets(input);
@@ -90,7 +95,9 @@ pub fn fig9(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>,
     st.notes.push(
         "S_loop: LOOP's bytes (memory_bytes); S_pmt: its PortMapTable; S_pmt2: the \
          PortMapTable with bitmap compression (compress_pmt). Perturbed set: 2% withdrawn, 2% \
-         more-specifics, 5% next hops changed per table."
+         more-specifics, 5% next hops changed per table. Comparators (LOOP §V, \
+         `fibforge::multi::baselines`): Merged Trie (one next-hop vector per node, no leaf \
+         pushing), Trie Overlap, Trie Braiding (greedy), Bitmap-assisted Trie."
             .into(),
     );
     Ok(vec![st])
@@ -111,7 +118,7 @@ fn storage_row(name: &str, ribs: &[Rib<u32>]) -> Result<Vec<String>, String> {
     let per = PerTable::build(ribs, &AlgoSpec::named("poptrie"))
         .map_or("-".into(), |p| kib(p.memory_bytes() as u64));
     let bytes = l.memory_bytes();
-    Ok(vec![
+    let head: [String; 9] = [
         name.into(),
         ribs.len().to_string(),
         prefixes.to_string(),
@@ -121,7 +128,20 @@ fn storage_row(name: &str, ribs: &[Rib<u32>]) -> Result<Vec<String>, String> {
         f(bytes as f64 / prefixes as f64, 3),
         sail,
         per,
-    ])
+    ];
+    Ok(head.into_iter().chain(BASELINES.iter().map(|b| baseline_kib(b, ribs))).collect())
+}
+
+/// LOOP's comparators (§V) in Fig. 9/10's storage columns.
+const BASELINES: [&str; 4] = ["merged_trie", "trie_overlap", "trie_braiding", "bitmap_trie"];
+
+/// KiB of the comparator `name` over `ribs`, or why it could not be built.
+fn baseline_kib(name: &str, ribs: &[Rib<u32>]) -> String {
+    match baselines::build(&AlgoSpec::named(name), ribs) {
+        Some(Ok(m)) => kib(m.memory_bytes() as u64),
+        Some(Err(e)) => format!("- ({e})"),
+        None => "-".into(),
+    }
 }
 
 /// The headline: up to 18 real tables (the sets in order, topped up with perturbed copies of

@@ -60,3 +60,30 @@ fn studies_render_as_markdown_and_unknown_names_fail() {
     assert!(run("nope", &input(&t), &mut log).is_err());
     assert!(STUDIES.iter().all(|s| is_study(s.0)));
 }
+
+#[test]
+fn poptrie_updates_count_replacements_per_update() {
+    let t = [table(&ROUTES)];
+    let st = poptrie::updates(&input(&t), &mut |_| {}).unwrap();
+    let rep = &st[1];
+    assert_eq!(rep.rows[0][0], "REAL-Tier1-A (paper)");
+    let ours = &rep.rows[1];
+    // Five prefixes inserted one by one; /0, /8 and /16 are no longer than s = 18.
+    assert_eq!(ours[1..4], ["full table, random order", "5", "0.600"]);
+    assert_ne!(ours[4], "0.000", "every update stores at least one entry");
+}
+
+#[test]
+fn sail_memory_splits_every_variant_on_and_off_chip() {
+    let t = [table(&ROUTES)];
+    let st = sail::memory(&input(&t), &mut |_| {}).unwrap();
+    let rows: Vec<_> = st[0].rows.iter().filter(|r| r[2].starts_with("SAIL")).collect();
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r[3] != "-" && r[4] != "-"), "{rows:?}");
+    let b = rows.iter().find(|r| r[2] == "SAIL_B").unwrap();
+    assert_eq!(b[3], kib_of(1 << 22), "B0-B24");
+}
+
+fn kib_of(bytes: u64) -> String {
+    super::util::kib(bytes)
+}

@@ -202,6 +202,8 @@ fn run_multi(multi: &[PathBuf], base: &Settings) -> anyhow::Result<Measured> {
         modes: base.modes.clone(),
         seed: base.seed,
         peers: base.peers.clone(),
+        cycle_samples: base.cycle_samples,
+        cycle_group: base.cycle_group,
     };
     let results = super::bench_multi::run(multi, &ms)?;
     let settings = runner::settings_json(base, duration);

@@ -128,7 +128,8 @@ fn apply_more(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> anyhow:
             let specs = ["cpe_fixed:levels=3", "cpe_fixed:levels=4", "cpe_var:levels=3"];
             let mut algos: Vec<AlgoSpec> =
                 specs.iter().map(|a| a.parse()).collect::<Result<_, _>>()?;
-            algos.extend(available(&["cpe_var", "bsl", "radix"]));
+            // Lulea: the structure CPE's Table 2 compares with.
+            algos.extend(available(&["cpe_var", "bsl", "radix", "lulea"]));
             s.algos =
                 Some(algos.into_iter().filter(|a| registry::info(&a.name).is_some()).collect());
         }
@@ -148,7 +149,9 @@ fn apply_more(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> anyhow:
                 *paths = all;
             }
             single_thread(s, &[Traffic::Random, Traffic::InPrefix]);
-            s.algos = Some(available(&["sail_b", "sail_u", "sail_l", "poptrie", "dir24_8"]));
+            // With the structures the SAIL paper compares with: LC-trie, Lulea, Tree Bitmap.
+            let names = ["sail_b", "sail_u", "sail_l", "poptrie", "dir24_8", "lctrie", "lulea"];
+            s.algos = Some(available(&[&names[..], &["treebitmap4", "treebitmap6"]].concat()));
         }
         "bloomfwd-fig5" => {
             default_tables(paths, &[0])?;

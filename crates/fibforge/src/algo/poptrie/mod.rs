@@ -65,6 +65,7 @@
 
 mod alloc;
 mod build;
+mod counts;
 mod dir;
 mod fanout;
 mod layout;
@@ -126,6 +127,7 @@ use crate::prefix::Prefix;
 use crate::rib::Rib;
 use alloc::{BlockAlloc, NodeAlloc};
 use build::{Seg, VecSink};
+pub use counts::UpdateCounts;
 use dir::DirTable;
 use layout::{Arena, Core, MAX_DIRECT_RAW};
 pub use layout::{Key, Leaf};
@@ -296,6 +298,12 @@ impl<A: Key> Poptrie<A> {
             direct_leaves,
             memory_bytes: self.memory_bytes(),
         }
+    }
+
+    /// What incremental updates have replaced since compile (§4.9's counts); kept by the
+    /// writer only, at no cost to lookups.
+    pub fn update_counts(&self) -> UpdateCounts {
+        self.scratch.counts
     }
 
     /// Shares the arrays with the readers of `grace` on other threads: from now on, blocks an

@@ -38,7 +38,7 @@ use super::build::{
 use super::fanout;
 use super::layout::{Core, DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, MAX_NODES, Node, STRIDE, upto};
 use super::reclaim::Block;
-use super::{Cores, Fib, Poptrie, map_core, with_core};
+use super::{Cores, Fib, Poptrie, UpdateCounts, map_core, with_core};
 use crate::addr::Address;
 use crate::fib::{BuildError, Compile, Incremental};
 use crate::prefix::Prefix;
@@ -118,6 +118,7 @@ impl<A: Key> Poptrie<A> {
     fn replace_fib(&mut self, cores: Cores<A>) {
         let isa = self.fib.isa;
         self.fib = Arc::new(Fib { cores, isa });
+        self.scratch.counts.array_copies += 1;
     }
 
     /// Patches one prefix; when a patch stops for a [`Retry`], changes the arrays as it asks
@@ -215,6 +216,7 @@ impl<A: Key> Poptrie<A> {
         self.node_alloc = fresh.node_alloc;
         self.leaf_alloc = fresh.leaf_alloc;
         self.reclaim.forget();
+        self.scratch.counts.array_copies += 1;
         if self.reclaim.is_shared() {
             self.reserve_headroom();
         }
@@ -268,13 +270,15 @@ pub(crate) struct Scratch<A> {
     segs: Vec<Seg<A>>,
     walk: SegScratch,
     path: Vec<Step>,
+    /// What the published patches replaced ([`Poptrie::update_counts`]).
+    pub(crate) counts: UpdateCounts,
 }
 
 impl<A> Default for Scratch<A> {
     fn default() -> Self {
         let (fresh, unlinked, committed) = (Vec::new(), Vec::new(), Vec::new());
         let (segs, walk, path) = (Vec::new(), SegScratch::default(), Vec::new());
-        Scratch { fresh, unlinked, committed, segs, walk, path }
+        Scratch { fresh, unlinked, committed, segs, walk, path, counts: UpdateCounts::default() }
     }
 }
 
@@ -308,6 +312,9 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     fn run(mut self, p: &Prefix<A>, retired: &mut Vec<Block>) -> Result<(), Stopped> {
         let s = self.core.s;
         let result = if p.len() <= s { self.patch_entries(p) } else { self.patch_path(p) };
+        if result.is_ok() {
+            self.sc.counts.patched(p.len() <= s);
+        }
         retired.append(&mut self.sc.committed);
         result.map_err(|e| {
             for &b in &self.sc.fresh {
@@ -538,6 +545,8 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     fn publish(&mut self, i: usize, entry: u32) {
         debug_assert!(self.core.dir.fits(entry), "checked by check_hops and put_root");
         self.core.dir.publish(i, entry);
+        let sizes = (std::mem::size_of::<Node>(), std::mem::size_of::<L>());
+        self.sc.counts.published(&self.sc.fresh, sizes.0, sizes.1);
         self.sc.fresh.clear();
         self.sc.committed.append(&mut self.sc.unlinked);
     }

@@ -262,3 +262,30 @@ proptest! {
         run_ops::<u128>(&ops, s, agg, dir16, fan);
     }
 }
+
+#[test]
+fn update_counts_name_what_each_patch_replaced() {
+    let mut rib = Rib::new();
+    rib.insert(p4("10.0.0.0/8"), hop(1));
+    let mut f = Follower::new(rib, &cfg(18, true, true, false));
+    assert_eq!(f.fib.update_counts(), UpdateCounts::default(), "nothing replaced by compile");
+
+    // Below s: one root stored, its node and leaf blocks written.
+    f.rib.insert(p4("10.1.2.0/24"), hop(2));
+    f.sync();
+    let c = f.fib.update_counts();
+    assert_eq!((c.prefixes, c.top_level, c.dir_entries), (1, 0, 1));
+    assert!(c.inodes >= 1 && c.leaves >= 2, "{c:?}");
+    assert_eq!(c.inode_bytes, c.inodes * std::mem::size_of::<layout::Node>() as u64);
+    assert_eq!(c.leaf_bytes, c.leaves, "one-byte leaves for two next hops");
+
+    // At most s bits: every entry inside the /16 is stored again; they become next hops, so
+    // no node or leaf is written.
+    let before = f.fib.update_counts();
+    f.rib.insert(p4("10.2.0.0/16"), hop(3));
+    f.sync();
+    let d = f.fib.update_counts().since(&before);
+    assert_eq!((d.prefixes, d.top_level, d.dir_entries), (1, 1, 4));
+    assert_eq!((d.inodes, d.leaves), (0, 0), "{d:?}");
+    f.check_fresh("after the counted updates");
+}

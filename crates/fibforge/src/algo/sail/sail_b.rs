@@ -182,6 +182,13 @@ impl SailB {
     pub fn width_bits(&self) -> u32 {
         self.tables.width_bits()
     }
+
+    /// Bytes of the bitmaps B0–B24 (2^25 bits), the part the paper keeps on chip; the rest
+    /// of [`Lookup::memory_bytes`](crate::Lookup::memory_bytes) (next hops, chunks) is
+    /// off chip.
+    pub fn on_chip_bytes(&self) -> usize {
+        super::dispatch!(&self.tables, t => t.bitmap.capacity() * 8)
+    }
 }
 
 lookup_via_tables!(SailB);

@@ -191,6 +191,13 @@ impl<A: Address> SailL<A> {
         dispatch!(&self.tables, t => t.chunk_counts())
     }
 
+    /// Bytes of the level-16 array (the paper's BCN16), the part of this layout the paper
+    /// keeps on chip. The paper also keeps a 2^24-bit bitmap B24 on chip; here the chunk
+    /// flag of each level-24 word plays its part, so it is off chip with the chunks.
+    pub fn on_chip_bytes(&self) -> usize {
+        dispatch!(&self.tables, t => std::mem::size_of_val(&t.top[..]))
+    }
+
     /// The word width in bits (16 or 32).
     pub fn width_bits(&self) -> u32 {
         match self.tables {

@@ -408,3 +408,18 @@ fn random_update_sequences_with_short_and_long_routes() {
     let ops: Vec<_> = (0..12).map(|i| (i % 3 != 0, routes(40))).collect();
     check_updates(&base, &ops);
 }
+
+#[test]
+fn on_chip_bytes_are_the_papers_arrays_in_the_word_width() {
+    let mut rib = Rib::new();
+    rib.insert(p4("10.0.0.0/8"), hop(1));
+    rib.insert(p4("10.1.2.128/25"), hop(2));
+    let b = SailB::compile(&rib, &SailConfig::default()).unwrap();
+    assert_eq!(b.on_chip_bytes(), 1 << 22, "B0-B24: 2^25 bits");
+    assert!(b.memory_bytes() > b.on_chip_bytes(), "next hops and chunks are off chip");
+    let l = SailL::<u32>::compile(&rib, &SailConfig::default()).unwrap();
+    assert_eq!(l.on_chip_bytes(), (1 << 16) * l.width_bits() as usize / 8, "BCN16");
+    assert!(l.memory_bytes() > l.on_chip_bytes(), "level-24 and level-32 chunks");
+    let wide = SailL::<u32>::compile(&rib, &SailConfig { width: Width::Wide }).unwrap();
+    assert_eq!(wide.on_chip_bytes(), 1 << 18);
+}
