@@ -57,6 +57,7 @@
 mod batch;
 mod build;
 mod encode;
+mod grace;
 mod layout;
 mod merge;
 mod merge_patch;
@@ -64,6 +65,13 @@ mod pmt;
 mod single;
 mod sweep;
 mod update;
+
+/// The primitives `grace.rs` is written against (loom's in `tests/loom_loop.rs`).
+mod prim {
+    pub(super) use std::sync::atomic::{AtomicBool, Ordering};
+    pub(super) use std::sync::{Arc, Mutex};
+    pub(super) use std::thread::yield_now;
+}
 
 pub use single::LoopFib;
 
@@ -75,6 +83,7 @@ use crate::prefix::Prefix;
 use crate::rib::Rib;
 use build::{Emitter, VecSink};
 use crossbeam_epoch::{self as epoch, Atomic, Guard, Owned};
+use grace::{hand_back, wait_for_readers};
 use layout::{Core, Shape, atomic_vec};
 use merge::Reshape;
 use std::marker::PhantomData;
@@ -268,21 +277,6 @@ fn assemble(
         modified_pointers: 0,
     };
     (core, store)
-}
-
-/// Blocks until every reader pinned before the call has unpinned (one grace period): a
-/// function deferred now runs only then, and deferred functions of one thread run in order.
-fn wait_for_readers() {
-    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = done.clone();
-    let guard = epoch::pin();
-    guard.defer(move || flag.store(true, Ordering::Release));
-    guard.flush();
-    drop(guard);
-    while !done.load(Ordering::Acquire) {
-        epoch::pin().flush();
-        std::thread::yield_now();
-    }
 }
 
 /// A copy of `from` with room for `capacity` words.
@@ -480,9 +474,7 @@ impl<A: Address> Loop<A> {
         wait_for_readers();
         let guard = epoch::pin();
         self.store.retiring.extend(pointers.publish(current(&self.shared, &guard)));
-        let retiring = std::mem::take(&mut self.store.retiring);
-        let reclaimed = self.store.reclaimed.clone();
-        guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
+        hand_back(&guard, &self.store.reclaimed, std::mem::take(&mut self.store.retiring));
         guard.flush();
         Ok(Some(true))
     }
@@ -564,14 +556,14 @@ impl<A: Address> Loop<A> {
             Ok(false) => update::refresh(&em, core, &mut self.store, prefix, announce.is_some()),
             other => other.map(|_| ()),
         };
-        let retiring = std::mem::take(&mut self.store.retiring);
-        let reclaimed = self.store.reclaimed.clone();
-        guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
+        hand_back(&guard, &self.store.reclaimed, std::mem::take(&mut self.store.retiring));
         if result.is_ok() && sweep::due(core, &self.store) {
             sweep::sweep(core, &mut self.store);
-            let unnamed = std::mem::take(&mut self.store.pmt.merged_away);
-            let freed = self.store.pmt.freed.clone();
-            guard.defer(move || freed.lock().expect("freed lock").extend(unnamed));
+            hand_back(
+                &guard,
+                &self.store.pmt.freed,
+                std::mem::take(&mut self.store.pmt.merged_away),
+            );
         }
         guard.flush();
         match result {
@@ -603,19 +595,17 @@ impl<A: Address> Loop<A> {
     /// and PortMapTable entries merged away are released after the readers' grace period.
     fn swap_core(&mut self, core: Core) {
         let retiring = std::mem::take(&mut self.store.retiring);
-        let reclaimed = self.store.reclaimed.clone();
         let merged_away = std::mem::take(&mut self.store.pmt.merged_away);
-        let freed = self.store.pmt.freed.clone();
         let guard = epoch::pin();
         let old = self.shared.core.swap(Owned::new(core), Ordering::AcqRel, &guard);
         // SAFETY: `old` was just unlinked; readers that still see it are pinned, and deferred
         // destruction waits for them.
         unsafe { guard.defer_destroy(old) };
         if !retiring.is_empty() {
-            guard.defer(move || reclaimed.lock().expect("reclaim lock").extend(retiring));
+            hand_back(&guard, &self.store.reclaimed, retiring);
         }
         if !merged_away.is_empty() {
-            guard.defer(move || freed.lock().expect("freed lock").extend(merged_away));
+            hand_back(&guard, &self.store.pmt.freed, merged_away);
         }
         guard.flush();
     }

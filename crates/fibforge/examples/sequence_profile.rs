@@ -1,0 +1,41 @@
+//! Time per structure of the differential update sequences (`fibforge::verify::sequence`),
+//! the work of one `diff_updates_*` fuzz input: which structure's compile and updates dominate.
+//!
+//! `cargo run --release -p fibforge --example sequence_profile -- FILE...` (fuzz inputs, e.g.
+//! `fuzz/seeds/diff_updates_v4/*`); prints microseconds per input for each structure, IPv4
+//! then IPv6, slowest first.
+
+use fibforge::verify::sequence::{SequenceFamily, run_with};
+use std::time::Instant;
+
+fn profile<A: SequenceFamily>(family: &str, inputs: &[Vec<u8>]) {
+    let mut rows: Vec<(f64, &str)> = A::subjects()
+        .into_iter()
+        .map(|(name, build)| {
+            let start = Instant::now();
+            for input in inputs {
+                run_with::<A>(input, vec![(name, build)]);
+            }
+            (start.elapsed().as_secs_f64() * 1e6 / inputs.len() as f64, name)
+        })
+        .collect();
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let total: f64 = rows.iter().map(|r| r.0).sum();
+    println!("{family}: {total:.0} us per input in all");
+    for (us, name) in rows {
+        println!("  {name:<28} {us:>10.0} us  {:>5.1} %", us * 100.0 / total);
+    }
+}
+
+fn main() {
+    let inputs: Vec<Vec<u8>> = std::env::args()
+        .skip(1)
+        .map(|f| std::fs::read(&f).unwrap_or_else(|e| panic!("{f}: {e}")))
+        .collect();
+    if inputs.is_empty() {
+        eprintln!("usage: sequence_profile FILE...");
+        std::process::exit(2);
+    }
+    profile::<u32>("IPv4", &inputs);
+    profile::<u128>("IPv6", &inputs);
+}
