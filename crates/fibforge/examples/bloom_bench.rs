@@ -29,9 +29,7 @@ struct Xorshift(u64);
 impl Xorshift {
     #[inline(always)]
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
+        self.0 = fibforge::verify::xorshift64_step(self.0);
         self.0
     }
     #[inline(always)]

@@ -111,9 +111,7 @@ impl Gen<u128> for Uniform6 {
 
 #[inline(always)]
 fn xorshift64(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
+    *x = fibforge::verify::xorshift64_step(*x);
     *x
 }
 

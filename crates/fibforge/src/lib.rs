@@ -6,6 +6,7 @@
 //! - [`Lookup`], [`Compile`], [`Incremental`]: what every algorithm implements.
 //! - [`Table`]: the concurrent table (one writer, lock-free [`Reader`]s), Poptrie by default.
 //! - [`algo`]: the algorithms, one module each; [`registry`] builds them by name.
+//! - [`cpu`]: the one SIMD dispatch (levels detected once, `FIBFORGE_ISA`, the `isa=` option).
 //! - [`verify`]: any structure checked against its RIB (probes, exhaustive IPv4, many tables).
 //!
 //! # Start reading here
@@ -44,6 +45,7 @@
 
 pub mod addr;
 pub mod algo;
+pub mod cpu;
 pub mod fib;
 pub mod multi;
 pub mod nexthop;

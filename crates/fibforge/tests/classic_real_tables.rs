@@ -8,54 +8,25 @@
 //! (route boundaries and their neighbours, random addresses, random addresses inside routes);
 //! the exhaustive IPv4 check is `fibforge verify --exhaustive`.
 
+mod common;
+
+use common::{read_updates, replay, repo_data, shared_data};
 use fibforge::algo::dir24_8::Dir24_8;
 use fibforge::algo::dxr::{Dxr, DxrConfig};
 use fibforge::algo::treebitmap::{NodeLayout, TreeBitmap, TreeBitmap4, TreeBitmap6};
 use fibforge::rib::Range;
-use fibforge::{Address, Compile, Incremental, Lookup, NextHop, Prefix, Rib};
+use fibforge::{Address, Compile, Incremental, Lookup, NextHop, Rib};
 use fibforge_io::{PrefixOnlyHops, ReadConfig, Table, read_table};
-use std::io::BufRead;
-use std::path::{Path, PathBuf};
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// `../shared/data` next to the repository, when it exists.
-fn shared_data() -> Option<PathBuf> {
-    let p = repo_root().join("../shared/data");
-    p.is_dir().then_some(p)
-}
+use std::path::Path;
 
 fn load(path: &Path) -> Table {
     let cfg = ReadConfig { prefix_only: PrefixOnlyHops::Distinct, ..Default::default() };
     read_table(path, &cfg).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn next_random(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-}
-
 /// Route boundaries and their neighbours, random addresses, random addresses inside routes.
 fn probes<A: Address>(rib: &Rib<A>, random: usize) -> Vec<A> {
-    let routes: Vec<Prefix<A>> = rib.iter().map(|(p, _)| p).collect();
-    let mut v = Vec::with_capacity(routes.len() * 4 + random * 2);
-    for p in &routes {
-        v.extend([p.addr(), p.last()]);
-        v.push(A::from_u128(p.addr().to_u128().wrapping_sub(1)));
-        v.push(A::from_u128(p.last().to_u128().wrapping_add(1)));
-    }
-    let mut state = 0x9E37_79B9_7F4A_7C15;
-    for _ in 0..random {
-        let r = ((next_random(&mut state) as u128) << 64) | next_random(&mut state) as u128;
-        v.push(A::from_u128(r));
-        let p = routes[(next_random(&mut state) % routes.len() as u64) as usize];
-        v.push(A::from_u128(p.addr().to_u128() | (r & !A::netmask(p.len()).to_u128())));
-    }
-    v
+    common::probes(rib, 1, random, 0x9E37_79B9_7F4A_7C15)
 }
 
 /// Sorted probe addresses with the RIB's answers, computed once per table by walking the
@@ -153,20 +124,19 @@ fn check_file(path: &Path) {
 }
 
 fn check_shared(dir: &str, file: &str) {
-    match shared_data() {
-        Some(d) => check_file(&d.join("tables").join(dir).join(file)),
-        None => eprintln!("../shared/data not present: skipped {dir}/{file}"),
+    if let Some(path) = shared_data(&format!("tables/{dir}/{file}")) {
+        check_file(&path);
     }
 }
 
 #[test]
 fn shipped_ris2015_as3856() {
-    check_file(&repo_root().join("data/ris2015-as3856.tsv.gz"));
+    check_file(&repo_data("ris2015-as3856.tsv.gz"));
 }
 
 #[test]
 fn shipped_tier1_2024_v6() {
-    check_file(&repo_root().join("data/tier1-2024-v6.txt.gz"));
+    check_file(&repo_data("tier1-2024-v6.txt.gz"));
 }
 
 #[test]
@@ -193,27 +163,13 @@ fn shared_global2026_origin_mixed() {
     check_shared("mixed", "global2026-origin.tsv.gz");
 }
 
-/// One line of an update stream: `unixtime a|w prefix nexthop`.
-fn parse_update(line: &str, table: &mut Table) -> Option<(Prefix<u32>, Option<NextHop>)> {
-    let cols: Vec<&str> = line.split_ascii_whitespace().collect();
-    let [_, kind, prefix, hop] = cols[..] else { panic!("bad update line '{line}'") };
-    let prefix: Prefix<u32> = prefix.parse().ok()?; // IPv6 updates do not apply here
-    match kind {
-        "a" => Some((prefix, Some(table.hops.intern_ref(hop).unwrap()))),
-        "w" => Some((prefix, None)),
-        _ => panic!("bad update kind in '{line}'"),
-    }
-}
-
 #[test]
 fn dir24_8_after_replaying_linx_updates_equals_a_fresh_compile() {
-    let Some(shared) = shared_data() else {
-        eprintln!("../shared/data not present: skipped the update replay");
-        return;
-    };
-    let mut table = load(&shared.join("tables/v4/ris2015-as3856.tsv.gz"));
+    let Some(ris) = shared_data("tables/v4/ris2015-as3856.tsv.gz") else { return };
+    let Some(stream) = shared_data("updates/linx2014-p52-v4.txt.gz") else { return };
+    let mut table = load(&ris);
     let mut fib = Dir24_8::compile(&table.v4, &()).unwrap();
-    replay_linx(&shared, &mut table, &mut fib);
+    replay_linx(&stream, &mut table, &mut fib);
     let fresh = Dir24_8::compile(&table.v4, &()).unwrap();
     assert!(fib.same_answers(&fresh), "updated table differs from a fresh compile");
     assert_same("dir24_8 after updates", &fib, &table.v4, &probes(&table.v4, 100_000));
@@ -222,13 +178,11 @@ fn dir24_8_after_replaying_linx_updates_equals_a_fresh_compile() {
 /// Replays the LINX update stream on the shared ris2015 table into a Tree Bitmap of layout
 /// `N`, one `apply_changes` per update, and compares with a fresh compile.
 fn treebitmap_replay<N: NodeLayout>() {
-    let Some(shared) = shared_data() else {
-        eprintln!("../shared/data not present: skipped the update replay");
-        return;
-    };
-    let mut table = load(&shared.join("tables/v4/ris2015-as3856.tsv.gz"));
+    let Some(ris) = shared_data("tables/v4/ris2015-as3856.tsv.gz") else { return };
+    let Some(stream) = shared_data("updates/linx2014-p52-v4.txt.gz") else { return };
+    let mut table = load(&ris);
     let mut fib = TreeBitmap::<u32, N>::compile(&table.v4, &()).unwrap();
-    replay_linx(&shared, &mut table, &mut fib);
+    replay_linx(&stream, &mut table, &mut fib);
     let fresh = TreeBitmap::<u32, N>::compile(&table.v4, &()).unwrap();
     assert!(fib.same_shape(&fresh), "{}: updated trie differs from a fresh compile", N::NAME);
     assert_eq!(fib.node_count(), fresh.node_count());
@@ -251,20 +205,8 @@ fn treebitmap6_after_replaying_linx_updates_equals_a_fresh_compile() {
 }
 
 /// Applies the 23,446 LINX updates to `table` and `fib`, one `apply_changes` per update.
-fn replay_linx<F: Incremental<u32>>(shared: &Path, table: &mut Table, fib: &mut F) {
-    let file = std::fs::File::open(shared.join("updates/linx2014-p52-v4.txt.gz")).unwrap();
-    let reader = fibforge_io::open_reader(file, "updates").unwrap();
-    let mut applied = 0;
-    for line in reader.lines() {
-        let Some((prefix, hop)) = parse_update(&line.unwrap(), table) else { continue };
-        let mark = table.v4.change_mark();
-        match hop {
-            Some(h) => table.v4.insert(prefix, h),
-            None => table.v4.remove(&prefix),
-        };
-        fib.apply_changes(&table.v4, table.v4.changes_since(mark)).unwrap();
-        table.v4.trim_changes(table.v4.change_mark());
-        applied += 1;
-    }
-    assert_eq!(applied, 23_446);
+fn replay_linx<F: Incremental<u32>>(stream: &Path, table: &mut Table, fib: &mut F) {
+    let updates = read_updates(stream, table);
+    assert_eq!(updates.len(), 23_446);
+    replay(&updates, &mut table.v4, fib);
 }

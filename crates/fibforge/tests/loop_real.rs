@@ -74,11 +74,10 @@ fn perturbed_real_table_set() {
 
 #[test]
 fn internet2_router_fibs() {
-    let dir = repo().join("../shared/data/multi/internet2");
-    if !dir.exists() {
-        eprintln!("skipped: {} not present", dir.display());
+    let Some(dir) = fibforge_io::data::shared_data(&repo(), "multi/internet2") else {
+        eprintln!("skipped: shared data multi/internet2 not present");
         return;
-    }
+    };
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     let mut hops = Interner::new();
@@ -93,20 +92,20 @@ fn internet2_router_fibs() {
 /// and the end state must equal a fresh build.
 #[test]
 fn replay_real_updates_with_reader() {
-    let stream = repo().join("../shared/data/updates/linx2014-p52-v4.txt.gz");
+    let stream = fibforge_io::data::shared_data(&repo(), "updates/linx2014-p52-v4.txt.gz");
     let mut hops = Interner::new();
     let base = read_v4(&repo().join("data/ris2015-as3856.tsv.gz"), &mut hops);
     let ribs = perturbed_tables(&base, 2, Perturbation::default(), 3);
     let mut l = Loop::build(ribs, &LoopConfig::default()).unwrap();
-    let updates: Vec<(bool, Prefix4, NextHop)> = if stream.exists() {
-        let reader = std::io::BufReader::new(flate2_reader(std::fs::File::open(&stream).unwrap()));
+    let updates: Vec<(bool, Prefix4, NextHop)> = if let Some(stream) = stream {
+        let reader = fibforge_io::read_updates(&stream, &fibforge_io::ReadConfig::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", stream.display()));
         reader
-            .lines()
-            .map(|l| l.unwrap())
-            .filter_map(|line| {
-                let c: Vec<&str> = line.split_whitespace().collect();
-                let p = c.get(2)?.parse::<Prefix4>().ok()?;
-                Some((c[1] == "a", p, hops.intern(c.get(3).unwrap_or(&"-").to_string()).unwrap()))
+            .map(|u| u.unwrap_or_else(|e| panic!("{}: {e}", stream.display())))
+            .filter_map(|u| {
+                let fibforge::AnyPrefix::V4(p) = u.prefix else { return None };
+                let hop = hops.intern(u.next_hop.unwrap_or_else(|| "-".into())).unwrap();
+                Some((u.kind == fibforge_io::UpdateKind::Announce, p, hop))
             })
             .collect()
     } else {

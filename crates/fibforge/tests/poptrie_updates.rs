@@ -8,9 +8,9 @@ use fibforge::{AnyPrefix, Compile, Incremental, Lookup, NextHop, Prefix, Rib};
 use fibforge_io::{PrefixOnlyHops, ReadConfig, Table, UpdateKind, read_table, read_updates};
 use std::path::{Path, PathBuf};
 
+/// The workplace's shared data folder ([`fibforge_io::data`]), when it exists here.
 fn shared_data() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
-    p.is_dir().then_some(p)
+    fibforge_io::data::shared_data_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
 }
 
 fn load(path: &Path) -> Table {

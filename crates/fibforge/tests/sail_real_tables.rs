@@ -3,64 +3,23 @@
 //! update stream replayed onto ris2015-as3856 (SAIL_U and SAIL_B incremental updates must
 //! answer like a fresh compile).
 
+mod common;
+
+use common::{Update, read_updates, repo_data, shared_data as shared};
 use fibforge::algo::sail::{SailB, SailConfig, SailL, SailU, max_len};
 use fibforge::{Address, BuildError, Compile, Incremental, Lookup, Prefix, Rib};
 use fibforge_io::{PrefixOnlyHops, ReadConfig, Table};
-use std::io::BufRead;
-use std::path::{Path, PathBuf};
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// `../shared/data` next to the repository, when this workplace has it.
-fn shared(rel: &str) -> Option<PathBuf> {
-    let p = repo_root().join("../shared/data").join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} not present", p.display());
-        None
-    }
-}
+use std::path::Path;
 
 fn load(path: &Path, prefix_only: PrefixOnlyHops) -> Table {
     let cfg = ReadConfig { prefix_only, ..ReadConfig::default() };
     fibforge_io::read_table(path, &cfg).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// The first and last address of every `every`-th route and their outside neighbours,
 /// random addresses, and random addresses inside random routes.
 fn probes<A: Address>(rib: &Rib<A>, every: usize, random: usize) -> Vec<A> {
-    let routes: Vec<Prefix<A>> = rib.iter().map(|(p, _)| p).collect();
-    let mut v = Vec::new();
-    for p in routes.iter().step_by(every.max(1)) {
-        let (first, last) = (p.addr().to_u128(), p.last().to_u128());
-        for x in [first, last, first.wrapping_sub(1), last.wrapping_add(1)] {
-            v.push(A::from_u128(x));
-        }
-    }
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
-    for _ in 0..random {
-        let r = ((rng.next() as u128) << 64) | rng.next() as u128;
-        v.push(A::from_u128(r));
-        if let Some(p) = routes.get(rng.next() as usize % routes.len().max(1)) {
-            let host = r & !A::netmask(p.len()).to_u128();
-            v.push(A::from_u128(p.addr().to_u128() | host));
-        }
-    }
-    v
+    common::probes(rib, every, random, 0x2545_F491_4F6C_DD1D)
 }
 
 /// `fib` answers every probe like the RIB, through `lookup` and `lookup_batch`.
@@ -107,13 +66,13 @@ fn check_v6(rib: &Rib<u128>, name: &str) {
 
 #[test]
 fn data_ris2015_as3856() {
-    let t = load(&repo_root().join("data/ris2015-as3856.tsv.gz"), PrefixOnlyHops::default());
+    let t = load(&repo_data("ris2015-as3856.tsv.gz"), PrefixOnlyHops::default());
     check_v4(&t.v4, "ris2015-as3856", 2);
 }
 
 #[test]
 fn data_tier1_2024_v6() {
-    let t = load(&repo_root().join("data/tier1-2024-v6.txt.gz"), PrefixOnlyHops::default());
+    let t = load(&repo_data("tier1-2024-v6.txt.gz"), PrefixOnlyHops::default());
     check_v6(&t.v6, "tier1-2024-v6");
 }
 
@@ -154,28 +113,24 @@ fn shared_v6_tables() {
 #[test]
 fn linx_updates_replayed_onto_ris2015() {
     let Some(updates) = shared("updates/linx2014-p52-v4.txt.gz") else { return };
-    let mut t = load(&repo_root().join("data/ris2015-as3856.tsv.gz"), PrefixOnlyHops::default());
+    let mut t = load(&repo_data("ris2015-as3856.tsv.gz"), PrefixOnlyHops::default());
     let cfg = SailConfig::default();
     let mut sail_u = SailU::compile(&t.v4, &cfg).unwrap();
     let mut sail_b = SailB::compile(&t.v4, &cfg).unwrap();
     let mut touched: Vec<Prefix<u32>> = Vec::new();
     let mut applied = 0;
-    for (n, line) in fibforge_io::open(&updates).unwrap().lines().enumerate() {
-        let line = line.unwrap();
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let [_, kind, prefix, hop] = f[..] else { panic!("line {}: {line}", n + 1) };
-        let p: Prefix<u32> = prefix.parse().unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
+    for u in read_updates(&updates, &mut t) {
         let mark = t.v4.change_mark();
-        match kind {
-            "a" => {
-                let h = t.hops.intern(hop.to_string()).unwrap();
+        let p = match u {
+            Update::Announce(p, h) => {
                 t.v4.insert(p, h);
+                p
             }
-            "w" => {
+            Update::Withdraw(p) => {
                 t.v4.remove(&p);
+                p
             }
-            _ => panic!("line {}: unknown kind {kind}", n + 1),
-        }
+        };
         let changed = t.v4.changes_since(mark).to_vec();
         sail_u.apply_changes(&t.v4, &changed).unwrap();
         sail_b.apply_changes(&t.v4, &changed).unwrap();

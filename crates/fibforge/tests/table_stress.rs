@@ -10,10 +10,9 @@ use fibforge::{Address, NextHop, Prefix, Rib, Table};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+/// One step of the library's xorshift ([`fibforge::verify::xorshift64_step`]) on `x`.
 fn xorshift(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
+    *x = fibforge::verify::xorshift64_step(*x);
     *x
 }
 

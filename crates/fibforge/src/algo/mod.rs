@@ -8,6 +8,8 @@ pub mod bsl;
 pub mod cpe;
 pub mod dir24_8;
 pub mod dxr;
+#[cfg(test)]
+mod isa_tests;
 pub mod lctrie;
 pub mod lulea;
 pub mod miht;

@@ -11,11 +11,17 @@ use crate::rib::Rib;
 
 const NONE: &[Opt] = &[];
 
+/// The `isa=` option of the structures with SIMD kernels ([`crate::cpu`]).
+const fn isa_opt(help: &'static str) -> Opt {
+    Opt { key: "isa", help }
+}
+
 const POPTRIE_OPTS: &[Opt] = &[
     Opt { key: "s", help: "direct-pointing bits, 0 to 24 (default 18)" },
     Opt { key: "aggregate", help: "on|off: route aggregation (§3)" },
     Opt { key: "dir16", help: "on|off: 16-bit direct-pointing entries where they fit" },
     Opt { key: "fanout", help: "on|off: root fan-out, IPv6 only (default on for IPv6)" },
+    isa_opt("auto|portable|avx2|avx512: the walk (popcnt/BMI at avx2, dir gathers at avx512)"),
 ];
 
 const BLOOM_OPTS: &[Opt] = &[
@@ -23,6 +29,7 @@ const BLOOM_OPTS: &[Opt] = &[
     Opt { key: "hash", help: "h2|murmur|knuth: the double-hashing function" },
     Opt { key: "levels", help: "DPCPE levels (0: one level per length)" },
     Opt { key: "cpe", help: "on|off: IPv4 /20+/24+/32 grouping" },
+    isa_opt("auto|portable|avx2|avx512: batch hashing of double-hashing schemes"),
 ];
 
 const SAIL_OPTS: &[Opt] = &[Opt { key: "width", help: "auto|16|32: word width of the arrays" }];
@@ -114,7 +121,7 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         summary: "interval B+-tree (after PlanB, NSDI 2026): predecessor search over the RIB's \
                   ranges in 64-byte SIMD nodes",
         options: &[
-            Opt { key: "isa", help: "auto|portable|avx2|avx512: the node-rank instructions" },
+            isa_opt("auto|portable|avx2|avx512: the node-rank instructions"),
             Opt { key: "delta", help: "side-table slots for updates, 1 to 1048576" },
             Opt { key: "dir", help: "on|off: the 16-bit front directory" },
             Opt { key: "lanes", help: "8|16|32: batch lanes walked in lock step" },

@@ -218,14 +218,9 @@ fn trie_depth_matches_definition() {
     let model = |a: u32| {
         routes.iter().map(|r| p4(r)).map(|p| p.addr().common_prefix_len(a).min(p.len())).max()
     };
-    let mut x = 0x1234_5678u32;
+    let mut rng = crate::verify::XorShift64::new(0x1234_5678);
     let probes = [0x0A01_0203, 0x0A01_0303, 0x0A02_0000, 0xC0A8_0101, 0xC0A9_0000, 0];
-    for a in probes.into_iter().chain((0..2000).map(|_| {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        x
-    })) {
+    for a in probes.into_iter().chain((0..2000).map(|_| rng.next_u64() as u32)) {
         assert_eq!(Some(rib.trie_depth(a)), model(a), "{a:#x}");
     }
     assert_eq!(rib.trie_depth(0x0A01_0203), 24);

@@ -140,7 +140,7 @@ fn common<A: SequenceFamily>() -> Vec<(&'static str, Builder<A>)> {
         ("bplus isa=portable", |r| {
             make::<A, bplus::BPlus<A>>(
                 r,
-                &bplus::Config { simd: Some(bplus::Simd::Portable), ..Default::default() },
+                &bplus::Config { isa: Some(crate::cpu::Isa::Portable), ..Default::default() },
             )
         }),
         ("bplus delta=1 dir=off", |r| {

@@ -15,6 +15,7 @@
 use super::hash::HashFn;
 use super::level::Level;
 use super::{BloomFib, BloomKey};
+use crate::cpu::Isa;
 use crate::nexthop::NextHop;
 
 /// Addresses per batch step (one bit each in a `u64` mask).
@@ -46,12 +47,12 @@ impl<A: BloomKey> Hashed<A> {
 
     /// Hashes the keys of `addrs` at `level`.
     #[inline(always)]
-    fn fill(&mut self, f: HashFn, level: &Level<A>, addrs: &[A]) {
+    fn fill(&mut self, isa: Isa, f: HashFn, level: &Level<A>, addrs: &[A]) {
         let n = addrs.len();
         for (k, &addr) in self.keys.iter_mut().zip(addrs) {
             *k = level.key(addr);
         }
-        A::pairs(f, &self.keys[..n], &mut self.a[..n], &mut self.b[..n]);
+        A::pairs(isa, f, &self.keys[..n], &mut self.a[..n], &mut self.b[..n]);
     }
 
     /// Prefetches the filter words of the addresses of `pending` at `level`.
@@ -105,7 +106,7 @@ impl<A: BloomKey> BloomFib<A> {
         let mut pending: u64 = if n == STEP { u64::MAX } else { (1 << n) - 1 };
         let mut stage = [Hashed::new(), Hashed::new()];
         if let Some(first) = self.levels.first() {
-            stage[0].fill(f, first, addrs);
+            stage[0].fill(self.isa, f, first, addrs);
             stage[0].prefetch_filter(first, pending);
         }
         for (l, level) in self.levels.iter().enumerate() {
@@ -115,7 +116,7 @@ impl<A: BloomKey> BloomFib<A> {
             // The next level's hashing and filter loads overlap this level's table reads
             // (prefetched for every address still pending: a superset of those that reach it).
             if let Some(below) = self.levels.get(l + 1) {
-                next.fill(f, below, addrs);
+                next.fill(self.isa, f, below, addrs);
                 next.prefetch_filter(below, pending);
             }
             pending &= !cur.confirm(level, hits, out);

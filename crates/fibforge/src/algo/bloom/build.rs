@@ -5,6 +5,7 @@ use super::expand::{expand, expanded_count, group_rib};
 use super::hash::{HashFn, Scheme};
 use super::{BloomConfig, BloomFib, BloomKey, Expansion, Level, Plan, Variant};
 use crate::addr::{Address, Family};
+use crate::cpu::Isa;
 use crate::fib::{BuildError, Compile};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
@@ -168,6 +169,7 @@ impl<A: BloomKey> BloomFib<A> {
             0 => (Vec::new(), rib.get(&Prefix::from_parts_unchecked(A::ZERO, 0))),
             bits => (build_direct(rib, bits), None),
         };
-        Ok(BloomFib { levels, direct, default, plan, scheme, cfg: cfg.clone() })
+        let isa = Isa::resolve(cfg.algo_name(), cfg.isa)?;
+        Ok(BloomFib { levels, direct, default, plan, scheme, isa, cfg: cfg.clone() })
     }
 }

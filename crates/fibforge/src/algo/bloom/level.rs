@@ -10,6 +10,7 @@ use super::hash::{HashFn, Scheme, seeded64};
 use super::key_table::KeyTable;
 use super::{simd, simd64};
 use crate::addr::Address;
+use crate::cpu::Isa;
 use crate::nexthop::NextHop;
 
 /// Seed of the table hash in the independent scheme (filters use seeds `0..k`).
@@ -27,8 +28,9 @@ pub trait BloomKey: Address {
     fn from_high64(x: u64) -> Self;
     /// The double-hashing pair of this key under `f`.
     fn pair(self, f: HashFn) -> (u32, u32);
-    /// Pairs of many keys at once (SIMD where the CPU has it).
-    fn pairs(f: HashFn, keys: &[Self], a: &mut [u32], b: &mut [u32]);
+    /// Pairs of many keys at once with the instruction set `isa` (scalar where the CPU
+    /// lacks it).
+    fn pairs(isa: Isa, f: HashFn, keys: &[Self], a: &mut [u32], b: &mut [u32]);
 }
 
 impl BloomKey for u32 {
@@ -52,8 +54,8 @@ impl BloomKey for u32 {
     fn pair(self, f: HashFn) -> (u32, u32) {
         f.pair32(self)
     }
-    fn pairs(f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
-        simd::hash_pairs(f, keys, a, b);
+    fn pairs(isa: Isa, f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
+        simd::hash_pairs_with(isa, f, keys, a, b);
     }
 }
 
@@ -78,8 +80,8 @@ impl BloomKey for u128 {
     fn pair(self, f: HashFn) -> (u32, u32) {
         f.pair64(self.fold64())
     }
-    fn pairs(f: HashFn, keys: &[u128], a: &mut [u32], b: &mut [u32]) {
-        simd64::hash_pairs128(f, keys, a, b);
+    fn pairs(isa: Isa, f: HashFn, keys: &[u128], a: &mut [u32], b: &mut [u32]) {
+        simd64::hash_pairs128_with(isa, f, keys, a, b);
     }
 }
 

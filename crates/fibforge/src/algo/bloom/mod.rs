@@ -110,7 +110,8 @@ impl BloomConfig {
             "bloom_base" => ("bloom_base", BloomConfig::baseline()),
             _ => ("bloomfwd", BloomConfig::default()),
         };
-        spec.check_options(name, &["fpr", "hash", "levels", "cpe"])?;
+        spec.check_options(name, &["fpr", "hash", "levels", "cpe", "isa"])?;
+        cfg.isa = Isa::from_option(name, spec)?;
         cfg.fpr = spec.get_f64(name, "fpr", cfg.fpr)?;
         if let Some(h) = spec.options.get("hash") {
             let bad =
@@ -140,6 +141,7 @@ pub use level::BloomKey;
 pub use lookup::lookup_parallel;
 pub use stats::ProbeStats;
 
+use crate::cpu::Isa;
 use crate::nexthop::NextHop;
 use hash::Scheme;
 use level::Level;
@@ -186,6 +188,8 @@ pub struct BloomConfig {
     pub expansion: Expansion,
     /// The most keys the expansion may create (default [`MAX_KEYS`]).
     pub max_keys: u128,
+    /// The batch hashing's instruction set; `None` detects it ([`Isa::detect`]).
+    pub isa: Option<Isa>,
 }
 
 impl Default for BloomConfig {
@@ -196,6 +200,7 @@ impl Default for BloomConfig {
             hash: None,
             expansion: Expansion::FamilyDefault,
             max_keys: MAX_KEYS,
+            isa: None,
         }
     }
 }
@@ -233,6 +238,8 @@ pub struct BloomFib<A: BloomKey> {
     default: Option<NextHop>,
     plan: Plan,
     scheme: Scheme,
+    /// The batch hashing's instruction set (resolved from `cfg.isa` at build time).
+    isa: Isa,
     cfg: BloomConfig,
 }
 

@@ -1,58 +1,19 @@
 //! Batch hashing of 32-bit keys with AVX-512 (16 lanes) and AVX2 (8 lanes) — the paper's
 //! instruction-level parallelism (§4.3.2), which vectorises exactly this stage.
 //!
-//! [`hash_pairs`] computes the double-hashing pair `(a, b)` ([`HashFn::pair32`]) of every key,
-//! choosing the widest instruction set the CPU reports at run time (`is_x86_feature_detected!`)
-//! and finishing the tail with the scalar twin [`pairs_scalar`]. Tests compare every available
+//! [`hash_pairs_with`] computes the double-hashing pair `(a, b)` ([`HashFn::pair32`]) of every
+//! key with the structure's instruction set ([`crate::cpu::Isa`], chosen when it is built)
+//! and finishes the tail with the scalar twin [`pairs_scalar`]. Tests compare every available
 //! path with the scalar twin on random and edge keys.
 
 use super::hash::{HashFn, PAIR_SALT};
-
-/// An instruction set for [`hash_pairs_with`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Isa {
-    /// Plain Rust, one key at a time.
-    Scalar,
-    /// 8 keys per step.
-    Avx2,
-    /// 16 keys per step.
-    Avx512,
-}
-
-impl Isa {
-    /// True when this CPU can run `self`.
-    pub(crate) fn available(self) -> bool {
-        match self {
-            Isa::Scalar => true,
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => is_x86_feature_detected!("avx2"),
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => is_x86_feature_detected!("avx512f"),
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => false,
-        }
-    }
-
-    /// The widest available instruction set.
-    pub(crate) fn best() -> Isa {
-        [Isa::Avx512, Isa::Avx2].into_iter().find(|i| i.available()).unwrap_or(Isa::Scalar)
-    }
-}
+use crate::cpu::Isa;
 
 /// The scalar twin: `(a[i], b[i]) = f.pair32(keys[i])`.
 pub(crate) fn pairs_scalar(f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
     for ((k, a), b) in keys.iter().zip(a).zip(b) {
         (*a, *b) = f.pair32(*k);
     }
-}
-
-/// Hash pairs of `keys` into `a` and `b` with the best instruction set of this CPU.
-///
-/// # Panics
-/// When `a` or `b` is shorter than `keys`.
-#[inline]
-pub(crate) fn hash_pairs(f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
-    hash_pairs_with(Isa::best(), f, keys, a, b);
 }
 
 /// Hash pairs with a chosen instruction set (falls back to scalar when it is unavailable).
@@ -64,12 +25,12 @@ pub(crate) fn hash_pairs_with(isa: Isa, f: HashFn, keys: &[u32], a: &mut [u32], 
     let done = match isa {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 if isa.available() => {
-            // SAFETY: AVX-512F is available (checked above); lengths checked by the assert.
+            // SAFETY: the CPU has the AVX-512 level, so AVX-512F (checked above); lengths checked by the assert.
             unsafe { x86::pairs_avx512(f, keys, a, b) }
         }
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 if isa.available() => {
-            // SAFETY: AVX2 is available (checked above); lengths checked by the assert.
+            // SAFETY: the CPU has the AVX2 level, so AVX2 (checked above); lengths checked by the assert.
             unsafe { x86::pairs_avx2(f, keys, a, b) }
         }
         _ => 0,
@@ -188,15 +149,8 @@ mod tests {
     use super::*;
 
     fn keys() -> Vec<u32> {
-        let mut x = 0x2545_f491u32;
-        let mut v: Vec<u32> = (0..1003)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x
-            })
-            .collect();
+        let mut rng = crate::verify::XorShift64::new(0x2545_f491);
+        let mut v: Vec<u32> = (0..1003).map(|_| rng.next_u64() as u32).collect();
         v.extend([0, 1, u32::MAX, 0x8000_0000, 0xC0A8_0100, 0xFFFF_FF00]);
         v
     }

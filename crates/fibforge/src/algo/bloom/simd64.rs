@@ -20,25 +20,11 @@
 
 use super::hash::{HashFn, fold32};
 use super::level::BloomKey;
-use super::simd::{self, Isa};
+use super::simd;
+use crate::cpu::Isa;
 
 /// Keys folded per round (the size of the stack buffers).
 const CHUNK: usize = 64;
-
-/// True when this CPU can run the 64-bit key hashing with `isa` (AVX-512 needs DQ for the
-/// 64-bit multiply besides F).
-pub(crate) fn available(isa: Isa) -> bool {
-    match isa {
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => isa.available() && is_x86_feature_detected!("avx512dq"),
-        _ => isa.available(),
-    }
-}
-
-/// The widest instruction set [`available`] for 64-bit keys.
-pub(crate) fn best() -> Isa {
-    [Isa::Avx512, Isa::Avx2].into_iter().find(|&i| available(i)).unwrap_or(Isa::Scalar)
-}
 
 /// The scalar twin: `(a[i], b[i]) = f.pair64(keys[i])`.
 pub(crate) fn pairs64_scalar(f: HashFn, keys: &[u64], a: &mut [u32], b: &mut [u32]) {
@@ -66,13 +52,13 @@ pub(crate) fn hash_pairs64_with(isa: Isa, f: HashFn, keys: &[u64], a: &mut [u32]
     }
     let done = match isa {
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 if available(isa) => {
-            // SAFETY: AVX-512F and DQ are available (checked above); lengths checked by the assert.
+        Isa::Avx512 if isa.available() => {
+            // SAFETY: the CPU has the AVX-512 level, so AVX-512F and DQ (checked above); lengths checked by the assert.
             unsafe { x86::murmur_avx512(keys, a, b) }
         }
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 if available(isa) => {
-            // SAFETY: AVX2 is available (checked above); lengths checked by the assert.
+        Isa::Avx2 if isa.available() => {
+            // SAFETY: the CPU has the AVX2 level, so AVX2 (checked above); lengths checked by the assert.
             unsafe { x86::murmur_avx2(keys, a, b) }
         }
         _ => 0,
@@ -113,15 +99,6 @@ fn fold32_all(keys: &[u128], out: &mut [u32]) {
     for (x, &k) in out.iter_mut().zip(keys) {
         *x = fold32(k.fold64());
     }
-}
-
-/// Pairs of IPv6 keys with the best instruction set of this CPU.
-///
-/// # Panics
-/// When `a` or `b` is shorter than `keys`.
-#[inline]
-pub(crate) fn hash_pairs128(f: HashFn, keys: &[u128], a: &mut [u32], b: &mut [u32]) {
-    hash_pairs128_with(best(), f, keys, a, b);
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -235,15 +212,8 @@ mod tests {
 
     /// Random 128-bit values and edge patterns (all zeros, all ones, single bits, halves).
     fn raw_keys() -> Vec<u128> {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let mut v: Vec<u128> =
-            (0..501).map(|_| ((next() as u128) << 64) | next() as u128).collect();
+        let mut rng = crate::verify::XorShift64::new(0x2545_f491_4f6c_dd1d);
+        let mut v: Vec<u128> = (0..501).map(|_| rng.next_u128()).collect();
         v.extend([0, 1, u128::MAX, 1 << 127, 1 << 64, (1 << 64) - 1, u128::MAX << 64]);
         v.push(0x2001_0db8_0000_0000_0000_0000_0000_0000);
         v
@@ -262,7 +232,7 @@ mod tests {
             let (mut a0, mut b0) = (vec![0; keys.len()], vec![0; keys.len()]);
             pairs64_scalar(f, &keys, &mut a0, &mut b0);
             for isa in [Isa::Avx2, Isa::Avx512] {
-                if !available(isa) {
+                if !isa.available() {
                     eprintln!("{isa:?} not available on this CPU: skipped");
                     continue;
                 }
@@ -280,8 +250,8 @@ mod tests {
             let keys = keys_at(len);
             for f in FUNCTIONS {
                 let want: Vec<(u32, u32)> = keys.iter().map(|k| k.pair(f)).collect();
-                for isa in [Isa::Scalar, Isa::Avx2, Isa::Avx512] {
-                    if !available(isa) {
+                for isa in [Isa::Portable, Isa::Avx2, Isa::Avx512] {
+                    if !isa.available() {
                         continue;
                     }
                     let (mut a, mut b) = (vec![0; keys.len()], vec![0; keys.len()]);

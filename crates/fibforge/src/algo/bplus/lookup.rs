@@ -12,10 +12,11 @@
 use super::dir::Entry;
 use super::hops::{HopSlots, Hops};
 use super::key::Key;
-use super::node::{Isa, Portable, Simd, TreeKey};
+use super::node::{Isa, Portable, TreeKey};
 use super::tree::Tree;
 use super::view::Fib;
 use crate::algo::prefetch;
+use crate::cpu;
 use crate::nexthop::{NextHop, as_raw_slots};
 
 /// Addresses walked in lock step by a batch unless the `lanes` option says otherwise.
@@ -24,13 +25,13 @@ pub const LANES: usize = 16;
 impl<A: Key> Fib<A> {
     /// The interval of key `k` (below `K::MAX`), searched with this view's instruction set.
     pub(super) fn search(&self, k: A::T) -> usize {
-        match self.simd {
+        match self.isa {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `simd` is AVX-512 only when the CPU has it (`Simd::detect`/`available`).
-            Simd::Avx512 => unsafe { x86::search_avx512(&self.tree, k) },
+            // SAFETY: `isa` is AVX-512 only when the CPU has it (`cpu::Isa::resolve`).
+            cpu::Isa::Avx512 => unsafe { x86::search_avx512(&self.tree, k) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above, for AVX2.
-            Simd::Avx2 => unsafe { x86::search_avx2(&self.tree, k) },
+            cpu::Isa::Avx2 => unsafe { x86::search_avx2(&self.tree, k) },
             _ => self.tree.search::<Portable>(k),
         }
     }
@@ -38,19 +39,19 @@ impl<A: Key> Fib<A> {
     /// One lookup.
     #[inline]
     pub fn lookup(&self, addr: A) -> Option<NextHop> {
-        match (&self.hops, self.simd) {
+        match (&self.hops, self.isa) {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `simd` names an instruction set this CPU has (see `search`).
-            (Hops::Narrow(h), Simd::Avx512) => unsafe { x86::one_avx512(self, &**h, addr) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            (Hops::Wide(h), Simd::Avx512) => unsafe { x86::one_avx512(self, &**h, addr) },
+            // SAFETY: `isa` names an instruction set this CPU has (see `search`).
+            (Hops::Narrow(h), cpu::Isa::Avx512) => unsafe { x86::one_avx512(self, &**h, addr) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            (Hops::Narrow(h), Simd::Avx2) => unsafe { x86::one_avx2(self, &**h, addr) },
+            (Hops::Wide(h), cpu::Isa::Avx512) => unsafe { x86::one_avx512(self, &**h, addr) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            (Hops::Wide(h), Simd::Avx2) => unsafe { x86::one_avx2(self, &**h, addr) },
+            (Hops::Narrow(h), cpu::Isa::Avx2) => unsafe { x86::one_avx2(self, &**h, addr) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            (Hops::Wide(h), cpu::Isa::Avx2) => unsafe { x86::one_avx2(self, &**h, addr) },
             (Hops::Narrow(h), _) => one::<Portable, _, _>(self, &**h, addr),
             (Hops::Wide(h), _) => one::<Portable, _, _>(self, &**h, addr),
         }
@@ -69,25 +70,25 @@ impl<A: Key> Fib<A> {
 
     /// A batch in groups of `L` lanes.
     fn batch_in<const L: usize>(&self, addrs: &[A], out: &mut [u32]) {
-        match (&self.hops, self.simd) {
+        match (&self.hops, self.isa) {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `simd` names an instruction set this CPU has (see `search`).
-            (Hops::Narrow(h), Simd::Avx512) => unsafe {
+            // SAFETY: `isa` names an instruction set this CPU has (see `search`).
+            (Hops::Narrow(h), cpu::Isa::Avx512) => unsafe {
                 x86::batch_avx512::<_, _, L>(self, &**h, addrs, out)
             },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            (Hops::Wide(h), Simd::Avx512) => unsafe {
+            (Hops::Wide(h), cpu::Isa::Avx512) => unsafe {
                 x86::batch_avx512::<_, _, L>(self, &**h, addrs, out)
             },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            (Hops::Narrow(h), Simd::Avx2) => unsafe {
+            (Hops::Narrow(h), cpu::Isa::Avx2) => unsafe {
                 x86::batch_avx2::<_, _, L>(self, &**h, addrs, out)
             },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            (Hops::Wide(h), Simd::Avx2) => unsafe {
+            (Hops::Wide(h), cpu::Isa::Avx2) => unsafe {
                 x86::batch_avx2::<_, _, L>(self, &**h, addrs, out)
             },
             (Hops::Narrow(h), _) => batch::<Portable, _, _, L>(self, &**h, addrs, out),

@@ -65,9 +65,9 @@ mod tests;
 
 pub use key::Key;
 pub use lookup::LANES;
-pub use node::Simd;
 pub use view::Fib;
 
+use crate::cpu;
 use crate::fib::{BuildError, Compile, Incremental, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
@@ -79,8 +79,8 @@ use std::sync::Arc;
 /// Build parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// The node search's instruction set; `None` detects the best (see [`Simd::detect`]).
-    pub simd: Option<Simd>,
+    /// The node search's instruction set; `None` detects it (see [`cpu::Isa::detect`]).
+    pub isa: Option<cpu::Isa>,
     /// Side slots for updates that move boundaries before a rebuild.
     pub delta: usize,
     /// The front directory on the top 16 key bits (see the module doc).
@@ -91,7 +91,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { simd: None, delta: 4096, dir: true, lanes: LANES }
+        Config { isa: None, delta: 4096, dir: true, lanes: LANES }
     }
 }
 
@@ -169,7 +169,7 @@ impl<A: Key> Compile<A> for BPlus<A> {
     type Config = Config;
 
     fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
-        let view = Fib::build(rib, cfg, resolve_simd(cfg.simd)?)?;
+        let view = Fib::build(rib, cfg, cpu::Isa::resolve("bplus", cfg.isa)?)?;
         let mut spans = vec![None; view.sides.capacity()];
         for pos in 0..view.intervals() {
             let word = view.hops.get(pos);
@@ -238,38 +238,11 @@ impl<A: Key> crate::sync::Concurrent<A> for BPlus<A> {
     }
 }
 
-/// The instruction set `simd` asks for (`None`: the best this CPU has), or an error when
-/// this CPU lacks it.
-pub fn resolve_simd(simd: Option<Simd>) -> Result<Simd, BuildError> {
-    match simd {
-        None => Ok(Simd::detect()),
-        Some(s) if s.available() => Ok(s),
-        Some(s) => Err(BuildError::BadOption {
-            algo: "bplus",
-            option: format!("isa={}", s.name()),
-            reason: "this CPU does not have it".into(),
-        }),
-    }
-}
-
 impl Config {
     /// The configuration `spec` names (`bplus:isa=avx2,delta=1024`).
     pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, BuildError> {
         spec.check_options("bplus", &["isa", "delta", "dir", "lanes"])?;
-        let simd = match spec.options.get("isa").map(String::as_str) {
-            None | Some("auto") => None,
-            Some("portable") => Some(Simd::Portable),
-            Some("avx2") => Some(Simd::Avx2),
-            Some("avx512") => Some(Simd::Avx512),
-            Some(other) => {
-                return Err(BuildError::BadOption {
-                    algo: "bplus",
-                    option: format!("isa={other}"),
-                    reason: "expected auto, portable, avx2 or avx512".into(),
-                });
-            }
-        };
-        resolve_simd(simd)?;
+        let isa = cpu::Isa::from_option("bplus", spec)?;
         let delta = spec.get_u32("bplus", "delta", Config::default().delta as u32)?;
         if !(1..=1 << 20).contains(&delta) {
             return Err(BuildError::BadOption {
@@ -287,6 +260,6 @@ impl Config {
                 reason: "expected 8, 16 or 32".into(),
             });
         }
-        Ok(Config { simd, delta: delta as usize, dir, lanes })
+        Ok(Config { isa, delta: delta as usize, dir, lanes })
     }
 }

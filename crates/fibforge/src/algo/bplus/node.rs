@@ -133,7 +133,7 @@ mod x86 {
         #[inline(always)]
         fn rank32(line: &Line32, x: u32) -> usize {
             // SAFETY: only instantiated inside functions that enable `avx2` and `popcnt`,
-            // which callers enter after runtime detection (`Simd::detect`); the line is
+            // which callers enter after runtime detection (`crate::cpu::Isa`); the line is
             // 64-byte aligned, so both aligned 32-byte loads are in bounds.
             unsafe {
                 let flip = _mm256_set1_epi32(i32::MIN);
@@ -184,62 +184,6 @@ mod x86 {
                 let keys = _mm512_load_si512(line.0.as_ptr() as *const _);
                 _mm512_cmple_epu64_mask(keys, _mm512_set1_epi64(x as i64)).count_ones() as usize
             }
-        }
-    }
-}
-
-/// The instruction set a structure's lookups use, detected once at build time (or forced).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Simd {
-    /// No SIMD (any CPU).
-    Portable,
-    /// x86-64 AVX2.
-    Avx2,
-    /// x86-64 AVX-512F.
-    Avx512,
-}
-
-impl Simd {
-    /// The widest set this CPU has, unless `FIBFORGE_ISA` (`portable`, `avx2`, `avx512`)
-    /// asks for a narrower one.
-    pub fn detect() -> Simd {
-        let best = Self::best();
-        match std::env::var("FIBFORGE_ISA").as_deref() {
-            Ok("portable") => Simd::Portable,
-            Ok("avx2") if best != Simd::Portable => Simd::Avx2,
-            _ => best,
-        }
-    }
-
-    fn best() -> Simd {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let popcnt = is_x86_feature_detected!("popcnt");
-            if popcnt && is_x86_feature_detected!("avx512f") {
-                return Simd::Avx512;
-            }
-            if popcnt && is_x86_feature_detected!("avx2") {
-                return Simd::Avx2;
-            }
-        }
-        Simd::Portable
-    }
-
-    /// True when this CPU can run `self`.
-    pub fn available(self) -> bool {
-        match self {
-            Simd::Portable => true,
-            Simd::Avx2 => Self::best() != Simd::Portable,
-            Simd::Avx512 => Self::best() == Simd::Avx512,
-        }
-    }
-
-    /// The name used in options and reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Simd::Portable => "portable",
-            Simd::Avx2 => "avx2",
-            Simd::Avx512 => "avx512",
         }
     }
 }

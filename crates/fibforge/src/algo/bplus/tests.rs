@@ -1,7 +1,7 @@
-use super::node::Simd;
 use super::tree::Tree;
 use super::{BPlus, Config, Key};
 use crate::algo::testkit::{arb_routes, assert_same, edge_tables, hop, probes, table};
+use crate::cpu::Isa;
 use crate::fib::{Compile, Incremental, Lookup};
 use crate::prefix::Prefix;
 use crate::rib::Rib;
@@ -9,8 +9,8 @@ use crate::verify::{XorShift64, cases};
 use proptest::prelude::*;
 
 /// Every instruction set this CPU has.
-fn isas() -> Vec<Simd> {
-    [Simd::Portable, Simd::Avx2, Simd::Avx512].into_iter().filter(|s| s.available()).collect()
+fn isas() -> Vec<Isa> {
+    Isa::ALL.into_iter().filter(|s| s.available()).collect()
 }
 
 /// Builds `rib` with every instruction set, with and without the directory, and checks it
@@ -19,11 +19,11 @@ fn check<A: Key>(name: &str, rib: &Rib<A>, extra: &[A]) {
     let mut addrs = probes(rib, 2000, 7);
     addrs.extend_from_slice(extra);
     addrs.extend([A::ZERO, A::from_u128(u128::MAX), A::from_u128(1), A::from_u128(u128::MAX - 1)]);
-    for simd in isas() {
+    for isa in isas() {
         for (dir, lanes) in [(true, 16), (false, 16), (true, 8), (true, 32)] {
-            let cfg = Config { simd: Some(simd), dir, lanes, ..Config::default() };
+            let cfg = Config { isa: Some(isa), dir, lanes, ..Config::default() };
             let fib = BPlus::compile(rib, &cfg).unwrap();
-            let what = format!("{name} ({}, dir {dir}, {lanes} lanes)", simd.name());
+            let what = format!("{name} ({}, dir {dir}, {lanes} lanes)", isa.name());
             assert_same(&what, &fib, rib, &addrs);
         }
     }

@@ -4,15 +4,16 @@ use super::Config;
 use super::dir::Dir;
 use super::hops::Hops;
 use super::key::{Answer, Key, intervals};
-use super::node::{Simd, TreeKey};
+use super::node::TreeKey;
 use super::side::{Side, Sides};
 use super::tree::Tree;
+use crate::cpu;
 use crate::fib::BuildError;
 use crate::rib::Rib;
 
 /// The compiled interval B+-tree of one table (the part readers share).
 pub struct Fib<A: Key> {
-    pub(super) simd: Simd,
+    pub(super) isa: cpu::Isa,
     /// Lanes of a batch's lock step (8, 16 or 32).
     pub(super) lanes: usize,
     pub(super) tree: Tree<A::T>,
@@ -38,8 +39,8 @@ fn raw_hop<A: Key>(answer: &Answer<A>) -> u32 {
 }
 
 impl<A: Key> Fib<A> {
-    /// Compiles the routes of `rib` (`simd`: the instruction set `cfg` resolved to).
-    pub fn build(rib: &Rib<A>, cfg: &Config, simd: Simd) -> Result<Self, BuildError> {
+    /// Compiles the routes of `rib` (`isa`: the instruction set `cfg` resolved to).
+    pub fn build(rib: &Rib<A>, cfg: &Config, isa: cpu::Isa) -> Result<Self, BuildError> {
         let delta_slots = cfg.delta;
         let (mut keys, mut answers): (Vec<A::T>, Vec<Answer<A>>) =
             intervals::<A>(&rib.ranges()).into_iter().unzip();
@@ -78,7 +79,7 @@ impl<A: Key> Fib<A> {
         let hops = Hops::new(&words, largest);
         let tree = Tree::build(&keys);
         let dir = Dir::build(&tree, max_pos, cfg.dir);
-        Ok(Fib { simd, lanes: cfg.lanes, tree, dir, hops, max_pos, sides })
+        Ok(Fib { isa, lanes: cfg.lanes, tree, dir, hops, max_pos, sides })
     }
 
     /// The interval holding key `k`.
@@ -135,7 +136,7 @@ impl<A: Key> Fib<A> {
             self.intervals(),
             levels.join("/"),
             self.hops.width(),
-            self.simd.name()
+            self.isa.name()
         )
     }
 
@@ -145,7 +146,7 @@ impl<A: Key> Fib<A> {
     }
 
     /// The instruction set of the node searches.
-    pub fn simd(&self) -> Simd {
-        self.simd
+    pub fn isa(&self) -> cpu::Isa {
+        self.isa
     }
 }

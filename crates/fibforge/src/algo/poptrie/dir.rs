@@ -20,8 +20,10 @@
 //! The narrow array has one padding entry after the last, so that the AVX-512 path can read
 //! every entry as the low half of an unaligned 32-bit gather lane.
 
-use super::layout::DIRECT_LEAF;
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
+
+/// Direct-pointing entries with this bit set hold a raw next hop, otherwise a node index.
+pub(crate) const DIRECT_LEAF: u32 = 1 << 31;
 
 /// The direct-pointing entries of one structure (public only for [`super::Key`]'s SIMD hook;
 /// the module is private).

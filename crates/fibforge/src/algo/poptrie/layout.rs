@@ -15,8 +15,7 @@ use std::marker::PhantomData;
 /// Bits per trie level (the paper's `k`): 64-ary nodes, one `u64` bit vector each.
 pub(crate) const STRIDE: u32 = 6;
 
-/// Direct-pointing entries with this bit set hold a raw next hop, otherwise a node index.
-pub(crate) const DIRECT_LEAF: u32 = 1 << 31;
+pub(crate) use super::dir::DIRECT_LEAF;
 
 /// The largest raw next hop (index + 1) a direct-pointing entry can hold.
 pub(crate) const MAX_DIRECT_RAW: u32 = DIRECT_LEAF - 1;

@@ -9,39 +9,12 @@
 //!
 //! `count_ones` is a single instruction only where the compiler may assume `popcnt`; the
 //! crate is built for baseline x86-64, so the walk is compiled twice: a portable copy, and one
-//! with `popcnt` and BMI enabled, chosen once at build time by runtime CPU detection
-//! ([`Isa`]).
+//! with `popcnt` and BMI enabled, chosen once at build time (the [`Isa`] level from
+//! [`crate::cpu`]: `Avx2` runs the `popcnt`/BMI walk, `Avx512` adds AVX-512 `dir` gathers).
 
 use super::fanout::FANOUT;
 use super::layout::{Arena, Core, DIRECT_LEAF, Key, Leaf, Node, STRIDE};
-
-/// The instruction set a structure's lookup runs with, detected at run time.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Isa {
-    Portable,
-    #[cfg(target_arch = "x86_64")]
-    X86Popcnt,
-    /// `X86Popcnt`, and batches read `dir` with AVX-512 gathers (`simd.rs`).
-    #[cfg(target_arch = "x86_64")]
-    X86Avx512,
-}
-
-impl Isa {
-    /// The best the running CPU supports.
-    pub(crate) fn detect() -> Isa {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-        {
-            if std::is_x86_feature_detected!("avx512f") {
-                return Isa::X86Avx512;
-            }
-            return Isa::X86Popcnt;
-        }
-        Isa::Portable
-    }
-}
+use crate::cpu::Isa;
 
 impl<A: Key, L: Leaf> Core<A, L> {
     /// The node record at `i`.
@@ -335,7 +308,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
             for (c, (a16, o16)) in a.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
                 let (a16, o16): (&[A; 16], &mut [u32; 16]) =
                     (a16.try_into().expect("16 lanes"), o16.try_into().expect("16 lanes"));
-                // SAFETY: only instantiated with `GATHER` under `Isa::X86Avx512` (AVX-512F
+                // SAFETY: only instantiated with `GATHER` under `Isa::Avx512` (AVX-512F
                 // detected); `dir` has `2^s` entries and is written only by atomic stores.
                 let Some(nodes) = (unsafe { A::gather_direct16(&self.dir, self.s, a16, o16) })
                 else {
@@ -391,10 +364,11 @@ impl<A: Key, L: Leaf> Core<A, L> {
     #[inline(always)]
     pub(crate) fn lookup_with(&self, isa: Isa, a: A) -> u32 {
         match isa {
-            Isa::Portable => self.lookup_inline(a),
-            // SAFETY: `X86Popcnt` and `X86Avx512` are only chosen after detecting the features.
+            // SAFETY: `Avx2` and `Avx512` are only chosen when the CPU has them
+            // (`Isa::resolve`), and both levels include `popcnt`, `bmi1` and `bmi2`.
             #[cfg(target_arch = "x86_64")]
-            Isa::X86Popcnt | Isa::X86Avx512 => unsafe { self.lookup_x86(a) },
+            Isa::Avx2 | Isa::Avx512 => unsafe { self.lookup_x86(a) },
+            _ => self.lookup_inline(a),
         }
     }
 
@@ -402,12 +376,13 @@ impl<A: Key, L: Leaf> Core<A, L> {
     #[inline(always)]
     pub(crate) fn lookup_batch_with(&self, isa: Isa, addrs: &[A], out: &mut [u32]) {
         match isa {
-            Isa::Portable => self.lookup_batch_inline::<false>(addrs, out),
-            // SAFETY: each variant is only chosen after detecting its features.
+            // SAFETY: each level is only chosen when the CPU has it (`Isa::resolve`); `Avx2`
+            // includes `popcnt`, `bmi1` and `bmi2`, `Avx512` adds `avx512f`.
             #[cfg(target_arch = "x86_64")]
-            Isa::X86Popcnt => unsafe { self.lookup_batch_x86(addrs, out) },
+            Isa::Avx2 => unsafe { self.lookup_batch_x86(addrs, out) },
             #[cfg(target_arch = "x86_64")]
-            Isa::X86Avx512 => unsafe { self.lookup_batch_avx512(addrs, out) },
+            Isa::Avx512 => unsafe { self.lookup_batch_avx512(addrs, out) },
+            _ => self.lookup_batch_inline::<false>(addrs, out),
         }
     }
 }

@@ -76,7 +76,7 @@ mod update;
 
 impl Config {
     /// The configuration `spec` names (`poptrie`, `poptrie0`, `poptrie16`, `poptrie18` with
-    /// options `s`, `aggregate`, `dir16` and `fanout`), or `None` when `spec` is another
+    /// options `s`, `aggregate`, `dir16`, `fanout` and `isa`), or `None` when `spec` is another
     /// algorithm.
     pub fn from_spec<A: Key>(spec: &crate::registry::AlgoSpec) -> Option<Result<Self, BuildError>> {
         let default = Config::for_family::<A>();
@@ -88,12 +88,13 @@ impl Config {
             _ => return None,
         };
         let parse = || {
-            spec.check_options("poptrie", &["s", "aggregate", "dir16", "fanout"])?;
+            spec.check_options("poptrie", &["s", "aggregate", "dir16", "fanout", "isa"])?;
             Ok(Config {
                 s: spec.get_u32("poptrie", "s", s)?,
                 aggregate: spec.get_bool("poptrie", "aggregate", default.aggregate)?,
                 narrow_dir: spec.get_bool("poptrie", "dir16", default.narrow_dir)?,
                 fanout: fanout_option::<A>(spec, default.fanout)?,
+                isa: Isa::from_option("poptrie", spec)?,
             })
         };
         Some(parse())
@@ -121,6 +122,7 @@ mod tests;
 #[cfg(test)]
 mod update_tests;
 
+use crate::cpu::Isa;
 use crate::fib::{BuildError, Compile, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
@@ -131,7 +133,6 @@ pub use counts::UpdateCounts;
 use dir::DirTable;
 use layout::{Arena, Core, MAX_DIRECT_RAW};
 pub use layout::{Key, Leaf};
-use lookup::Isa;
 use reclaim::Reclaim;
 use std::sync::Arc;
 
@@ -149,13 +150,15 @@ pub struct Config {
     /// root; IPv6 only (ignored for IPv4: [`Stats::fanout`] says whether it is in use), and
     /// only with 16-bit `dir` entries.
     pub fanout: bool,
+    /// The lookup's instruction set; `None` detects it ([`Isa::detect`]).
+    pub isa: Option<Isa>,
 }
 
 /// The same for both families, so without root fan-out (IPv6 only); `Config::for_family`
 /// is the recommended configuration (what `Table::new` and the command line use).
 impl Default for Config {
     fn default() -> Self {
-        Config { s: 18, aggregate: true, narrow_dir: true, fanout: false }
+        Config { s: 18, aggregate: true, narrow_dir: true, fanout: false, isa: None }
     }
 }
 
@@ -234,8 +237,8 @@ macro_rules! map_core {
 pub(crate) use map_core;
 
 impl<A: Key> Fib<A> {
-    pub(crate) fn new(cores: Cores<A>) -> Self {
-        Fib { cores, isa: Isa::detect() }
+    pub(crate) fn new(cores: Cores<A>, isa: Isa) -> Self {
+        Fib { cores, isa }
     }
 
     #[inline(always)]
@@ -378,7 +381,7 @@ impl<A: Key> Compile<A> for Poptrie<A> {
         };
         let (fib, node_alloc, leaves) = fib;
         Ok(Poptrie {
-            fib: Arc::new(Fib::new(fib)),
+            fib: Arc::new(Fib::new(fib, Isa::resolve("poptrie", cfg.isa)?)),
             cfg: cfg.clone(),
             node_alloc,
             leaf_alloc: BlockAlloc::new(leaves, leaves),

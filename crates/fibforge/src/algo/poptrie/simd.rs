@@ -5,7 +5,7 @@
 //!
 //! Only this step is vectorised: the walks below `dir` are data-dependent chains of
 //! different lengths (`lookup.rs` walks them).
-//! [`super::lookup::Isa::X86Avx512`] is chosen at run time; the scalar twin is the
+//! [`crate::cpu::Isa::Avx512`] is chosen at run time; the scalar twin is the
 //! `X86Popcnt`/`Portable` path, and the tests compare both on every table.
 //!
 //! The IPv6 walks in lock step with AVX-512 (gathers of node words, `vpopcntq` ranks) were
@@ -16,9 +16,9 @@
 //! (`gather_narrow`); the wide one as 32-bit entries (`gather_wide`).
 
 #[cfg(target_arch = "x86_64")]
-use super::dir::DirTable;
+use super::dir::DIRECT_LEAF;
 #[cfg(target_arch = "x86_64")]
-use super::layout::DIRECT_LEAF;
+use super::dir::DirTable;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
