@@ -20,7 +20,7 @@ use crate::peers::{Peer, PeerFamily};
 use crate::report::{Row, Status};
 use crate::rng::XorShift64;
 use crate::runner::Log;
-use crate::timing::{Mode, Percentiles};
+use crate::timing::Mode;
 use fibforge::multi::baselines;
 use fibforge::multi::loop_::{Loop, LoopConfig};
 use fibforge::multi::sail_m::SailM;
@@ -201,16 +201,7 @@ fn fill_cycles<A: BenchAddress>(
         seed: s.seed,
     };
     let cycles = multi_cycles::measure(|f| m.with(|v| f(v)), plan);
-    if let Some(p) = Percentiles::of(&cycles.ticks) {
-        r.cycles_mean = Some(p.mean);
-        r.cycles_p50 = Some(p.p50);
-        r.cycles_p75 = Some(p.p75);
-        r.cycles_p95 = Some(p.p95);
-        r.cycles_p99 = Some(p.p99);
-        r.cycles_samples = Some(p.count);
-        r.cycles_group = Some(cycles.group);
-        r.cycles_resolution = Some(cycles.resolution);
-    }
+    r.set_cycles(&cycles);
 }
 
 /// One DPDK `rte_fib` (`rte_fib6`) per table through the peers module, or a `not_available`

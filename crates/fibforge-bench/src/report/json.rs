@@ -105,6 +105,20 @@ pub struct Row {
 }
 
 impl Row {
+    /// Fills the cycle columns from a cycle measurement (left empty when it has no samples).
+    pub fn set_cycles(&mut self, cycles: &crate::timing::CycleSamples) {
+        if let Some(p) = crate::timing::Percentiles::of(&cycles.ticks) {
+            self.cycles_mean = Some(p.mean);
+            self.cycles_p50 = Some(p.p50);
+            self.cycles_p75 = Some(p.p75);
+            self.cycles_p95 = Some(p.p95);
+            self.cycles_p99 = Some(p.p99);
+            self.cycles_samples = Some(p.count);
+            self.cycles_group = Some(cycles.group);
+            self.cycles_resolution = Some(cycles.resolution);
+        }
+    }
+
     /// A row with identity only, every figure null.
     pub fn empty(
         table: &str,

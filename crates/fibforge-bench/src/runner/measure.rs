@@ -5,7 +5,7 @@ use crate::contender::Contender;
 use crate::depth::{measure_by_depth, sorted_by_depth};
 use crate::family::BenchAddress;
 use crate::report::{Row, Status};
-use crate::timing::{CycleSamples, Mode, Percentiles, Spread, cdf, measure_rate, measure_threads};
+use crate::timing::{CycleSamples, Mode, Spread, cdf, measure_rate, measure_threads};
 use crate::traffic::TrafficSource;
 use crate::verify::{Probes, check};
 use fibforge::Rib;
@@ -182,16 +182,7 @@ fn time_row<A: BenchAddress>(
     let max_time = ctx.duration.max(Duration::from_millis(100));
     let (n, group) = (ctx.s.cycle_samples, ctx.s.cycle_group);
     let cycles = CycleSamples::measure(&*c.fib, src, mode, n, group, max_time, ctx.s.seed);
-    if let Some(p) = Percentiles::of(&cycles.ticks) {
-        r.cycles_mean = Some(p.mean);
-        r.cycles_p50 = Some(p.p50);
-        r.cycles_p75 = Some(p.p75);
-        r.cycles_p95 = Some(p.p95);
-        r.cycles_p99 = Some(p.p99);
-        r.cycles_samples = Some(p.count);
-        r.cycles_group = Some(cycles.group);
-        r.cycles_resolution = Some(cycles.resolution);
-    }
+    r.set_cycles(&cycles);
     if detailed && !cycles.ticks.is_empty() {
         r.cycles_cdf = Some(cdf(&cycles.ticks, CDF_POINTS));
         let (addrs, depths) = ctx.depth_sample();
