@@ -61,27 +61,30 @@ fn perturbed(input: &StudyInput, n: usize) -> Result<(String, Vec<Rib<u32>>), St
     Ok((format!("{} perturbed", t.info.name), ribs))
 }
 
+/// The columns of [`storage_row`] (the LOOP paper's Fig. 9/10 measures and its comparators).
+const STORAGE_COLUMNS: &[&str] = &[
+    "Set",
+    "N",
+    "Prefixes",
+    "S_loop [KiB]",
+    "S_pmt [KiB]",
+    "S_pmt2 [KiB]",
+    "B/prefix",
+    "SAIL_M [KiB]",
+    "Poptrie per table [KiB]",
+    "Merged trie [KiB]",
+    "Trie Overlap [KiB]",
+    "Trie Braiding [KiB]",
+    "Bitmap trie [KiB]",
+];
+
 /// Fig. 9/10: bytes of LOOP (`S_loop`, `S_pmt`, `S_pmt2`) against SAIL_M and one Poptrie per
 /// table, for the first N tables of every set.
 pub fn fig9(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>, String> {
     let mut st = Study::new(
         "loop-fig9",
         "LOOP Fig. 9/10: storage by number of FIBs".into(),
-        &[
-            "Set",
-            "N",
-            "Prefixes",
-            "S_loop [KiB]",
-            "S_pmt [KiB]",
-            "S_pmt2 [KiB]",
-            "B/prefix",
-            "SAIL_M [KiB]",
-            "Poptrie per table [KiB]",
-            "Merged trie [KiB]",
-            "Trie Overlap [KiB]",
-            "Trie Braiding [KiB]",
-            "Bitmap trie [KiB]",
-        ],
+        STORAGE_COLUMNS,
     );
     let mut all = sets(input);
     let (name, p) = perturbed(input, 4)?;
@@ -156,17 +159,7 @@ pub fn headline(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Stu
     let mut st = Study::new(
         "loop-headline",
         "LOOP headline: 18 FIBs in one structure".into(),
-        &[
-            "Set",
-            "N",
-            "Prefixes",
-            "S_loop [KiB]",
-            "S_pmt [KiB]",
-            "S_pmt2 [KiB]",
-            "B/prefix",
-            "SAIL_M [KiB]",
-            "Poptrie per table [KiB]",
-        ],
+        STORAGE_COLUMNS,
     );
     st.row(storage_row(&format!("{real} real + {} perturbed", 18 - real), &ribs)?);
     drop(ribs);
@@ -276,4 +269,20 @@ pub fn fig14(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>
         "Medians of 3; the RIB clone handed to `add_table` is made outside the timer.".into(),
     );
     Ok(vec![st])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fibforge::NextHop;
+
+    #[test]
+    fn storage_rows_are_as_wide_as_the_storage_columns() {
+        let rib: Rib<u32> = [("10.0.0.0/8", 1), ("10.1.0.0/16", 2)]
+            .iter()
+            .map(|&(p, h)| (p.parse().unwrap(), NextHop::from_index(h)))
+            .collect();
+        let row = storage_row("t", &[rib.clone(), rib]).unwrap();
+        assert_eq!(row.len(), STORAGE_COLUMNS.len(), "{row:?}");
+    }
 }
