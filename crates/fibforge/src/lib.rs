@@ -46,6 +46,7 @@
 pub mod addr;
 pub mod algo;
 pub mod cpu;
+pub mod export;
 pub mod fib;
 pub mod multi;
 pub mod nexthop;

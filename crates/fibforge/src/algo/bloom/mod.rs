@@ -89,6 +89,7 @@ mod build;
 pub(crate) mod counting;
 pub mod dpcpe;
 pub(crate) mod expand;
+mod export;
 pub(crate) mod hash;
 mod huge;
 pub(crate) mod key_table;

@@ -67,6 +67,7 @@ mod alloc;
 mod build;
 mod counts;
 mod dir;
+mod export;
 mod fanout;
 mod layout;
 mod lookup;

@@ -50,6 +50,7 @@
 //! has 2^16 top words plus 256 words per chunk. `memory_bytes` counts every array.
 
 pub(crate) mod entry;
+mod export;
 pub(crate) mod push;
 mod sail_b;
 mod sail_l;

@@ -1,0 +1,16 @@
+//! Export and import of the compiled arrays (`docs/export-format.md`, algorithm `bloomfwd`).
+
+use super::*;
+use crate::export::{ExportError, ExportFile};
+
+impl<A: super::BloomKey> BloomFib<A> {
+    /// The compiled arrays as an export file.
+    pub fn to_export(&self) -> Result<ExportFile, ExportError> {
+        Err(ExportError::Unsupported("bloomfwd export is not written yet".into()))
+    }
+
+    /// The structure an export file holds, every length and index checked first.
+    pub fn from_export(_file: &ExportFile) -> Result<Self, ExportError> {
+        Err(ExportError::Unsupported("bloomfwd import is not written yet".into()))
+    }
+}

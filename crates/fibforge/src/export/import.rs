@@ -1,0 +1,58 @@
+//! From a RIB to an export, and from an export to a structure that answers lookups.
+
+use super::{Algorithm, ExportError, ExportFile, ROUTES_PARAM};
+use crate::algo::bloom::{BloomConfig, BloomFib, BloomKey};
+use crate::algo::poptrie::{self, Key, Poptrie};
+use crate::algo::sail::SailL;
+use crate::fib::{Compile, Lookup};
+use crate::registry::AlgoSpec;
+use crate::rib::Rib;
+
+/// Address families an export can hold: both, through the traits of the three structures.
+pub trait ExportKey: Key + BloomKey {}
+impl<A: Key + BloomKey> ExportKey for A {}
+
+/// Compiles `rib` as `spec` names (`sail_l`, `poptrie*` or `bloomfwd`, with options) and
+/// returns its export.
+pub fn export<A: ExportKey>(spec: &AlgoSpec, rib: &Rib<A>) -> Result<ExportFile, ExportError> {
+    let unsupported = || {
+        ExportError::Unsupported(format!(
+            "`{}` has no export (sail_l, poptrie and bloomfwd do)",
+            spec.name
+        ))
+    };
+    let algo = Algorithm::from_name(&spec.name).ok_or_else(unsupported)?;
+    let build = |e: crate::BuildError| ExportError::Unsupported(e.to_string());
+    crate::registry::check(spec).map_err(build)?;
+    let mut file = match algo {
+        Algorithm::SailL => {
+            let cfg = crate::algo::sail::SailConfig::from_spec(spec).map_err(build)?;
+            SailL::compile(rib, &cfg).map_err(build)?.to_export()?
+        }
+        Algorithm::Poptrie => {
+            let cfg =
+                poptrie::Config::from_spec::<A>(spec).ok_or_else(unsupported)?.map_err(build)?;
+            Poptrie::compile(rib, &cfg).map_err(build)?.to_export()?
+        }
+        Algorithm::Bloomfwd => {
+            let cfg = BloomConfig::from_spec(spec).map_err(build)?;
+            BloomFib::compile(rib, &cfg).map_err(build)?.to_export()?
+        }
+    };
+    file.params[ROUTES_PARAM] = rib.len() as u64;
+    Ok(file)
+}
+
+/// The structure an export holds, checked index by index, ready for lookups in family `A`.
+pub fn import<A: ExportKey>(file: &ExportFile) -> Result<Box<dyn Lookup<A>>, ExportError> {
+    let family = if A::BITS == 32 { 4 } else { 6 };
+    if file.family != family {
+        let what = format!("an IPv{} structure, read as IPv{family}", file.family);
+        return Err(super::malformed(what, "header"));
+    }
+    Ok(match file.algorithm {
+        Algorithm::SailL => Box::new(SailL::<A>::from_export(file)?),
+        Algorithm::Poptrie => Box::new(Poptrie::<A>::from_export(file)?),
+        Algorithm::Bloomfwd => Box::new(BloomFib::<A>::from_export(file)?),
+    })
+}
