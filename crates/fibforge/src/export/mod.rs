@@ -189,6 +189,9 @@ pub struct ExportFile {
     pub params: [u64; PARAMS],
     /// The arrays, in the algorithm's order.
     pub arrays: Vec<Array>,
+    /// The next-hop values as text, `hops[i]` for raw id `i + 1` (may be empty); stored as a
+    /// last array of bytes, one value per line.
+    pub hops: Vec<String>,
 }
 
 /// FNV-1a 64 of `bytes`.
@@ -210,23 +213,30 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
 
 impl ExportFile {
     /// The file's bytes.
+    ///
+    /// # Panics
+    /// When a next-hop value contains a line break.
     pub fn to_bytes(&self) -> Vec<u8> {
+        assert!(self.hops.iter().all(|h| !h.contains('\n')), "next-hop value with a line break");
+        let text: String = self.hops.iter().map(|h| format!("{h}\n")).collect();
+        let mut arrays = self.arrays.clone();
+        arrays.push(Array { elem_bytes: 1, bytes: text.into_bytes() });
         let mut out = Vec::new();
         out.extend_from_slice(&MAGIC);
-        for v in [VERSION, self.algorithm as u32, self.family, self.arrays.len() as u32] {
+        for v in [VERSION, self.algorithm as u32, self.family, arrays.len() as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&0u64.to_le_bytes());
         self.params.iter().for_each(|p| out.extend_from_slice(&p.to_le_bytes()));
-        let mut offset = round_up(HEADER_BYTES + RECORD_BYTES * self.arrays.len());
-        for a in &self.arrays {
+        let mut offset = round_up(HEADER_BYTES + RECORD_BYTES * arrays.len());
+        for a in &arrays {
             out.extend_from_slice(&a.elem_bytes.to_le_bytes());
             out.extend_from_slice(&0u32.to_le_bytes());
             out.extend_from_slice(&(a.len() as u64).to_le_bytes());
             out.extend_from_slice(&(offset as u64).to_le_bytes());
             offset = round_up(offset + a.bytes.len());
         }
-        for a in &self.arrays {
+        for a in &arrays {
             out.resize(round_up(out.len()), 0);
             out.extend_from_slice(&a.bytes);
         }
@@ -285,8 +295,20 @@ impl ExportFile {
         for (i, p) in params.iter_mut().enumerate() {
             *p = le_u64(b, 32 + 8 * i);
         }
-        let arrays = Self::arrays(b, count, table_end)?;
-        Ok(ExportFile { algorithm, family, params, arrays })
+        let mut arrays = Self::arrays(b, count, table_end)?;
+        let hops = Self::hops(arrays.pop())?;
+        Ok(ExportFile { algorithm, family, params, arrays, hops })
+    }
+
+    /// The next-hop values of the last array (bytes, one UTF-8 value per line).
+    fn hops(last: Option<Array>) -> Result<Vec<String>, ExportError> {
+        let last = last.ok_or_else(|| malformed("no next-hop array", "array table"))?;
+        if last.elem_bytes != 1 || !(last.bytes.is_empty() || last.bytes.ends_with(b"\n")) {
+            return Err(malformed("next-hop values are not lines of bytes", "last array"));
+        }
+        let text = String::from_utf8(last.bytes)
+            .map_err(|e| malformed(format!("next-hop values: {e}"), "last array"))?;
+        Ok(text.lines().map(str::to_owned).collect())
     }
 
     /// The arrays of the table at 160, each checked to lie after the previous one, aligned,

@@ -8,6 +8,7 @@ fn sample() -> ExportFile {
         family: 4,
         params,
         arrays: vec![Array::of(&[1u32, 2, 3]), Array::of::<u64>(&[]), Array::of(&[9u16; 5])],
+        hops: vec!["192.0.2.1".into(), "gw b".into()],
     }
 }
 
@@ -16,7 +17,7 @@ fn round_trip_keeps_every_field_and_aligns_arrays() {
     let f = sample();
     let bytes = f.to_bytes();
     assert_eq!(ExportFile::from_bytes(&bytes).unwrap(), f);
-    for i in 0..3 {
+    for i in 0..4 {
         let off = u64::from_le_bytes(bytes[176 + 24 * i..184 + 24 * i].try_into().unwrap());
         assert_eq!(off % ALIGN as u64, 0);
     }
