@@ -13,7 +13,11 @@
 //    transfers included) and CPU threads running the host build of the lookup, the split ratio
 //    tuned around the ratio of the two rates measured alone.
 // The report is one JSON object (stdout, or --json FILE).
+#if defined(FF_FAKE_CUDA)
+#include "fake_cuda.h"
+#else
 #include <cuda_runtime.h>
+#endif
 
 #include <algorithm>
 #include <cstring>
@@ -43,19 +47,27 @@ namespace {
 constexpr int STREAMS = 4;
 constexpr int BLOCK = 256;
 
+int g_sms = 0;
+
+#if defined(FF_FAKE_CUDA)
+template <class View, class Addr>
+void launch(const View& v, const Addr* in, uint32_t* out, size_t n, cudaStream_t) {
+    for (size_t i = 0; i < n; i++) out[i] = ff::lookup(v, in[i]);
+}
+#else
 template <class View, class Addr>
 __global__ void lookup_kernel(View v, const Addr* __restrict__ in, uint32_t* __restrict__ out, size_t n) {
     size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) out[i] = ff::lookup(v, in[i]);
 }
 
-int g_sms = 0;
-
+// A grid of at most 64 blocks per multiprocessor, each thread striding over the batch.
 template <class View, class Addr>
 void launch(const View& v, const Addr* in, uint32_t* out, size_t n, cudaStream_t s) {
     size_t blocks = std::min<size_t>((n + BLOCK - 1) / BLOCK, (size_t)g_sms * 64);
     lookup_kernel<<<(unsigned)blocks, BLOCK, 0, s>>>(v, in, out, n);
 }
+#endif
 
 double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
