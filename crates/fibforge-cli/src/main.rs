@@ -45,6 +45,8 @@ enum Command {
     Replay(cmd::replay::Args),
     /// Long perturbed update replay with every reader answer checked and memory sampled.
     Soak(cmd::soak::Args),
+    /// Write a compiled structure (sail_l, poptrie, bloomfwd) to a file that lookup and stats read.
+    Export(cmd::export::Args),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Soak(a) => cmd::soak::run(a),
+        Command::Export(a) => cmd::export::run(a),
     };
     match result {
         Ok(code) => code,

@@ -13,15 +13,19 @@
 //! file, a line longer than 4096 bytes, a failed write to stdout) end the run with status 2.
 //!
 //! The algorithm is checked before the table is read; [`engine`] says where answers come from
-//! and how each is checked against the routes.
+//! and how each is checked against the routes. TABLE may be an export file (`fibforge
+//! export`, [`exported`]): its structure answers without a compile, and since it holds no
+//! prefixes, answers print `-` (JSON `null`) as the prefix.
 
 mod engine;
+mod exported;
 mod input;
 mod output;
 
 use crate::load::{TableArgs, load_table};
 use anyhow::{Context, bail};
 use engine::{Engine, Scratch};
+pub use exported::{read as read_export, sniff as is_export};
 use fibforge::registry::AlgoSpec;
 use fibforge::{Family, NextHop, Prefix};
 use fibforge_io::Table;
@@ -36,8 +40,11 @@ pub struct Args {
     #[command(flatten)]
     table: TableArgs,
     /// Algorithm answering the lookups (see `fibforge algos`); `name:key=value` sets options.
-    #[arg(long, default_value = crate::load::DEFAULT_ALGO)]
-    algo: String,
+    /// Default: poptrie; for an export file (TABLE written by `fibforge export`), the
+    /// export's own structure, which answers without a compile but knows no prefixes: the
+    /// prefix column prints `-` (JSON null), and prefix queries and --prefix are refused.
+    #[arg(long)]
+    algo: Option<String>,
     /// Read queries from this file, one per line (first column; `#` comments, further
     /// columns and blank lines ignored; gzip or bzip2 fine); `-` is stdin. Repeatable.
     #[arg(long = "file", short = 'f', value_name = "FILE")]
@@ -73,17 +80,21 @@ struct Block {
     queries: Vec<Query>,
     v4: Vec<u32>,
     v6: Vec<u128>,
-    r4: Vec<Option<(Prefix<u32>, NextHop)>>,
-    r6: Vec<Option<(Prefix<u128>, NextHop)>>,
+    r4: Vec<Answer<u32>>,
+    r6: Vec<Answer<u128>>,
     scratch: Scratch,
 }
+
+/// A longest match: the route's prefix (`None` when the structure does not know it, as an
+/// export's) and next hop; `None` without a route.
+type Answer<A> = Option<(Option<Prefix<A>>, NextHop)>;
 
 /// Queries per batch lookup: enough to overlap many cache misses, few enough to stay in L1.
 const BLOCK: usize = 1024;
 
 /// The state of one run: answers are gathered in `out` and written in large blocks.
 struct Run<'a, W: Write> {
-    table: &'a Table,
+    values: &'a exported::Values<'a>,
     engines: &'a Engines,
     format: Format,
     strict: bool,
@@ -95,12 +106,20 @@ struct Run<'a, W: Write> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let spec: AlgoSpec = args.algo.parse()?;
+    let spec: AlgoSpec = args.algo.as_deref().unwrap_or(crate::load::DEFAULT_ALGO).parse()?;
     crate::load::check_algo(&spec)?;
-    let mut table = load_table(&args.table)?;
-    let v4 = Engine::new(&spec, &mut table.v4, Family::Ipv4)?;
-    let v6 = Engine::new(&spec, &mut table.v6, Family::Ipv6)?;
-    let engines = Engines { v4, v6 };
+    let mut table: Table;
+    let (engines, values) = if exported::sniff(&args.table.path) {
+        anyhow::ensure!(!args.prefix, "--prefix: an export file holds no prefixes");
+        let algo = args.algo.as_ref().map(|_| &spec);
+        let (engines, hops) = exported::load(&args.table.path, algo)?;
+        (engines, exported::Values::Hops(hops))
+    } else {
+        table = load_table(&args.table)?;
+        let v4 = Engine::new(&spec, &mut table.v4, Family::Ipv4)?;
+        let v6 = Engine::new(&spec, &mut table.v6, Family::Ipv6)?;
+        (Engines { v4, v6 }, exported::Values::Table(&table))
+    };
     let format = match (args.json, args.prefix) {
         (true, _) => {
             Format::Json { origin_as: args.table.value == crate::load::ValueArg::OriginAs }
@@ -109,7 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (false, false) => Format::Text,
     };
     let mut run = Run {
-        table: &table,
+        values: &values,
         engines: &engines,
         format,
         strict: args.strict,
@@ -201,6 +220,9 @@ impl<W: Write> Run<'_, W> {
         if let Some(why) = unsupported {
             bail!("{}: '{}': {why}", place(), query_text(q));
         }
+        if matches!(q, Query::Prefix4(_) | Query::Prefix6(_)) && self.values.is_export() {
+            bail!("{}: '{}': an export file answers addresses only", place(), query_text(q));
+        }
         match q {
             Query::Addr4(a) => self.block.v4.push(a),
             Query::Addr6(a) => self.block.v6.push(a),
@@ -232,11 +254,11 @@ impl<W: Write> Run<'_, W> {
                 Query::Addr6(a) => self.emit(|o| u128::push(o, a), *r6.next().expect("an answer")),
                 Query::Prefix4(p) => {
                     let route = v4.and_then(|e| e.longest_covering(&p));
-                    self.emit(|o| output::push_prefix(o, &p), route)
+                    self.emit(|o| output::push_prefix(o, &p), route.map(|(p, h)| (Some(p), h)))
                 }
                 Query::Prefix6(p) => {
                     let route = v6.and_then(|e| e.longest_covering(&p));
-                    self.emit(|o| output::push_prefix(o, &p), route)
+                    self.emit(|o| output::push_prefix(o, &p), route.map(|(p, h)| (Some(p), h)))
                 }
             }?;
         }
@@ -251,10 +273,11 @@ impl<W: Write> Run<'_, W> {
     fn emit<A: AddrText>(
         &mut self,
         query: impl FnOnce(&mut Vec<u8>),
-        route: Option<(Prefix<A>, NextHop)>,
+        route: Answer<A>,
     ) -> anyhow::Result<()> {
         self.unmatched += u64::from(route.is_none());
-        let route = route.as_ref().map(|(p, h)| (p, self.table.hop_value(*h)));
+        let value = route.map(|(_, h)| self.values.text(h)).transpose()?;
+        let route = route.as_ref().zip(value.as_deref()).map(|((p, _), v)| (p.as_ref(), v));
         output::push_answer(&mut self.out, self.format, query, route);
         if self.out.len() >= 1 << 16 {
             self.flush()?;

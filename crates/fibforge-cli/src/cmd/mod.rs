@@ -5,6 +5,7 @@ pub mod bench;
 mod bench_multi;
 mod bench_papers;
 pub mod expand;
+pub mod export;
 pub mod lookup;
 mod presets;
 pub mod replay;

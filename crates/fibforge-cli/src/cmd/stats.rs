@@ -1,4 +1,6 @@
-//! `fibforge stats FILE [--peer-as N | --peer-ip IP] [--json]`: what a table holds.
+//! `fibforge stats FILE [--peer-as N | --peer-ip IP] [--json]`: what a table holds, or for
+//! an export file (`fibforge export`) its header: algorithm, family, parameters, array sizes
+//! and route count, after checking the structure it holds.
 
 use crate::load::{TableArgs, load_table};
 use fibforge::{Address, Rib};
@@ -16,6 +18,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if super::lookup::is_export(&args.table.path) {
+        return export_stats(&args);
+    }
     let started = Instant::now();
     let t = load_table(&args.table)?;
     let load_ms = started.elapsed().as_secs_f64() * 1e3;
@@ -91,4 +96,44 @@ fn print_text(r: &Value) {
             f["unmatched_share"].as_f64().unwrap_or(0.0) * 100.0
         );
     }
+}
+
+/// The header of an export file, once its structure has been imported (and so checked).
+fn export_stats(args: &Args) -> anyhow::Result<ExitCode> {
+    use anyhow::Context;
+    use fibforge::export::{ROUTES_PARAM, import};
+    let path = &args.table.path;
+    let file = super::lookup::read_export(path)?;
+    let checked = if file.family == 4 {
+        import::<u32>(&file).map(|f| f.memory_bytes())
+    } else {
+        import::<u128>(&file).map(|f| f.memory_bytes())
+    };
+    let memory = checked.with_context(|| path.display().to_string())?;
+    let arrays: Vec<Value> =
+        file.arrays.iter().map(|a| json!({"elem_bytes": a.elem_bytes, "len": a.len()})).collect();
+    let report = json!({
+        "export": path.display().to_string(),
+        "algorithm": file.algorithm.name(),
+        "family": file.family,
+        "params": &file.params[..ROUTES_PARAM],
+        "routes": file.params[ROUTES_PARAM],
+        "arrays": arrays,
+        "next_hop_values": file.hops.len(),
+        "memory_bytes": memory,
+    });
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("export              {}", path.display());
+    println!("algorithm           {} (IPv{})", file.algorithm.name(), file.family);
+    println!("routes              {}", file.params[ROUTES_PARAM]);
+    println!("parameters          {:?}", &file.params[..ROUTES_PARAM]);
+    for (i, a) in file.arrays.iter().enumerate() {
+        println!("array {i:<13} {} x {} bytes", a.len(), a.elem_bytes);
+    }
+    println!("next-hop values     {}", file.hops.len());
+    println!("imported            {memory} bytes in memory (every index checked)");
+    Ok(ExitCode::SUCCESS)
 }

@@ -13,7 +13,7 @@
 mod import;
 mod probes;
 
-pub use import::{export, import};
+pub use import::{ExportKey, export, import};
 pub use probes::{PROBE_MAGIC, ProbeFile, write_probes};
 
 use std::fmt;

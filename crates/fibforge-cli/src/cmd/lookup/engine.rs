@@ -8,6 +8,8 @@
 //! up with millions of lines a second). The algorithm's next hop is checked against the
 //! index's route for every address: a difference is reported as an internal error (a bug),
 //! never printed. Prefix queries are answered by the RIB itself (longest covering route).
+//! A structure imported from an export file answers alone: it comes without routes, so
+//! without prefixes and without the check.
 
 use fibforge::algo::poptrie;
 use fibforge::algo::poptrie::{Key, Poptrie};
@@ -47,16 +49,18 @@ pub struct Scratch {
     ids: Vec<Option<NextHop>>,
 }
 
-/// What answers one family: a concurrent table (owning the RIB) or a compiled structure.
+/// What answers one family: a concurrent table (owning the RIB), a compiled structure, or an
+/// imported one (no RIB).
 enum Answerer<A: Key> {
     Table(Box<fibforge::Table<A>>),
     Compiled(Box<dyn Lookup<A>>, Rib<A>),
+    Exported(Box<dyn Lookup<A>>),
 }
 
-/// One family's algorithm, its route index and its RIB.
+/// One family's algorithm, its route index and its RIB (neither for an export).
 pub struct Engine<A: Key> {
     answerer: Answerer<A>,
-    index: RouteIndex<A>,
+    index: Option<RouteIndex<A>>,
 }
 
 impl<A: Key> Engine<A> {
@@ -87,16 +91,21 @@ impl<A: Key> Engine<A> {
         } else {
             Answerer::Compiled(build(spec, rib)?, std::mem::take(rib))
         };
-        Ok(Ok(Some(Engine { answerer, index })))
+        Ok(Ok(Some(Engine { answerer, index: Some(index) })))
+    }
+
+    /// The engine of a structure imported from an export file.
+    pub fn exported(fib: Box<dyn Lookup<A>>) -> Self {
+        Engine { answerer: Answerer::Exported(fib), index: None }
     }
 
     /// The longest route containing each address of `addrs`, with its next hop as the
-    /// algorithm answers it, into `out` (cleared first). Batch lookups overlap the cache misses
-    /// that dominate single ones.
+    /// algorithm answers it, into `out` (cleared first); the prefix is `None` for an export.
+    /// Batch lookups overlap the cache misses that dominate single ones.
     pub fn longest_match_batch(
         &self,
         addrs: &[A],
-        out: &mut Vec<Option<(Prefix<A>, NextHop)>>,
+        out: &mut Vec<super::Answer<A>>,
         scratch: &mut Scratch,
     ) -> anyhow::Result<()> {
         let (got, ids) = (&mut scratch.got, &mut scratch.ids);
@@ -106,11 +115,20 @@ impl<A: Key> Engine<A> {
         ids.resize(addrs.len(), None);
         match &self.answerer {
             Answerer::Table(t) => t.fib().lookup_batch(addrs, got),
-            Answerer::Compiled(c, _) => c.lookup_batch(addrs, got),
+            Answerer::Compiled(c, _) | Answerer::Exported(c) => c.lookup_batch(addrs, got),
         }
-        self.index.trie.lookup_batch(addrs, ids);
         out.clear();
-        out.extend(ids.iter().map(|id| id.map(|id| self.index.routes[id.index() as usize])));
+        let Some(index) = &self.index else {
+            out.extend(got.iter().map(|g| g.map(|h| (None, h))));
+            return Ok(());
+        };
+        index.trie.lookup_batch(addrs, ids);
+        out.extend(ids.iter().map(|id| {
+            id.map(|id| {
+                let (p, h) = index.routes[id.index() as usize];
+                (Some(p), h)
+            })
+        }));
         for ((a, g), w) in addrs.iter().zip(got.iter()).zip(out.iter()) {
             if *g != w.map(|(_, h)| h) {
                 anyhow::bail!("internal error: algorithm answered {g:?} for {a:?}, the RIB {w:?}");
@@ -120,10 +138,12 @@ impl<A: Key> Engine<A> {
     }
 
     /// The longest route covering `prefix` (itself included).
+    /// (`None` for an export, which holds no routes; `Run::push` refuses such queries.)
     pub fn longest_covering(&self, prefix: &Prefix<A>) -> Option<(Prefix<A>, NextHop)> {
         let rib = match &self.answerer {
             Answerer::Table(t) => t.rib(),
             Answerer::Compiled(_, rib) => rib,
+            Answerer::Exported(_) => return None,
         };
         rib.longest_covering(prefix)
     }

@@ -9,7 +9,8 @@ use std::net::Ipv6Addr;
 /// How each answer is written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// `query<TAB>prefix<TAB>value`, `query<TAB>-<TAB>-` without a route.
+    /// `query<TAB>prefix<TAB>value`, `query<TAB>-<TAB>-` without a route (prefix `-` when
+    /// unknown, as from an export file).
     Text,
     /// The matching prefix alone, `-` without a route.
     Prefix,
@@ -89,13 +90,16 @@ pub fn push_answer<A: AddrText>(
     out: &mut Vec<u8>,
     format: Format,
     query: impl FnOnce(&mut Vec<u8>),
-    route: Option<(&Prefix<A>, &str)>,
+    route: Option<(Option<&Prefix<A>>, &str)>,
 ) {
     match (format, route) {
         (Format::Text, Some((p, value))) => {
             query(out);
             out.push(b'\t');
-            push_prefix(out, p);
+            match p {
+                Some(p) => push_prefix(out, p),
+                None => out.push(b'-'),
+            }
             out.push(b'\t');
             out.extend_from_slice(value.as_bytes());
         }
@@ -103,16 +107,22 @@ pub fn push_answer<A: AddrText>(
             query(out);
             out.extend_from_slice(b"\t-\t-");
         }
-        (Format::Prefix, Some((p, _))) => push_prefix(out, p),
-        (Format::Prefix, None) => out.push(b'-'),
+        (Format::Prefix, Some((Some(p), _))) => push_prefix(out, p),
+        (Format::Prefix, _) => out.push(b'-'),
         (Format::Json { origin_as }, route) => {
             out.extend_from_slice(b"{\"address\":\"");
             query(out);
             match route {
                 Some((p, value)) => {
-                    out.extend_from_slice(b"\",\"prefix\":\"");
-                    push_prefix(out, p);
-                    out.extend_from_slice(b"\",\"value\":");
+                    match p {
+                        Some(p) => {
+                            out.extend_from_slice(b"\",\"prefix\":\"");
+                            push_prefix(out, p);
+                            out.push(b'"');
+                        }
+                        None => out.extend_from_slice(b"\",\"prefix\":null"),
+                    }
+                    out.extend_from_slice(b",\"value\":");
                     // A Vec cannot fail as a writer, and a str always serializes.
                     let _ = serde_json::to_writer(&mut *out, value);
                 }
@@ -147,7 +157,12 @@ mod tests {
     fn line<A: AddrText>(format: Format, q: A, route: Option<(&str, &str)>) -> String {
         let parsed = route.map(|(p, v)| (p.parse::<Prefix<A>>().unwrap(), v));
         let mut out = Vec::new();
-        push_answer(&mut out, format, |o| A::push(o, q), parsed.as_ref().map(|(p, v)| (p, *v)));
+        push_answer(
+            &mut out,
+            format,
+            |o| A::push(o, q),
+            parsed.as_ref().map(|(p, v)| (Some(p), *v)),
+        );
         String::from_utf8(out).unwrap()
     }
 

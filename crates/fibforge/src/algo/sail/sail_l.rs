@@ -58,20 +58,21 @@ pub const fn max_len<A: Address>() -> u32 {
 /// optimisation; the variant the Poptrie paper compares against).
 #[derive(Clone, Debug)]
 pub struct SailL<A: Address> {
-    tables: Tables<A>,
+    pub(super) tables: Tables<A>,
 }
 
+/// The arrays in 16-bit or 32-bit words (`export.rs` reads and builds them too).
 #[derive(Clone, Debug)]
-enum Tables<A: Address> {
+pub(super) enum Tables<A: Address> {
     Narrow(Core<A, u16>),
     Wide(Core<A, u32>),
 }
 
 #[derive(Clone, Debug)]
-struct Core<A, E> {
-    top: Vec<E>,
-    levels: Vec<Vec<E>>,
-    family: PhantomData<A>,
+pub(super) struct Core<A, E> {
+    pub(super) top: Vec<E>,
+    pub(super) levels: Vec<Vec<E>>,
+    pub(super) family: PhantomData<A>,
 }
 
 /// A region waiting for its chunk: the slot and its pushed-down answer.
