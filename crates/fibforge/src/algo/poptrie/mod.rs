@@ -69,6 +69,7 @@ mod counts;
 mod dir;
 mod export;
 mod fanout;
+mod import_check;
 mod layout;
 mod lookup;
 mod reclaim;
@@ -118,6 +119,10 @@ fn fanout_option<A: Key>(
     Ok(on)
 }
 
+#[cfg(test)]
+mod export_hostile_tests;
+#[cfg(test)]
+mod export_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -381,8 +386,21 @@ impl<A: Key> Compile<A> for Poptrie<A> {
             compile_core::<A, u32>(cfg, &segs, max_raw).map(|(c, n, l)| (Cores::Wide(c), n, l))?
         };
         let (fib, node_alloc, leaves) = fib;
+        Self::assemble(cfg, fib, node_alloc, leaves)
+    }
+}
+
+impl<A: Key> Poptrie<A> {
+    /// The structure around freshly placed arrays (a compile's, or an import's) whose first
+    /// `leaves` leaf slots are taken.
+    fn assemble(
+        cfg: &Config,
+        cores: Cores<A>,
+        node_alloc: NodeAlloc,
+        leaves: u32,
+    ) -> Result<Self, BuildError> {
         Ok(Poptrie {
-            fib: Arc::new(Fib::new(fib, Isa::resolve("poptrie", cfg.isa)?)),
+            fib: Arc::new(Fib::new(cores, Isa::resolve("poptrie", cfg.isa)?)),
             cfg: cfg.clone(),
             node_alloc,
             leaf_alloc: BlockAlloc::new(leaves, leaves),
@@ -403,6 +421,18 @@ fn compile_core<A: Key, L: Leaf>(
 ) -> Result<(Core<A, L>, NodeAlloc, u32), BuildError> {
     let mut sink = VecSink::<L>::new();
     let entries = build::build_direct(cfg.s, segs, &mut sink)?;
+    place_core(cfg, &entries, sink, max_raw)
+}
+
+/// Places what [`build::build_direct`] (or an import, in the same order) put in `sink`, with
+/// `entries` the direct-pointing entries (roots numbered in `sink.roots`): the `dir` width,
+/// the root region and the fan-out, decided for next hops up to `max_raw`.
+fn place_core<A: Key, L: Leaf>(
+    cfg: &Config,
+    entries: &[u32],
+    mut sink: VecSink<L>,
+    max_raw: u32,
+) -> Result<(Core<A, L>, NodeAlloc, u32), BuildError> {
     let roots = sink.roots.len() as u32;
     // Room for the roots updates add (retired roots wait a grace period before reuse): an
     // eighth more, plus 1024 — or 64 with fan-out, where each root slot takes 64 records more.
@@ -417,8 +447,8 @@ fn compile_core<A: Key, L: Leaf>(
     let leaves = std::mem::take(&mut sink.leaves);
     let nodes = sink.into_nodes(region);
     let dir = match limit {
-        Some(r) => DirTable::narrow(&entries, r).expect("roots and next hops below the limit"),
-        None => DirTable::wide(&entries),
+        Some(r) => DirTable::narrow(entries, r).expect("roots and next hops below the limit"),
+        None => DirTable::wide(entries),
     };
     let fanout = (with_fanout && limit.is_some()).then(|| fanout::compile(&nodes, roots, region));
     let l = leaves.len() as u32;
