@@ -92,6 +92,40 @@ impl CountingBloom {
         }
     }
 
+    /// The bit vector, `⌈m/64⌉` words (bit `i` is word `i >> 6`, bit `i & 63`).
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.bits
+    }
+
+    /// A filter with the bits of an export and no counts yet: the caller [`add`]s every key
+    /// stored behind it, then calls [`CountingBloom::claim_unexplained_bits`]. `None` unless
+    /// `64 ≤ m ≤ 2^32 − 1`, `k ≥ 1`, `words` holds exactly `⌈m/64⌉` words and no bit at or
+    /// above `m` is set.
+    ///
+    /// [`add`]: CountingBloom::add
+    pub(crate) fn from_words(words: Vec<u64>, m: u32, k: u32) -> Option<Self> {
+        let n = (m as usize).div_ceil(64);
+        let tail_clear = m % 64 == 0 || words.last().is_some_and(|&w| w >> (m % 64) == 0);
+        let ok = (64..=MAX_FILTER_BITS).contains(&(m as u64)) && k >= 1 && words.len() == n;
+        (ok && tail_clear).then(|| CountingBloom {
+            bits: words,
+            counters: vec![0; m as usize],
+            m,
+            k,
+        })
+    }
+
+    /// Gives each set bit that no counted key explains a count of 1, so that "bit set iff
+    /// counter > 0" holds again: such a bit stays set while keys come and go (a false positive
+    /// at worst, never a false negative).
+    pub(crate) fn claim_unexplained_bits(&mut self) {
+        for (i, c) in self.counters.iter_mut().enumerate() {
+            if *c == 0 && (self.bits[i >> 6] >> (i & 63)) & 1 != 0 {
+                *c = 1;
+            }
+        }
+    }
+
     /// Bytes of the bit vector and the counters.
     pub(crate) fn memory_bytes(&self) -> usize {
         self.bits.capacity() * 8 + self.counters.capacity()

@@ -95,6 +95,15 @@ impl<A: BloomKey> KeyTable<A> {
         }
     }
 
+    /// The first occupied slot a lookup does not reach ([`HopTable::first_unreachable`]);
+    /// `hash` hashes a full key.
+    pub(crate) fn first_unreachable(&self, hash: impl Fn(A) -> u32) -> Option<usize> {
+        match self {
+            KeyTable::Full(t) => t.first_unreachable(hash),
+            KeyTable::High(t) => t.first_unreachable(|x| hash(A::from_high64(x))),
+        }
+    }
+
     /// Bytes of the slot array.
     pub(crate) fn memory_bytes(&self) -> usize {
         match self {

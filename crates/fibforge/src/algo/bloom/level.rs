@@ -136,6 +136,47 @@ impl<A: BloomKey> Level<A> {
         &self.filter
     }
 
+    /// The table (for exports).
+    pub(super) fn table(&self) -> &KeyTable<A> {
+        &self.table
+    }
+
+    /// A level from exported parts: `filter` holds the exported bits and no counts
+    /// ([`CountingBloom::from_words`]), `table` the exported slots. Checks that every key sits
+    /// where a lookup finds it and has all its filter bits set (else the filter would answer
+    /// "absent" for a stored key), then counts the keys into the filter. The error names the
+    /// part at fault, `"table"` or `"filter"`, and what is wrong.
+    pub(super) fn from_parts(
+        len: u32,
+        filter: CountingBloom,
+        table: KeyTable<A>,
+        scheme: Scheme,
+        fpr: f64,
+    ) -> Result<Self, (&'static str, String)> {
+        let hash = |key: A| Self::table_hash(scheme, key);
+        if let Some(slot) = table.first_unreachable(hash) {
+            let what = format!("the key in slot {slot} is not reachable from its home slot");
+            return Err(("table", what));
+        }
+        let keys: Vec<A> = table.entries().map(|(key, _)| key).collect();
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            return Err(("table", format!("key {} is stored twice", w[0].to_std())));
+        }
+        let designed = table.len().max(1);
+        let mut level = Level { len, mask: A::netmask(len), filter, table, scheme, designed, fpr };
+        if let Some(key) = keys.iter().find(|&&key| !level.filter_pass(key)) {
+            let what = format!("a bit of stored key {} is clear (a false negative)", key.to_std());
+            return Err(("filter", what));
+        }
+        for key in keys {
+            level.for_each_filter_hash(key, true);
+        }
+        level.filter.claim_unexplained_bits();
+        Ok(level)
+    }
+
     /// The hash that addresses the table for `key`.
     #[inline(always)]
     fn table_hash(scheme: Scheme, key: A) -> u32 {

@@ -134,6 +134,8 @@ impl BloomConfig {
 }
 
 #[cfg(test)]
+mod export_tests;
+#[cfg(test)]
 mod tests;
 
 pub use expand::{expanded_count, group_rib};

@@ -175,6 +175,51 @@ impl<A: SlotKey> HopTable<A> {
     pub(crate) fn memory_bytes(&self) -> usize {
         self.slots.capacity() * std::mem::size_of::<Slot<A>>()
     }
+
+    /// Every slot as `(key, raw hop)` in slot order, empty ones (`hop == 0`) included: the
+    /// table as an export writes it.
+    pub(crate) fn raw_slots(&self) -> impl Iterator<Item = (A, u32)> + '_ {
+        self.slots.iter().map(|s| (s.key, s.hop))
+    }
+
+    /// A table holding `slots` as they are (an export read back). `None` unless their number
+    /// is a power of two in `4..=2^32` and at least one is empty (else a probe for an absent
+    /// key never ends). Where each key sits is checked by [`HopTable::first_unreachable`].
+    pub(crate) fn from_raw_slots(slots: &[(A, u32)]) -> Option<Self> {
+        let n = slots.len();
+        if !n.is_power_of_two() || !(4..=1 << 32).contains(&(n as u64)) {
+            return None;
+        }
+        slots.iter().any(|&(_, hop)| hop == 0).then(|| HopTable {
+            slots: slots.iter().map(|&(key, hop)| Slot { key, hop }).collect(),
+            shift: 32 - n.trailing_zeros(),
+            len: slots.iter().filter(|&&(_, hop)| hop != 0).count(),
+        })
+    }
+
+    /// The first occupied slot that a lookup of its key does not reach (an empty slot lies
+    /// between its home slot, under `hash`, and it); `None` when every key is reachable. This
+    /// is the linear-probing invariant that lookups and backward-shift removal rely on. Linear
+    /// time: a key is reachable when its home lies in its own run, from the run's first slot.
+    pub(crate) fn first_unreachable(&self, hash: impl Fn(A) -> u32) -> Option<usize> {
+        let mask = self.mask();
+        // A full table has no run boundary to start from (and `from_raw_slots` refuses it).
+        let Some(empty) = self.slots.iter().position(|s| s.hop == 0) else { return Some(0) };
+        let mut start = (empty + 1) & mask;
+        for step in 1..=self.slots.len() {
+            let i = (empty + step) & mask;
+            let s = &self.slots[i];
+            if s.hop == 0 {
+                start = (i + 1) & mask;
+                continue;
+            }
+            let home = self.home(hash(s.key));
+            if home.wrapping_sub(start) & mask > i.wrapping_sub(start) & mask {
+                return Some(i);
+            }
+        }
+        None
+    }
 }
 
 #[cfg(test)]
