@@ -105,7 +105,7 @@ impl CountingBloom {
     /// [`add`]: CountingBloom::add
     pub(crate) fn from_words(words: Vec<u64>, m: u32, k: u32) -> Option<Self> {
         let n = (m as usize).div_ceil(64);
-        let tail_clear = m % 64 == 0 || words.last().is_some_and(|&w| w >> (m % 64) == 0);
+        let tail_clear = m.is_multiple_of(64) || words.last().is_some_and(|&w| w >> (m % 64) == 0);
         let ok = (64..=MAX_FILTER_BITS).contains(&(m as u64)) && k >= 1 && words.len() == n;
         (ok && tail_clear).then(|| CountingBloom {
             bits: words,

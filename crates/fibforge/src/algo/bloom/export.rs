@@ -177,7 +177,7 @@ fn header(file: &ExportFile) -> Result<(HashFn, usize, u32, Option<NextHop>), Ex
         return Err(invalid("header", format!("unused parameter p[{i}] = {} (expected 0)", p[i])));
     }
     let arrays = file.arrays.len();
-    if arrays < 2 || arrays % 2 != 0 || ((arrays - 2) / 2) as u64 != p[1] {
+    if arrays < 2 || !arrays.is_multiple_of(2) || ((arrays - 2) / 2) as u64 != p[1] {
         let what = format!("p[1] = {} levels but {arrays} arrays (expected 2 + 2 per level)", p[1]);
         return Err(invalid("header", what));
     }
@@ -194,7 +194,7 @@ fn header(file: &ExportFile) -> Result<(HashFn, usize, u32, Option<NextHop>), Ex
 
 /// Checks `a` holds elements of `elem` bytes, a whole number of them.
 fn elements(a: &Array, elem: usize, name: &'static str) -> Result<usize, ExportError> {
-    if a.elem_bytes as usize != elem || a.bytes.len() % elem != 0 {
+    if a.elem_bytes as usize != elem || !a.bytes.len().is_multiple_of(elem) {
         let what =
             format!("{} bytes in elements of {} (expected {elem})", a.bytes.len(), a.elem_bytes);
         return Err(invalid(name, what));
