@@ -5,6 +5,8 @@
 //! - [`side`]: one address family (writer behind a mutex, lock-free reader);
 //! - [`batch`]: numpy batch lookups with the GIL released;
 //! - [`columns`]: other integer dtypes and text columns (parsed in Rust) for the batches;
+//! - [`texts`]: text columns read where they lie (Arrow buffers, numpy buffers, joined str);
+//! - [`parse_ip`]: address texts to addresses, in parallel;
 //! - [`convert`]: Python objects to addresses and prefixes;
 //! - [`values`]: the table's Python values, and the value id and prefix length inside next hops;
 //! - [`load`]: `Table.load` (files, value columns, peers);
@@ -16,9 +18,11 @@ pub mod batch;
 pub mod columns;
 pub mod convert;
 pub mod load;
+pub mod parse_ip;
 pub mod side;
 pub mod state;
 pub mod table;
+pub mod texts;
 pub mod values;
 
 use pyo3::prelude::*;
