@@ -13,8 +13,8 @@
 //! across calls to save the allocation). Non-contiguous inputs are copied first.
 
 use crate::columns;
-use crate::texts;
 use crate::side::{Answers, Side};
+use crate::texts;
 use fibforge::sync::AnyKey;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};

@@ -9,9 +9,9 @@
 //! its text.
 
 use crate::batch::Sides;
+use crate::parse_ip::{self, Part};
 use crate::side::Answers;
 use fibforge::sync::AnyKey;
-use crate::parse_ip::{self, Part};
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

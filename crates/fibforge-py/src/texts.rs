@@ -15,7 +15,7 @@
 //! [`Source`], which holds the Python objects that own the memory.
 
 use crate::parse_ip::Part;
-use numpy::PyReadonlyArray2;
+use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -173,7 +173,9 @@ impl Rows<'_> {
             }
             Rows::Fixed { data, width, ucs4 } => {
                 for i in 0..len {
-                    let row = &data[(start + i) * width..(start + i + 1) * width];
+                    // `fixed` made the view C-contiguous, so every row is in `data`.
+                    let row = data.get((start + i) * width..(start + i + 1) * width);
+                    let row = row.unwrap_or_default();
                     if ucs4 {
                         scratch.clear();
                         // Non-ASCII characters cannot be in an address: 0xFF makes the parser
@@ -310,7 +312,11 @@ fn fixed<'py>(array: &Bound<'py, PyAny>, ucs4: bool) -> PyResult<Source<'py>> {
     let contiguous =
         py.import("numpy")?.getattr("ascontiguousarray")?.call((array,), Some(&kwargs))?;
     let view = contiguous.call_method1("view", ("u1",))?.call_method1("reshape", (n, itemsize))?;
-    Ok(Source::Fixed { view: view.extract()?, ucs4 })
+    let view: PyReadonlyArray2<'py, u8> = view.extract()?;
+    if !view.is_c_contiguous() {
+        return Err(PyTypeError::new_err("a text array numpy could not make contiguous"));
+    }
+    Ok(Source::Fixed { view, ucs4 })
 }
 
 /// The string chunks of a pyarrow array or chunked array, or of a pandas column backed by
@@ -381,6 +387,13 @@ fn arrow_chunk(chunk: Bound<'_, PyAny>, large: bool) -> PyResult<Option<ArrowChu
     let [_, Some(offsets), data] = <[_; 3]>::try_from(buffers).unwrap_or([None, None, None]) else {
         return Ok(None);
     };
+    // Device (CUDA) buffers have addresses this process cannot read.
+    let on_cpu = |b: &Bound<'_, PyAny>| -> PyResult<bool> {
+        Ok(!b.hasattr("is_cpu")? || b.getattr("is_cpu")?.is_truthy()?)
+    };
+    if !on_cpu(&offsets)? || data.as_ref().map(on_cpu).transpose()? == Some(false) {
+        return Ok(None);
+    }
     let where_ = |b: &Bound<'_, PyAny>| -> PyResult<(usize, usize)> {
         Ok((b.getattr("address")?.extract()?, b.getattr("size")?.extract()?))
     };
@@ -389,6 +402,9 @@ fn arrow_chunk(chunk: Bound<'_, PyAny>, large: bool) -> PyResult<Option<ArrowChu
         Some(d) => where_(d)?,
         None => (0, 0),
     };
+    if offsets_at.0 == 0 || (data_at.0 == 0 && data_at.1 > 0) {
+        return Ok(None);
+    }
     let width = if large { size_of::<i64>() } else { size_of::<i32>() };
     let fits = (first + len + 1)
         .checked_mul(width)

@@ -184,3 +184,19 @@ def test_dotted_quad_parser_agrees_with_ipaddress():
         except ValueError as e:
             assert str(e).startswith("row 0: ")
     assert accepted == []
+
+
+def test_long_columns_split_across_threads(table):
+    # 20,000 rows on 3 threads: tasks start inside the joined lines' marks and span chunks.
+    rows = mixed_rows(20_000)
+    array = pa.array(rows)
+    layouts = [rows, np.array(rows), np.array(rows, dtype="S"), array]
+    layouts.append(pa.chunked_array([array.slice(0, 5000), array.slice(5000, 3), array.slice(5003)]))
+    for column in layouts:
+        assert_same(table, column, rows, threads=3)
+    bad = list(rows)
+    bad[19_000] = "10.0.0.256"
+    bad[7_001] = "1.2.3"
+    for column in [bad, np.array(bad), pa.array(bad), pa.chunked_array([bad[:7000], bad[7000:]])]:
+        with pytest.raises(ValueError, match=r'^row 7001: "1\.2\.3" is not'):
+            table.lookup_batch(column, threads=3)
