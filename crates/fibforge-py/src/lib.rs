@@ -6,6 +6,7 @@
 //! - [`batch`]: numpy batch lookups with the GIL released;
 //! - [`columns`]: other integer dtypes and text columns (parsed in Rust) for the batches;
 //! - [`texts`]: text columns read where they lie (Arrow buffers, numpy buffers, joined str);
+//! - [`arrow`]: pyarrow string columns' buffers, for [`texts`];
 //! - [`parse_ip`]: address texts to addresses, in parallel;
 //! - [`convert`]: Python objects to addresses and prefixes;
 //! - [`values`]: the table's Python values, and the value id and prefix length inside next hops;
@@ -14,6 +15,7 @@
 //!
 //! Python tests: `crates/fibforge-py/tests` (pytest), run by `./test.sh`.
 
+pub mod arrow;
 pub mod batch;
 pub mod columns;
 pub mod convert;
