@@ -14,6 +14,7 @@
 
 use crate::columns;
 use crate::side::{Answers, Side};
+use crate::texts;
 use fibforge::sync::AnyKey;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -81,16 +82,17 @@ pub fn lookup_batch<'py>(
         return target
             .run(side, keys.len(), |start, k| k.copy_from_slice(&keys[start..start + k.len()]));
     }
-    if let Some(texts) = columns::texts(addrs)? {
+    if let Some(texts) = texts::texts(addrs)? {
         let threads = target.threads;
+        let parts = texts.parts();
         return target.finish(texts.len(), |answers| {
-            columns::lookup_texts(&sides, &texts, answers, threads)
+            columns::lookup_texts(&sides, &parts, answers, threads)
         });
     }
     Err(PyTypeError::new_err(
         "addresses must be a numpy array (1-D of any integer dtype: IPv4; (n, 2) uint64 or \
-         (n, 16) uint8: IPv6), or a column of address texts (list, numpy str_ or object \
-         array, pandas Series, pyarrow array)",
+         (n, 16) uint8: IPv6), or a column of address texts (list, numpy str_, bytes_ or \
+         object array, pandas Series, pyarrow array)",
     ))
 }
 

@@ -1,50 +1,20 @@
 //! Columns that are not address arrays already: integer arrays of other dtypes (int64,
-//! uint64, big-endian), and text columns (numpy `str_` arrays, object arrays, lists, and
-//! anything `numpy.asarray` turns into one: pandas Series, pyarrow arrays), parsed in Rust.
+//! uint64, big-endian), and text columns (numpy `str_` / `bytes_` arrays, object arrays,
+//! lists, pyarrow and pandas string columns: [`crate::texts`]), parsed in Rust.
 //!
-//! Texts are copied under the GIL into one byte buffer with row ends ([`Texts`]); parsing
-//! (std's `IpAddr` parser, on `threads` threads) and the lookups then run without the GIL.
-//! A text column may mix IPv4 and IPv6: each family's rows are looked up together and the
-//! answers scattered back to their rows. A row that is not an address raises ValueError
-//! naming the row and its text.
+//! Texts are parsed ([`crate::parse_ip`], on `threads` threads) and looked up without the
+//! GIL. A text column may mix IPv4 and IPv6: the IPv4 keys are looked up in place (the IPv6
+//! rows' answers then overwritten) and the IPv6 rows together, their answers scattered
+//! back to their rows. A row that is not an address raises ValueError naming the row and
+//! its text.
 
 use crate::batch::Sides;
+use crate::parse_ip::{self, Part};
 use crate::side::Answers;
 use fibforge::sync::AnyKey;
-use numpy::{PyReadonlyArray1, PyReadonlyArray2};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use numpy::PyReadonlyArray1;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
-use std::net::IpAddr;
-
-/// Text rows in one buffer: row `i` is `bytes[ends[i - 1]..ends[i]]`.
-#[derive(Default)]
-pub struct Texts {
-    bytes: Vec<u8>,
-    ends: Vec<usize>,
-}
-
-impl Texts {
-    fn push(&mut self, text: &[u8]) {
-        self.bytes.extend_from_slice(text);
-        self.ends.push(self.bytes.len());
-    }
-
-    fn row(&self, i: usize) -> &[u8] {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.bytes[start..self.ends[i]]
-    }
-
-    /// Number of rows.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// True when there is no row.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-}
 
 /// An integer array of any integer dtype and byte order as IPv4 addresses (None when
 /// `obj` is not a 1-D integer numpy array); ValueError naming a row outside 0..2^32.
@@ -86,91 +56,48 @@ fn dtype_kind(obj: &Bound<'_, PyAny>) -> PyResult<Option<(char, usize)>> {
     Ok(kind.chars().next().map(|k| (k, ndim)))
 }
 
-/// The rows of a text column (None when `obj` is not one).
-pub fn texts(obj: &Bound<'_, PyAny>) -> PyResult<Option<Texts>> {
-    if let Ok(list) = obj.cast::<PyList>() {
-        return strings(list.iter()).map(Some);
-    }
-    if let Ok(tuple) = obj.cast::<PyTuple>() {
-        return strings(tuple.iter()).map(Some);
-    }
-    let array = match dtype_kind(obj)? {
-        Some(_) => obj.clone(),
-        // pandas Series, pyarrow arrays, ...: whatever numpy makes of them.
-        None if obj.hasattr("__array__")? => {
-            obj.py().import("numpy")?.call_method1("asarray", (obj,))?
-        }
-        None => return Ok(None),
-    };
-    match dtype_kind(&array)? {
-        Some(('U', 1)) => unicode(&array).map(Some),
-        Some(('O', 1)) => {
-            strings(array.try_iter()?.collect::<PyResult<Vec<_>>>()?.into_iter()).map(Some)
-        }
-        _ => Ok(None),
-    }
-}
-
-/// Rows of Python str objects.
-fn strings<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> PyResult<Texts> {
-    let mut texts = Texts::default();
-    for (i, item) in items.enumerate() {
-        let s = item.cast::<PyString>().map_err(|_| {
-            let kind = item.get_type().name().map_or("?".into(), |n| n.to_string());
-            PyTypeError::new_err(format!("row {i}: an address must be a str, not {kind}"))
-        })?;
-        // `to_cow` borrows the UTF-8 form (a copy only in the abi3 build before Python 3.10,
-        // whose limited API has no borrowed form).
-        texts.push(s.to_cow()?.as_bytes());
-    }
-    Ok(texts)
-}
-
-/// Rows of a numpy `str_` array (fixed-width UCS-4, read as a uint32 view without a copy
-/// of the array; addresses are ASCII).
-fn unicode(array: &Bound<'_, PyAny>) -> PyResult<Texts> {
-    let contiguous = array.py().import("numpy")?.call_method1("ascontiguousarray", (array,))?;
-    let n: usize = contiguous.len()?;
-    let width: usize = contiguous.getattr("itemsize")?.extract::<usize>()? / 4;
-    let view = contiguous.call_method1("view", ("=u4",))?.call_method1("reshape", (n, width))?;
-    let view = view.extract::<PyReadonlyArray2<'_, u32>>()?;
-    let chars = view.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let mut texts = Texts::default();
-    let mut row = Vec::with_capacity(width);
-    for i in 0..n {
-        row.clear();
-        // Non-ASCII characters cannot be in an address: 0xFF makes the parser refuse them.
-        row.extend(
-            chars[i * width..(i + 1) * width]
-                .iter()
-                .take_while(|&&c| c != 0)
-                .map(|&c| u8::try_from(c).unwrap_or(0xFF)),
-        );
-        texts.push(&row);
-    }
-    Ok(texts)
-}
-
 /// Parses every row (on `threads` threads), then looks each family's rows up together.
 pub fn lookup_texts(
     sides: &Sides<'_>,
-    texts: &Texts,
+    parts: &[Part<'_>],
     answers: Answers<'_>,
     threads: usize,
 ) -> Result<(), String> {
-    let parsed = parse(texts, threads)?;
-    let mut v4 = (Vec::new(), Vec::new());
-    let mut v6 = (Vec::new(), Vec::new());
-    for (row, addr) in parsed.into_iter().enumerate() {
-        match addr {
-            IpAddr::V4(a) => (v4.0.push(row), v4.1.push(u32::from(a))),
-            IpAddr::V6(a) => (v6.0.push(row), v6.1.push(u128::from(a))),
-        };
-    }
+    let n = answers.ids.len();
+    let parsed = parse_ip::parse(parts, n, threads)?;
     let Answers { ids, mut lens } = answers;
-    scatter(sides.v4, "IPv4", &v4.0, &v4.1, ids, lens.as_deref_mut(), threads)?;
-    scatter(sides.v6, "IPv6", &v6.0, &v6.1, ids, lens, threads)?;
-    Ok(())
+    if let (count, Some(first)) = parsed.v4_rows {
+        let Some(side) = sides.v4 else {
+            return Err(format!("row {first}: IPv4 address in a table without IPv4"));
+        };
+        // All rows when some are IPv4: the IPv6 rows' answers are overwritten below. Their
+        // (wasted) lookups cost less than gathering the IPv4 rows, unless they are many.
+        if count >= n / 2 {
+            let keys = &parsed.v4;
+            let answers = Answers { ids: &mut *ids, lens: lens.as_deref_mut() };
+            side.lookup_into(answers, threads, |start, k| {
+                k.copy_from_slice(&keys[start..start + k.len()]);
+            });
+        } else {
+            let rows: Vec<usize> = v4_rows(n, &parsed.v6);
+            let keys: Vec<u32> = rows.iter().map(|&r| parsed.v4[r]).collect();
+            scatter(Some(side), "IPv4", &rows, &keys, ids, lens.as_deref_mut(), threads)?;
+        }
+    }
+    let (rows, keys): (Vec<usize>, Vec<u128>) = parsed.v6.into_iter().unzip();
+    scatter(sides.v6, "IPv6", &rows, &keys, ids, lens, threads)
+}
+
+/// The rows `0..n` not in `v6` (ascending).
+fn v4_rows(n: usize, v6: &[(usize, u128)]) -> Vec<usize> {
+    let mut rows = Vec::with_capacity(n - v6.len());
+    let mut next = 0;
+    for &(row, _) in v6 {
+        rows.extend(next..row);
+        next = row + 1;
+    }
+    rows.extend(next..n);
+    rows
 }
 
 fn scatter<A: AnyKey>(
@@ -201,39 +128,4 @@ fn scatter<A: AnyKey>(
         }
     }
     Ok(())
-}
-
-/// Every row as an address, or the first bad row.
-fn parse(texts: &Texts, threads: usize) -> Result<Vec<IpAddr>, String> {
-    let n = texts.len();
-    let mut out = vec![IpAddr::from([0u8; 4]); n];
-    let per = n.div_ceil(threads.max(1)).max(4096);
-    let one = |start: usize, part: &mut [IpAddr]| -> Result<(), String> {
-        for (i, slot) in part.iter_mut().enumerate() {
-            let row = texts.row(start + i);
-            *slot = std::str::from_utf8(row).ok().and_then(|t| t.trim().parse().ok()).ok_or_else(
-                || {
-                    format!(
-                        "row {}: {:?} is not an IPv4 or IPv6 address",
-                        start + i,
-                        String::from_utf8_lossy(row)
-                    )
-                },
-            )?;
-        }
-        Ok(())
-    };
-    if per >= n {
-        one(0, &mut out)?;
-        return Ok(out);
-    }
-    std::thread::scope(|s| {
-        let handles: Vec<_> = out
-            .chunks_mut(per)
-            .enumerate()
-            .map(|(i, part)| s.spawn(move || one(i * per, part)))
-            .collect();
-        handles.into_iter().try_for_each(|h| h.join().expect("parser thread"))
-    })?;
-    Ok(out)
 }

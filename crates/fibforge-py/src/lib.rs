@@ -5,6 +5,9 @@
 //! - [`side`]: one address family (writer behind a mutex, lock-free reader);
 //! - [`batch`]: numpy batch lookups with the GIL released;
 //! - [`columns`]: other integer dtypes and text columns (parsed in Rust) for the batches;
+//! - [`texts`]: text columns read where they lie (Arrow buffers, numpy buffers, joined str);
+//! - [`arrow`]: pyarrow string columns' buffers, for [`texts`];
+//! - [`parse_ip`]: address texts to addresses, in parallel;
 //! - [`convert`]: Python objects to addresses and prefixes;
 //! - [`values`]: the table's Python values, and the value id and prefix length inside next hops;
 //! - [`load`]: `Table.load` (files, value columns, peers);
@@ -12,13 +15,16 @@
 //!
 //! Python tests: `crates/fibforge-py/tests` (pytest), run by `./test.sh`.
 
+pub mod arrow;
 pub mod batch;
 pub mod columns;
 pub mod convert;
 pub mod load;
+pub mod parse_ip;
 pub mod side;
 pub mod state;
 pub mod table;
+pub mod texts;
 pub mod values;
 
 use pyo3::prelude::*;

@@ -113,7 +113,9 @@ class Table:
 
         Columns: 1-D integer arrays of any dtype and byte order (IPv4), (n, 2) uint64 or
         (n, 16) uint8 arrays (IPv6), lists of ints, and text columns parsed in Rust (lists,
-        numpy str_ or object arrays, pandas Series, pyarrow arrays; IPv4 and IPv6 may mix).
+        numpy str_, bytes_ or object arrays, pandas Series, pyarrow arrays; IPv4 and IPv6 may
+        mix). pyarrow string columns (and pandas columns backed by them) and numpy str_ /
+        bytes_ arrays are read from their buffers without a copy; lists are joined in C.
         ``out``: a uint32 array to fill instead of a new one. ValueError names a bad row.
 
         >>> ids, lengths = t.lookup_batch(["10.1.2.3", "2001:db8::1"], lengths=True)

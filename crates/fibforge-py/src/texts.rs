@@ -1,0 +1,275 @@
+//! Text columns for batch lookups, read where they lie so that no Python object is touched
+//! per row under the GIL where the layout allows it ([`Source`]):
+//!
+//! - pyarrow `string` / `large_string` arrays and chunked arrays, and pandas columns backed
+//!   by them: the offsets and data buffers themselves (no copy; [`crate::arrow`]);
+//! - numpy `str_` (fixed-width UCS-4) and `bytes_` arrays: the array's buffer (no copy;
+//!   a non-contiguous or byte-swapped array is copied once by numpy);
+//! - lists, tuples and object arrays of `str`: `"\n".join(...)`, then one UTF-8 encode (C
+//!   loops, no Python code per row); a non-`str` item or a text holding a newline falls
+//!   back to copying row by row, whose errors name the row.
+//!
+//! A column with missing values (Arrow nulls) takes the route numpy's conversion takes, so
+//! None and NaN raise the same `TypeError` naming the row as before. The rows are parsed
+//! without the GIL ([`crate::parse_ip`]) from [`Rows`], plain slices borrowed from the
+//! [`Source`], which holds the Python objects that own the memory.
+
+use crate::arrow::{ArrowChunk, arrow};
+use crate::parse_ip::Part;
+use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+
+/// Rows between two remembered positions of a joined column.
+const MARK: usize = 1024;
+
+/// Where a column's texts lie, and the Python objects that keep them alive.
+pub enum Source<'py> {
+    /// Rows joined by newlines: row `k * MARK` starts at `marks[k]`.
+    Lines { joined: Bound<'py, PyBytes>, marks: Vec<usize>, n: usize },
+    /// Rows copied one by one: row `i` ends at `ends[i]`.
+    Packed { bytes: Vec<u8>, ends: Vec<usize> },
+    /// A numpy fixed-width array as `(n, itemsize)` bytes; UCS-4 (`str_`) or bytes.
+    Fixed { view: PyReadonlyArray2<'py, u8>, ucs4: bool },
+    /// Arrow string arrays, in order.
+    Arrow(Vec<ArrowChunk<'py>>),
+}
+
+/// A column's rows as borrowed slices (no Python objects: usable without the GIL).
+#[derive(Clone, Copy)]
+pub enum Rows<'a> {
+    /// See [`Source::Lines`].
+    Lines { bytes: &'a [u8], marks: &'a [usize] },
+    /// See [`Source::Packed`].
+    Packed { bytes: &'a [u8], ends: &'a [usize] },
+    /// Rows of `width` bytes, NUL-padded; 4-byte native-order characters when `ucs4`.
+    Fixed { data: &'a [u8], width: usize, ucs4: bool },
+    /// Arrow `string`: row `i` is `data[offsets[i]..offsets[i + 1]]`.
+    Arrow32 { offsets: &'a [i32], data: &'a [u8] },
+    /// Arrow `large_string`.
+    Arrow64 { offsets: &'a [i64], data: &'a [u8] },
+}
+
+impl Source<'_> {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        match self {
+            Source::Lines { n, .. } => *n,
+            Source::Packed { ends, .. } => ends.len(),
+            Source::Fixed { view, .. } => view.as_array().nrows(),
+            Source::Arrow(chunks) => chunks.iter().map(ArrowChunk::len).sum(),
+        }
+    }
+
+    /// True when there is no row.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The rows, as runs of one layout covering `0..len()` in order.
+    pub fn parts(&self) -> Vec<Part<'_>> {
+        let len = self.len();
+        let whole = |rows| vec![Part { base: 0, len, rows }];
+        match self {
+            Source::Lines { joined, marks, .. } => {
+                whole(Rows::Lines { bytes: joined.as_bytes(), marks })
+            }
+            Source::Packed { bytes, ends } => whole(Rows::Packed { bytes, ends }),
+            Source::Fixed { view, ucs4 } => {
+                let width = view.as_array().ncols();
+                // `fixed` made the view C-contiguous.
+                let data = view.as_slice().unwrap_or_default();
+                whole(Rows::Fixed { data, width, ucs4: *ucs4 })
+            }
+            Source::Arrow(chunks) => {
+                let mut base = 0;
+                chunks
+                    .iter()
+                    .map(|c| {
+                        let part = Part { base, len: c.len(), rows: c.rows() };
+                        base += c.len();
+                        part
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+impl Rows<'_> {
+    /// Calls `f(i, text)` for rows `start + i`, `i` in `0..len`, in order; `text` is None
+    /// where Arrow offsets point outside the data. `scratch` holds UCS-4 rows as bytes.
+    pub fn each(
+        &self,
+        start: usize,
+        len: usize,
+        scratch: &mut Vec<u8>,
+        mut f: impl FnMut(usize, Option<&[u8]>) -> Result<(), String>,
+    ) -> Result<(), String> {
+        match *self {
+            Rows::Lines { bytes, marks } => {
+                let mut pos = marks[start / MARK];
+                for _ in 0..start % MARK {
+                    pos = line_end(bytes, pos) + 1;
+                }
+                for i in 0..len {
+                    let end = line_end(bytes, pos);
+                    f(i, Some(&bytes[pos..end]))?;
+                    pos = end + 1;
+                }
+            }
+            Rows::Packed { bytes, ends } => {
+                for i in 0..len {
+                    let row = start + i;
+                    let first = if row == 0 { 0 } else { ends[row - 1] };
+                    f(i, Some(&bytes[first..ends[row]]))?;
+                }
+            }
+            Rows::Fixed { data, width, ucs4 } => {
+                for i in 0..len {
+                    // `fixed` made the view C-contiguous, so every row is in `data`.
+                    let row = data.get((start + i) * width..(start + i + 1) * width);
+                    let row = row.unwrap_or_default();
+                    if ucs4 {
+                        scratch.clear();
+                        // Non-ASCII characters cannot be in an address: 0xFF makes the parser
+                        // refuse them.
+                        scratch.extend(
+                            row.chunks_exact(4)
+                                .map(|c| u32::from_ne_bytes(c.try_into().expect("4 bytes")))
+                                .take_while(|&c| c != 0)
+                                .map(|c| u8::try_from(c).unwrap_or(0xFF)),
+                        );
+                        f(i, Some(scratch))?;
+                    } else {
+                        let end = memchr::memchr(0, row).unwrap_or(width);
+                        f(i, Some(&row[..end]))?;
+                    }
+                }
+            }
+            Rows::Arrow32 { offsets, data } => {
+                for i in 0..len {
+                    f(i, arrow_row(data, offsets[start + i], offsets[start + i + 1]))?;
+                }
+            }
+            Rows::Arrow64 { offsets, data } => {
+                for i in 0..len {
+                    f(i, arrow_row(data, offsets[start + i], offsets[start + i + 1]))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The end of the line starting at `pos` (a newline, or the end of `bytes`).
+fn line_end(bytes: &[u8], pos: usize) -> usize {
+    memchr::memchr(b'\n', &bytes[pos.min(bytes.len())..]).map_or(bytes.len(), |k| pos + k)
+}
+
+fn arrow_row<O: TryInto<usize>>(data: &[u8], start: O, end: O) -> Option<&[u8]> {
+    data.get(start.try_into().ok()?..end.try_into().ok()?)
+}
+
+/// The rows of a text column (None when `obj` is not one).
+pub fn texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Source<'py>>> {
+    if let Ok(list) = obj.cast::<PyList>() {
+        return lines_or_rows(obj, list.len(), || strings(list.iter())).map(Some);
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        return lines_or_rows(obj, tuple.len(), || strings(tuple.iter())).map(Some);
+    }
+    if let Some(chunks) = arrow(obj)? {
+        return Ok(Some(Source::Arrow(chunks)));
+    }
+    let np = obj.py().import("numpy")?;
+    let array = if obj.is_instance(&np.getattr("ndarray")?)? {
+        obj.clone()
+    } else if obj.hasattr("__array__")? {
+        // pandas Series, pyarrow arrays with nulls, ...: whatever numpy makes of them.
+        np.call_method1("asarray", (obj,))?
+    } else {
+        return Ok(None);
+    };
+    if array.getattr("ndim")?.extract::<usize>()? != 1 {
+        return Ok(None);
+    }
+    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+    match kind.as_str() {
+        "U" | "S" => fixed(&array, kind == "U").map(Some),
+        "O" => {
+            let list = array.call_method0("tolist")?.cast_into::<PyList>()?;
+            lines_or_rows(list.as_any(), list.len(), || strings(list.iter())).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// `seq` (a list or tuple of `n` str) joined by newlines, or `rows()` when an item is not a
+/// str, holds a newline or has no UTF-8 form.
+fn lines_or_rows<'py>(
+    seq: &Bound<'py, PyAny>,
+    n: usize,
+    rows: impl FnOnce() -> PyResult<Source<'py>>,
+) -> PyResult<Source<'py>> {
+    if n == 0 {
+        return rows();
+    }
+    let joined = PyString::new(seq.py(), "\n")
+        .call_method1("join", (seq,))
+        .and_then(|j| j.call_method1("encode", ("utf-8",)))
+        .and_then(|b| Ok(b.cast_into::<PyBytes>()?));
+    let Ok(joined) = joined else { return rows() };
+    let bytes = joined.as_bytes();
+    let mut marks = vec![0];
+    let mut lines = 1;
+    for k in memchr::memchr_iter(b'\n', bytes) {
+        if lines % MARK == 0 {
+            marks.push(k + 1);
+        }
+        lines += 1;
+    }
+    if lines != n {
+        return rows();
+    }
+    Ok(Source::Lines { joined, marks, n })
+}
+
+/// Rows of Python str objects, copied one by one.
+fn strings<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> PyResult<Source<'py>> {
+    let (mut bytes, mut ends) = (Vec::new(), Vec::new());
+    for (i, item) in items.enumerate() {
+        let s = item.cast::<PyString>().map_err(|_| {
+            let kind = item.get_type().name().map_or("?".into(), |n| n.to_string());
+            PyTypeError::new_err(format!("row {i}: an address must be a str, not {kind}"))
+        })?;
+        // `to_cow` borrows the UTF-8 form (a copy only in the abi3 build before Python 3.10,
+        // whose limited API has no borrowed form).
+        bytes.extend_from_slice(s.to_cow()?.as_bytes());
+        ends.push(bytes.len());
+    }
+    Ok(Source::Packed { bytes, ends })
+}
+
+/// A 1-D numpy `str_` or `bytes_` array as `(n, itemsize)` bytes in native order.
+fn fixed<'py>(array: &Bound<'py, PyAny>, ucs4: bool) -> PyResult<Source<'py>> {
+    let py = array.py();
+    let n = array.len()?;
+    let dtype = array.getattr("dtype")?.call_method1("newbyteorder", ("=",))?;
+    let itemsize: usize = dtype.getattr("itemsize")?.extract()?;
+    if itemsize == 0 {
+        // Zero-width texts: every row is "" (numpy cannot view them as bytes).
+        return Ok(Source::Packed { bytes: Vec::new(), ends: vec![0; n] });
+    }
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", dtype)?;
+    let contiguous =
+        py.import("numpy")?.getattr("ascontiguousarray")?.call((array,), Some(&kwargs))?;
+    let view = contiguous.call_method1("view", ("u1",))?.call_method1("reshape", (n, itemsize))?;
+    let view: PyReadonlyArray2<'py, u8> = view.extract()?;
+    if !view.is_c_contiguous() {
+        return Err(PyTypeError::new_err("a text array numpy could not make contiguous"));
+    }
+    Ok(Source::Fixed { view, ucs4 })
+}
