@@ -7,10 +7,17 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/gpu-out}
 MAX_LOG=${MAX_LOG:-26}
-IN=gpu/inputs
-mkdir -p "$OUT"
+IN=/tmp/ffgpu/inputs
+mkdir -p "$OUT" $IN
 exec > >(tee "$OUT/device-check.log") 2>&1
 date -u
+for f in gpu/inputs/carry/*; do
+    case $f in
+        *.xz) xz -dc "$f" > "$IN/$(basename "$f" .xz)" || python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())" "$f" > "$IN/$(basename "$f" .xz)" ;;
+        *) cp "$f" $IN/ ;;
+    esac
+done
+ls -la $IN
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,memory.total --format=csv
 nproc
 

@@ -42,6 +42,8 @@ inline cudaError_t cudaStreamDestroy(cudaStream_t) { return 0; }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return 0; }
 inline cudaError_t cudaDeviceSynchronize() { return 0; }
 inline cudaError_t cudaGetLastError() { return 0; }
+typedef void (*cudaHostFn_t)(void*);
+inline cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t f, void* data) { f(data); return 0; }
 inline cudaError_t cudaEventCreate(cudaEvent_t* e) { *e = 0; return 0; }
 inline cudaError_t cudaEventRecord(cudaEvent_t& e, cudaStream_t = 0) { e = fake_now(); return 0; }
 inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return 0; }

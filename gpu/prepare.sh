@@ -4,6 +4,7 @@
 # oracle's answers, and (when an nvcc is found: $NVCC or on PATH) a prebuilt driver as a
 # fallback for the device machine. Everything lands in gpu/inputs/ (git-ignored; carried).
 #   gpu/prepare.sh            PROBES4=2^20 PROBES6=2^19 by default
+# The device call carries gpu/inputs/carry (compressed inputs and the prebuilt driver).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 IN=gpu/inputs
@@ -33,4 +34,9 @@ NVCC=${NVCC:-$(command -v nvcc || true)}
 if [ -n "$NVCC" ]; then
     "$NVCC" -std=c++17 -O3 -arch=sm_90 -o $IN/driver.prebuilt gpu/driver.cu -L"$(dirname "$NVCC")/../lib"
 fi
-du -ch $IN/* | tail -1
+# What travels to the device machine: the inputs xz-compressed (the Bloomfwd tables are mostly
+# empty slots), under the 64 MiB a device call carries.
+mkdir -p $IN/carry
+for f in $IN/*.fexp $IN/*.probes; do xz -9 -T2 -c "$f" > "$IN/carry/$(basename "$f").xz"; done
+[ -f $IN/driver.prebuilt ] && cp $IN/driver.prebuilt $IN/carry/
+du -ch $IN/carry/* | tail -1

@@ -13,6 +13,8 @@
 
 namespace ff {
 
+// A view is a kernel parameter: at most 32 levels (the default DPCPE has 5; `levels=0` on a
+// table with more lengths is refused).
 constexpr int MAX_BLOOM_LEVELS = 32;
 
 using Where = std::function<const void*(size_t)>;

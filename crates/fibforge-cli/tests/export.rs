@@ -107,7 +107,6 @@ fn sail_l_ipv4_export_answers_as_the_table_in_both_probe_kinds() {
 }
 
 #[test]
-#[ignore = "needs poptrie/bloomfwd export (merging)"]
 fn poptrie_and_bloomfwd_exports_answer_as_the_table() {
     exported_answers_as_the_table("poptrie4", RIS, "poptrie", "4", "random");
     exported_answers_as_the_table("poptrie6", V6, "poptrie", "6", "in-prefix");
