@@ -121,7 +121,7 @@ struct Report {
     }
     void num(const char* k, double v) {
         char b[64];
-        std::snprintf(b, sizeof b, "%.6g", v);
+        std::snprintf(b, sizeof b, v == (double)(long long)v ? "%.0f" : "%.6g", v);
         field(k, b);
     }
 };
