@@ -1,8 +1,14 @@
 //! LOOP tests: every table's answers equal its own RIB, after builds and after updates.
 
 use super::*;
-use crate::prefix::Prefix4;
+use crate::addr::Address;
+use crate::multi::{MultiLookup, VrfId};
+use crate::nexthop::NextHop;
+use crate::prefix::{Prefix, Prefix4};
+use crate::rib::Rib;
 use proptest::prelude::*;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 pub(super) fn hop(i: u32) -> NextHop {
     NextHop::from_index(i)
