@@ -23,6 +23,9 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+/// Ties a reader to its address family and makes it `Send` but not `Sync`.
+type Marker<A> = PhantomData<(fn(A) -> A, Cell<()>)>;
+
 /// A lookup handle for one thread (QSBR, see the module docs), created offline by
 /// [`Loop::reader`](super::Loop::reader); `Send`, not `Sync`. Cloning registers another,
 /// offline reader.
@@ -30,8 +33,8 @@ pub struct LoopReader<A: Address> {
     published: Arc<Published<Core>>,
     registration: Registration,
     online: bool,
-    /// Ties the reader to its address family; `Send` but not `Sync`.
-    _marker: PhantomData<(fn(A) -> A, Cell<()>)>,
+    /// `Send` but not `Sync`: the slot belongs to one thread at a time.
+    _marker: Marker<A>,
 }
 
 impl<A: Address> Clone for LoopReader<A> {
