@@ -40,7 +40,7 @@
 //! **VRF ids** are table slots. `build` numbers the tables `0..n`; `remove_table(v)` frees
 //! slot `v` (lookups in it find no route, its memory is released after the readers' grace
 //! period); `add_table` takes the lowest free slot, else `n`. Free slots at the end are
-//! dropped, so [`vrfs`](MultiLookup::vrfs) is one more than the highest live id.
+//! dropped, so [`vrfs`](crate::multi::MultiLookup::vrfs) is one more than the highest live id.
 //!
 //! **IPv6** (beyond the paper, which is IPv4 only): partition `[16, 8 × 14]` — one uncompressed
 //! 16-bit root (real IPv6 tables spread over 2000::/3 at /16–/48) and byte-sized lower layers, so
