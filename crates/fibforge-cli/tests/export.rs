@@ -80,7 +80,8 @@ fn exported_answers_as_the_table(test: &str, table: &str, algo: &str, family: &s
         "--seed",
         "5",
     ]);
-    assert!(line.starts_with(&format!("{algo} IPv{family}: ")), "{line}");
+    let name = algo.split(':').next().unwrap();
+    assert!(line.starts_with(&format!("{name} IPv{family}: ")), "{line}");
     assert!(line.contains("bytes") && line.contains("arrays"), "{line}");
     let (addrs, answers) = probe_answers(&probes, &export);
     assert_eq!(addrs.len(), 300);
@@ -96,7 +97,7 @@ fn exported_answers_as_the_table(test: &str, table: &str, algo: &str, family: &s
     assert_eq!(from_table, want, "probe answers vs lookup TABLE");
     assert!(want.iter().any(|(_, v)| v != "-"), "every probe missed");
     let stats = ok(&["stats", e]);
-    assert!(stats.contains(&format!("algorithm           {algo} (IPv{family})")), "{stats}");
+    assert!(stats.contains(&format!("algorithm           {name} (IPv{family})")), "{stats}");
 }
 
 #[test]

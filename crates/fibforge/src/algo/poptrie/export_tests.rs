@@ -55,11 +55,25 @@ fn round_trip<A: Key + BloomKey>(rib: &Rib<A>, c: &Config, addrs: &[A], what: &s
     assert_eq!(got.leaf_bits, p.stats().leaf_bits, "{what}: leaf width");
 }
 
+/// `(s, aggregate, narrow dir, fan-out)` of the round trips: s = 0, 16, 18, both
+/// aggregations, both `dir` widths, with and without fan-out (skipped for IPv4).
+const ROUND_TRIP_CONFIGS: &[(u32, bool, bool, bool)] = &[
+    (0, true, true, false),
+    (0, false, false, false),
+    (16, true, true, true),
+    (16, false, true, false),
+    (18, true, false, false),
+    (18, false, true, true),
+    (18, true, true, false),
+];
+
 fn edge_tables_round_trip<A: Key + BloomKey>() {
     for (name, rib) in testkit::edge_tables::<A>() {
         let addrs = probes(&rib, 300, 5);
-        for &(s, agg, dir16, fan) in CONFIGS {
-            if fan && !A::FANOUT {
+        // The 70,000-route table (32-bit leaves) takes seconds per configuration: two do.
+        let big = rib.len() > 10_000;
+        for (i, &(s, agg, dir16, fan)) in ROUND_TRIP_CONFIGS.iter().enumerate() {
+            if (fan && !A::FANOUT) || (big && i % 4 != 0) {
                 continue;
             }
             let what = format!("{name} s={s} aggregate={agg} dir16={dir16} fanout={fan}");

@@ -15,6 +15,10 @@
 //!   atomic store per direct-pointing entry (see `update.rs`); [`crate::sync::Table`] adds
 //!   concurrent readers and memory reclamation.
 //!
+//! - Export and import of the compiled arrays (`export.rs`, `docs/export-format.md`): a
+//!   canonical repacked shape out, every index checked in (`import_check.rs`), placed as a
+//!   compile would place it.
+//!
 //! IPv4 (`u32`) and IPv6 (`u128`) share one implementation: a node at bit offset `off` uses
 //! the 6 address bits there, zero-padded past the last bit (an IPv4 node at offset 30 has 2
 //! real bits), so host routes (/32, /128) are exact.
