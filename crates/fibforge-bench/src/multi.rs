@@ -10,7 +10,7 @@
 //! calls, median of the repeats. Rows report total memory, bytes per prefix (memory divided by
 //! the total route count of all tables: the paper's Fig. 9/10 measure) and build time.
 //! LOOP is timed through one pinned view per chunk of lookups (as a data-plane thread uses
-//! a reader), so its figures exclude the epoch pin of the convenience `lookup`.
+//! a reader), so its figures exclude the per-call synchronisation of the convenience `lookup`.
 //! Rows also carry cycles per lookup (LOOP Fig. 12), by the single-table rows' method:
 //! groups of dependent lookups, resolution stated (`multi_cycles`).
 

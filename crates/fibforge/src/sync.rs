@@ -42,6 +42,7 @@ mod reader;
 pub use any::{AnyKey, AnyReader, AnyTable, STRUCTURES, Structure, StructureError};
 pub use grace::{Grace, Registration, Ticket};
 pub use left_right::LeftRight;
+pub(crate) use publish::Published;
 pub use reader::{Pinned, Reader};
 
 use crate::addr::Address;
@@ -50,7 +51,6 @@ use crate::fib::{BuildError, Incremental, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::rib::{ChangeMark, Rib};
-use publish::Published;
 use std::sync::Arc;
 
 /// An updatable FIB whose arrays readers on other threads can use while it is updated.

@@ -3,8 +3,8 @@
 //! interval boundaries get one for the intervals they touch until the next rebuild.
 //!
 //! A side is immutable once published. Readers reach it through a slot of `Sides` named by
-//! a tagged interval word; a replaced side stays readable until an epoch grace period has
-//! passed (the writer retires it through `crossbeam_epoch`).
+//! a tagged interval word; a replaced side stays readable until its grace period has passed
+//! (the writer retires it with a `sync::Grace` ticket).
 
 use crate::addr::Address;
 use crate::nexthop::NextHop;

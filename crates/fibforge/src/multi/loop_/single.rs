@@ -20,14 +20,13 @@ impl<A: Address> Lookup<A> for LoopFib<A> {
     fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
         assert!(out.len() >= addrs.len(), "output shorter than input");
         let mut keys = [(0, A::from_u128(0)); 64];
-        self.0.reader().with(|v| {
-            for (a, o) in addrs.chunks(64).zip(out.chunks_mut(64)) {
-                for (k, &x) in keys.iter_mut().zip(a) {
-                    k.1 = x;
-                }
-                v.lookup_batch(&keys[..a.len()], o);
+        let v = self.0.view();
+        for (a, o) in addrs.chunks(64).zip(out.chunks_mut(64)) {
+            for (k, &x) in keys.iter_mut().zip(a) {
+                k.1 = x;
             }
-        })
+            v.lookup_batch(&keys[..a.len()], o);
+        }
     }
     fn memory_bytes(&self) -> usize {
         self.0.memory_bytes()

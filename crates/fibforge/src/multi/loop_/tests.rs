@@ -1,8 +1,14 @@
 //! LOOP tests: every table's answers equal its own RIB, after builds and after updates.
 
 use super::*;
-use crate::prefix::Prefix4;
+use crate::addr::Address;
+use crate::multi::{MultiLookup, VrfId};
+use crate::nexthop::NextHop;
+use crate::prefix::{Prefix, Prefix4};
+use crate::rib::Rib;
 use proptest::prelude::*;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 pub(super) fn hop(i: u32) -> NextHop {
     NextHop::from_index(i)
@@ -286,4 +292,26 @@ fn batch_lookups_equal_single_lookups_and_the_ribs() {
     assert_batch_matches(&l6, &[0, u128::MAX]);
     let mut empty = [None; 0];
     l6.reader().lookup_batch(&[], &mut empty);
+}
+
+/// QSBR readers: an online reader keeps a replaced structure alive until it reports a
+/// quiescent state; an offline one never holds the writer up.
+#[test]
+fn an_online_reader_holds_replaced_structures_until_it_reports() {
+    let mut l = Loop::build(vec![rib4(&[("10.0.0.0/8", 1)])], &LoopConfig::default()).unwrap();
+    let mut reader = l.reader();
+    reader.online();
+    assert!(reader.is_online());
+    l.add_table(rib4(&[("10.1.0.0/16", 2)])).unwrap(); // publishes a new structure
+    l.collect();
+    assert!(l.published.pending() > 0, "the online reader may still use the old structure");
+    assert_eq!(reader.lookup(1, 0x0A01_0203), Some(hop(2)), "it sees the new one");
+    reader.quiescent();
+    l.collect();
+    assert_eq!(l.published.pending(), 0, "released by the report");
+    reader.offline();
+    l.add_table(Rib::new()).unwrap();
+    l.collect();
+    assert_eq!(l.published.pending(), 0, "an offline reader holds nothing");
+    assert_eq!(reader.lookup(0, 0x0A01_0203), Some(hop(1)));
 }

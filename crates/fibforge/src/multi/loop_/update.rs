@@ -7,7 +7,7 @@
 //! emits its subtree afresh. Root elements are replaced in place (one atomic store each);
 //! in a lower chunk, every group holding a changed element is regenerated into new arena words
 //! and its group pointer swapped with one release store. Replaced words, chunks and subtrees
-//! are retired through epoch-based reclamation and reused once no reader can see them.
+//! are retired with a grace-period ticket (`grace.rs`) and reused once no reader can see them.
 //!
 //! Optimization 1 (§III-E): announcements and path changes of leaf routes ending a layer that
 //! land on a PortMapTable element skip the RIB walk entirely ([`announce_leaf`]); other
@@ -42,7 +42,7 @@ pub(super) struct Store {
     pub pmt_words: u32,
     pub free_words: HashMap<u32, Vec<u32>>,
     pub free_chunks: Vec<u32>,
-    /// Storage retired by updates, handed back by the epoch collector after the grace period.
+    /// Storage retired by updates, handed back after its grace period (`grace.rs`).
     pub reclaimed: Arc<Mutex<Vec<Retired>>>,
     /// Storage retired by the update in progress (deferred when it is published).
     pub retiring: Vec<Retired>,

@@ -60,8 +60,8 @@ impl Packed {
         }
         let per = width.div_ceil(32) + width.min(4);
         let used = words.len() as u32;
-        let words = super::super::filled(&words, words.len() + spare_entries * per);
-        let offsets = super::super::filled(&offsets, entries + spare_entries);
+        let words = super::super::assemble::filled(&words, words.len() + spare_entries * per);
+        let offsets = super::super::assemble::filled(&offsets, entries + spare_entries);
         (Packed { width, offsets, words }, used)
     }
 
