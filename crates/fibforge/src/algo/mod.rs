@@ -20,4 +20,6 @@ pub mod radix;
 pub mod sail;
 #[cfg(test)]
 pub(crate) mod testkit;
+#[cfg(test)]
+pub(crate) mod testkit_updates;
 pub mod treebitmap;
