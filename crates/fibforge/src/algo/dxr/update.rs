@@ -110,10 +110,14 @@ impl<A: Address> Dxr<A> {
 
     /// Appends `size` placeholder entries to the format's array; their first index.
     fn grow(&mut self, short: bool, size: usize) -> usize {
+        use crate::algo::grow_by_eighths;
         if short {
+            grow_by_eighths(&mut self.short, size);
             self.short.resize(self.short.len() + size, 0);
             self.short.len() - size
         } else {
+            grow_by_eighths(&mut self.long_starts, size);
+            grow_by_eighths(&mut self.long_hops, size);
             self.long_starts.resize(self.long_starts.len() + size, A::ZERO);
             self.long_hops.resize(self.long_hops.len() + size, 0);
             self.long_hops.len() - size

@@ -143,6 +143,7 @@ impl<A: Address, E: Entry> Core<A, E> {
         if id > E::MAX_PAYLOAD as usize {
             return Err(Overflow { what: CHUNKS, found: id as u64 + 1 });
         }
+        crate::algo::grow_by_eighths(words, 1 << STRIDE);
         words.resize(words.len() + (1 << STRIDE), E::default());
         Ok(id as u32)
     }
