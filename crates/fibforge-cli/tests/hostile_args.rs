@@ -106,7 +106,7 @@ fn replay_refuses_unbounded_seconds_and_unknown_algorithms() {
     refused(&["replay", &t, &u, "--pace", "1e-300"], "speed-up");
     // The algorithm is checked before the (missing) table is read.
     refused(&["replay", "/nonexistent/t", &u, "--algo", "nosuch"], "known: radix,");
-    refused(&["replay", "/nonexistent/t", &u, "--algo", "dxr16"], "updatable");
+    refused(&["replay", "/nonexistent/t", &u, "--algo", "lulea"], "updatable");
 }
 
 #[test]

@@ -28,10 +28,13 @@ pub const COMMON: &[&str] = &[
     "treebitmap6",
     "cpe_fixed:leafpush=off",
     "cpe_var:leafpush=off",
+    "dxr16",
+    "dxr18",
 ];
 
-/// The IPv4-only structures with updates.
-pub const IPV4_ONLY: &[&str] = &["dir24_8", "sail_b", "sail_u"];
+/// The structures with updates `--algo all` runs for IPv4 only (SAIL_L has IPv6 updates,
+/// `--algo sail_l`, but real IPv6 tables hold routes past its /64).
+pub const IPV4_ONLY: &[&str] = &["dir24_8", "sail_b", "sail_u", "sail_l"];
 
 /// How a structure runs under `replay`, for the report.
 pub fn concurrency(name: &str) -> &'static str {
@@ -115,6 +118,12 @@ fn common<A: ReplayFamily>(job: Job<'_, A>) -> Option<anyhow::Result<ReplayRepor
             .map_err(Into::into)
             .and_then(|_| job.doubled::<treebitmap::TreeBitmap6<A>>(&())),
         "cpe_fixed" | "cpe_var" => cpe(job),
+        "dxr16" | "dxr18" => fibforge::algo::dxr::DxrConfig::from_spec(spec)
+            .map_err(Into::into)
+            .and_then(|cfg| job.doubled::<fibforge::algo::dxr::Dxr<A>>(&cfg)),
+        "sail_l" => sail::SailConfig::from_spec(spec)
+            .map_err(Into::into)
+            .and_then(|cfg| job.doubled::<sail::SailL<A>>(&cfg)),
         _ => {
             let cfg = poptrie::Config::from_spec::<A>(spec)?;
             cfg.map_err(Into::into).and_then(|cfg| job.run::<poptrie::Poptrie<A>>(&cfg))

@@ -20,4 +20,16 @@ pub mod radix;
 pub mod sail;
 #[cfg(test)]
 pub(crate) mod testkit;
+#[cfg(test)]
+pub(crate) mod testkit_updates;
 pub mod treebitmap;
+
+/// Makes room for `more` elements in `v`, growing it by at least an eighth rather than the
+/// doubling of `Vec`: arrays that updates append to (SAIL_L chunks, DXR ranges) start exactly
+/// sized by a compile, and doubling the largest of them on the first append would nearly
+/// double the structure's memory.
+pub(crate) fn grow_by_eighths<T>(v: &mut Vec<T>, more: usize) {
+    if v.capacity() - v.len() < more {
+        v.reserve_exact(more.max(v.len() / 8));
+    }
+}

@@ -24,7 +24,7 @@
 
 use super::check::{Probes, Report, compare};
 use crate::addr::Address;
-use crate::algo::{bloom, bplus, dir24_8, miht, multibit, poptrie, radix, sail, treebitmap};
+use crate::algo::{bloom, bplus, dir24_8, dxr, miht, multibit, poptrie, radix, sail, treebitmap};
 use crate::fib::{BuildError, Incremental, Lookup};
 use crate::multi::loop_::{LoopConfig, LoopFib};
 use crate::nexthop::NextHop;
@@ -149,6 +149,8 @@ fn common<A: SequenceFamily>() -> Vec<(&'static str, Builder<A>)> {
         }),
         // Root fan-out is IPv6 only; IPv4 ignores the flag (and must still answer right).
         ("poptrie s=16 fanout", |r| make::<A, poptrie::Poptrie<A>>(r, &pop(16, true))),
+        ("dxr16", |r| make::<A, dxr::Dxr<A>>(r, &dxr::DxrConfig::with_k(16))),
+        ("dxr k=8", |r| make::<A, dxr::Dxr<A>>(r, &dxr::DxrConfig::with_k(8))),
     ]
 }
 
@@ -166,6 +168,9 @@ impl SequenceFamily for u32 {
         v.push(("dir24_8", |r| make::<u32, dir24_8::Dir24_8>(r, &())));
         v.push(("sail_b", |r| make::<u32, sail::SailB>(r, &sail::SailConfig::default())));
         v.push(("sail_u", |r| make::<u32, sail::SailU>(r, &sail::SailConfig::default())));
+        // SAIL_L is IPv4 here: the sequences' IPv6 routes run to /128, past its /64.
+        v.push(("sail_l", |r| make::<u32, sail::SailL<u32>>(r, &sail::SailConfig::default())));
+        v.push(("dxr18", |r| make::<u32, dxr::Dxr<u32>>(r, &dxr::DxrConfig::with_k(18))));
         v
     }
 }

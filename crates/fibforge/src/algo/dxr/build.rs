@@ -9,7 +9,7 @@ use crate::rib::{Range, Rib};
 
 /// The raw form of an answer (0 = no route).
 #[inline]
-fn raw(hop: Option<NextHop>) -> u32 {
+pub(super) fn raw(hop: Option<NextHop>) -> u32 {
     hop.map_or(0, NextHop::raw)
 }
 
@@ -65,14 +65,15 @@ impl<A: Address> Builder<A> {
         Ok(())
     }
 
-    /// Chooses `base_bits` and writes the descriptors.
-    fn finish(self, k: u32) -> Result<Dxr<A>, BuildError> {
+    /// Chooses `base_bits` (at least `min_base_bits`) and writes the descriptors.
+    fn finish(self, k: u32, min_base_bits: u32) -> Result<Dxr<A>, BuildError> {
         let max_base = self.pending.iter().map(|p| p.base as u64).max().unwrap_or(0);
-        let mut base_bits = bits_for(max_base);
+        let min_base_bits = min_base_bits.min(FIELD_BITS - MIN_SIZE_BITS);
+        let mut base_bits = bits_for(max_base).max(min_base_bits);
         let (wide_count, size_max) = loop {
             let size_max = (1u32 << (FIELD_BITS - base_bits.min(FIELD_BITS - 1))) - 1;
             let wide = self.pending.iter().filter(|p| p.size >= size_max).count() as u64;
-            let needed = bits_for(max_base.max(wide.saturating_sub(1)));
+            let needed = bits_for(max_base.max(wide.saturating_sub(1))).max(min_base_bits);
             if needed > FIELD_BITS - MIN_SIZE_BITS {
                 return Err(too_many(max_base.max(wide) as usize));
             }
@@ -95,6 +96,9 @@ impl<A: Address> Builder<A> {
         }
         Ok(Dxr {
             k,
+            use_short: self.use_short,
+            dead: 0,
+            last_path: "compile",
             base_bits,
             base_mask: (1 << base_bits) - 1,
             size_max,
@@ -113,7 +117,7 @@ fn shrunk<T>(mut v: Vec<T>) -> Vec<T> {
 }
 
 /// The error for a range array whose indices do not fit a descriptor.
-fn too_many(found: usize) -> BuildError {
+pub(super) fn too_many(found: usize) -> BuildError {
     BuildError::LimitExceeded {
         algo: "dxr",
         what: "ranges in one range array (descriptor base field of 28 bits)",
@@ -122,8 +126,13 @@ fn too_many(found: usize) -> BuildError {
     }
 }
 
-/// Compiles `rib` with `cfg.k` direct bits (`cfg.k` already checked).
-pub(super) fn build<A: Address>(rib: &Rib<A>, cfg: &DxrConfig) -> Result<Dxr<A>, BuildError> {
+/// Compiles `rib` with `cfg.k` direct bits (`cfg.k` already checked) and descriptor `base`
+/// fields of at least `min_base_bits` bits (room for updates to append ranges).
+pub(super) fn build<A: Address>(
+    rib: &Rib<A>,
+    cfg: &DxrConfig,
+    min_base_bits: u32,
+) -> Result<Dxr<A>, BuildError> {
     let ranges = rib.ranges();
     let k = cfg.k;
     let shift = A::BITS - k;
@@ -149,5 +158,5 @@ pub(super) fn build<A: Address>(rib: &Rib<A>, cfg: &DxrConfig) -> Result<Dxr<A>,
         b.add_chunk(chunk, A::from_u128(lo), &ranges[i..j])?;
         i = j - 1;
     }
-    b.finish(k)
+    b.finish(k, min_base_bits)
 }

@@ -38,7 +38,7 @@ impl<A: Address> Dxr<A> {
 
     /// `(base, size)` of a descriptor, through `wide` when its size field is all ones.
     #[inline(always)]
-    fn span(&self, entry: u32) -> (usize, usize) {
+    pub(super) fn span(&self, entry: u32) -> (usize, usize) {
         let fields = entry & FIELDS;
         let base = fields & self.base_mask;
         let size = fields >> self.base_bits;

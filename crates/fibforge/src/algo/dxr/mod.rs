@@ -57,10 +57,13 @@
 //!
 //! `k` is 16 or 18 by the names (any value in 8..=24 through the `k` option); the short format
 //! needs `k ≥ 16` and IPv4. Up to 2^28 ranges in each of the short and long arrays.
-//! No update support: DXR is rebuilt from the RIB (the paper rebuilds affected chunks).
+//! Updates ([`crate::Incremental`], `update.rs`) re-cut only the chunks a changed route
+//! covers, as FreeBSD's DXR does; updates may leave dead entries in the range arrays (counted
+//! in [`DxrStats`]'s range counts until a rebuild compacts them).
 
 mod build;
 mod lookup;
+mod update;
 impl DxrConfig {
     /// The configuration `spec` names: `dxr16` or `dxr18`, options `short=on|off` (the short
     /// range format, IPv4 only) and `k=N` (direct-table bits, overriding the name's).
@@ -73,6 +76,8 @@ impl DxrConfig {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod update_tests;
 
 use crate::addr::Address;
 use crate::fib::{BuildError, Compile, Lookup};
@@ -133,6 +138,12 @@ pub struct Dxr<A: Address> {
     long_hops: Vec<u32>,
     /// `(base, size)` of chunks too large for a descriptor's `size`.
     wide: Vec<(u32, u32)>,
+    /// Whether chunks may use the short format (the option, IPv4, `k >= 16`).
+    use_short: bool,
+    /// Range entries (short and long) left unused by updates (see `update.rs`).
+    dead: usize,
+    /// How the last update was applied, for reports.
+    last_path: &'static str,
 }
 
 impl<A: Address> std::fmt::Debug for Dxr<A> {
@@ -206,6 +217,6 @@ impl<A: Address> Compile<A> for Dxr<A> {
                 reason: "the direct table index must have 8 to 24 bits".into(),
             });
         }
-        build::build(rib, cfg)
+        build::build(rib, cfg, 0)
     }
 }

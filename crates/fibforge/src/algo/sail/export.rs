@@ -15,7 +15,6 @@ use super::sail_l::{Core, Tables};
 use super::{STRIDE, SailL, TOP, max_len};
 use crate::addr::Address;
 use crate::export::{Algorithm, Array, Element, ExportError, ExportFile, PARAMS};
-use std::marker::PhantomData;
 
 const ALGO: &str = "sail_l";
 /// Array names in errors: `top`, then each chunk level by the prefix length it resolves to.
@@ -77,7 +76,7 @@ impl<A: Address, E: Entry + Element> Core<A, E> {
                 return Err(invalid(NAMES[k], what));
             }
         }
-        Ok(Core { top, levels, family: PhantomData })
+        Ok(Core::new(top, levels))
     }
 }
 
@@ -135,7 +134,7 @@ impl<A: Address> SailL<A> {
         } else {
             Tables::Wide(Core::from_arrays(arrays)?)
         };
-        Ok(SailL { tables })
+        Ok(SailL::new(tables))
     }
 }
 

@@ -19,7 +19,9 @@
 //! | SAIL_L | [`SailL`] | pushed to 16, 24, 32 (IPv6: to 64) | ≤ 3 arrays (IPv6 ≤ 7) | unbounded |
 //!
 //! Each type documents its exact layout and invariants. SAIL_B and SAIL_U follow RIB changes
-//! incrementally ([`crate::Incremental`]); SAIL_L (unbounded updates in the paper) is rebuilt.
+//! incrementally ([`crate::Incremental`]), and so does SAIL_L (`sail_l_update.rs`: the words
+//! of the changed route's slots and the chunks below them, unbounded for short routes as the
+//! paper says).
 //!
 //! # Words and structural limits
 //!
@@ -31,8 +33,8 @@
 //! words, any other uses 32-bit words (31-bit payloads: up to 2^31 chunks per level and
 //! next-hop ids below 2^31 - 1). `width=16` forces the original format and fails with
 //! [`crate::BuildError::LimitExceeded`] naming the limit; `width=32` forces wide words. No
-//! next hop is ever truncated. After an incremental update overflows 16-bit words, SAIL_B and
-//! SAIL_U rebuild themselves with 32-bit words.
+//! next hop is ever truncated. After an incremental update overflows 16-bit words, SAIL_B,
+//! SAIL_U and SAIL_L rebuild themselves with 32-bit words (whatever the configured width).
 //!
 //! # IPv6
 //!
@@ -54,9 +56,12 @@ mod export;
 pub(crate) mod push;
 mod sail_b;
 mod sail_l;
+mod sail_l_update;
 mod sail_u;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod update_l_tests;
 mod widths;
 
 pub use entry::{SailConfig, Width};

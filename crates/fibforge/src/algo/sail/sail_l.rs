@@ -13,8 +13,11 @@
 //!
 //! Invariants: a slot at level `L` (16, 24, ...) is a chunk exactly when a route longer than
 //! `L` lies inside it (chunk existence depends on the routes, not on their next hops: no
-//! route aggregation); every other word holds the longest match of its whole slot. Chunk ids
-//! are assigned in address order, level by level. The last level never holds chunk ids.
+//! route aggregation); every other word holds the longest match of its whole slot. A compile
+//! assigns chunk ids in address order, level by level; updates (`sail_l_update.rs`) free
+//! chunks that no longer hold a longer route (zeroed, their ids kept in `free` and reused
+//! first), so afterwards ids follow no order and a level may hold unreferenced free chunks.
+//! The last level never holds chunk ids.
 
 use super::dispatch;
 use super::entry::{CHUNKS, Entry, Overflow, SailConfig, choose_wide};
@@ -27,7 +30,7 @@ use crate::prefix::Prefix;
 use crate::rib::Rib;
 use std::marker::PhantomData;
 
-const NAME: &str = "sail_l";
+pub(super) const NAME: &str = "sail_l";
 /// Bits resolved by `top`.
 pub(crate) const TOP: u32 = 16;
 /// Bits resolved by each chunk level.
@@ -59,6 +62,8 @@ pub const fn max_len<A: Address>() -> u32 {
 #[derive(Clone, Debug)]
 pub struct SailL<A: Address> {
     pub(super) tables: Tables<A>,
+    /// How the last update was applied (`"in place"` or `"rebuild"`), for reports.
+    pub(super) last_path: &'static str,
 }
 
 /// The arrays in 16-bit or 32-bit words (`export.rs` reads and builds them too).
@@ -72,6 +77,8 @@ pub(super) enum Tables<A: Address> {
 pub(super) struct Core<A, E> {
     pub(super) top: Vec<E>,
     pub(super) levels: Vec<Vec<E>>,
+    /// Per chunk level, the ids of chunks freed by updates (zeroed, reused first).
+    pub(super) free: Vec<Vec<u32>>,
     pub(super) family: PhantomData<A>,
 }
 
@@ -79,14 +86,14 @@ pub(super) struct Core<A, E> {
 type Pending<A> = Vec<(Prefix<A>, Option<NextHop>)>;
 
 /// Sub-slot `j` of `region` one stride down.
-fn child<A: Address>(region: &Prefix<A>, stride: u32, j: usize) -> Prefix<A> {
+pub(super) fn child<A: Address>(region: &Prefix<A>, stride: u32, j: usize) -> Prefix<A> {
     let len = region.len() + stride;
     let addr = region.addr().to_u128() | (j as u128) << (A::BITS - len);
     Prefix::from_parts_unchecked(A::from_u128(addr), len)
 }
 
 impl<A: Address, E: Entry> Core<A, E> {
-    fn build(rib: &Rib<A>) -> Result<Self, Overflow> {
+    pub(super) fn build(rib: &Rib<A>) -> Result<Self, Overflow> {
         let root = Prefix::DEFAULT_ROUTE;
         let mut pending: Pending<A> = Vec::new();
         let top = Self::words(rib, root, TOP, push::inherited(rib, &root), &mut pending)?;
@@ -101,7 +108,13 @@ impl<A: Address, E: Entry> Core<A, E> {
             levels.push(words);
             pending = below;
         }
-        Ok(Core { top, levels, family: PhantomData })
+        Ok(Core::new(top, levels))
+    }
+
+    /// The arrays as given, with no freed chunks.
+    pub(super) fn new(top: Vec<E>, levels: Vec<Vec<E>>) -> Self {
+        let free = vec![Vec::new(); levels.len()];
+        Core { top, levels, free, family: PhantomData }
     }
 
     /// The words of `region` pushed `stride` levels down (`answer`: the region's own longest
@@ -178,16 +191,25 @@ impl<A: Address, E: Entry> Core<A, E> {
 
     fn memory_bytes(&self) -> usize {
         let chunks: usize = self.levels.iter().map(|l| l.capacity() * size_of::<E>()).sum();
-        self.top.capacity() * size_of::<E>() + chunks + self.levels.capacity() * size_of::<Vec<E>>()
+        let free: usize = self.free.iter().map(|f| f.capacity() * size_of::<u32>()).sum();
+        self.top.capacity() * size_of::<E>()
+            + chunks
+            + free
+            + self.levels.capacity() * size_of::<Vec<E>>()
     }
 
     fn chunk_counts(&self) -> Vec<usize> {
-        self.levels.iter().map(|l| l.len() >> STRIDE).collect()
+        self.levels.iter().zip(&self.free).map(|(l, f)| (l.len() >> STRIDE) - f.len()).collect()
     }
 }
 
 impl<A: Address> SailL<A> {
-    /// Chunks per level (level 24 first).
+    /// The structure holding `tables`, not yet updated.
+    pub(super) fn new(tables: Tables<A>) -> Self {
+        SailL { tables, last_path: "compile" }
+    }
+
+    /// Chunks in use per level (level 24 first).
     pub fn chunk_counts(&self) -> Vec<usize> {
         dispatch!(&self.tables, t => t.chunk_counts())
     }
@@ -209,7 +231,7 @@ impl<A: Address> SailL<A> {
 }
 
 /// The first route (in address order) longer than SAIL_L can represent, as an error.
-fn check_lengths<A: Address>(rib: &Rib<A>) -> Result<(), BuildError> {
+pub(super) fn check_lengths<A: Address>(rib: &Rib<A>) -> Result<(), BuildError> {
     match rib.iter().find(|(p, _)| p.len() > max_len::<A>()) {
         None => Ok(()),
         Some((p, _)) => Err(BuildError::Unsupported {
@@ -247,6 +269,6 @@ impl<A: Address> Compile<A> for SailL<A> {
         } else {
             Tables::Narrow(Core::build(rib).map_err(|o| o.into_error::<u16>(NAME))?)
         };
-        Ok(SailL { tables })
+        Ok(SailL::new(tables))
     }
 }
