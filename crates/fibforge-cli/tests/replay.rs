@@ -84,7 +84,7 @@ fn replay_reports_the_contract_fields_and_no_mismatch() {
         .failure();
     Command::cargo_bin("fibforge")
         .unwrap()
-        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap(), "--algo", "dxr16"])
+        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap(), "--algo", "lulea"])
         .assert()
         .failure();
     std::fs::remove_dir_all(&dir).ok();
