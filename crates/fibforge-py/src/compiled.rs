@@ -132,7 +132,7 @@ pub fn load(
         .map(|text| {
             value_object(py, text, column)
                 .map(Bound::unbind)
-                .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))
+                .map_err(|e| PyValueError::new_err(format!("{name}: {}", e.value(py))))
         })
         .collect::<PyResult<Vec<_>>>()?;
     let routes = file.params[ROUTES_PARAM];
