@@ -13,7 +13,7 @@
 //! across calls to save the allocation). Non-contiguous inputs are copied first.
 
 use crate::columns;
-use crate::side::{Answers, Side};
+use crate::side::{Answers, Lookups};
 use crate::texts;
 use fibforge::sync::AnyKey;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -22,12 +22,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyTuple};
 use std::borrow::Cow;
 
-/// The two families' sides of a table (`None`: the table does not hold that family).
+/// The two families' structures of a table (`None`: the table does not hold that family):
+/// a `Table`'s sides or a `CompiledTable`'s frozen structure.
 pub struct Sides<'a> {
     /// IPv4.
-    pub v4: Option<&'a Side<u32>>,
+    pub v4: Option<&'a dyn Lookups<u32>>,
     /// IPv6.
-    pub v6: Option<&'a Side<u128>>,
+    pub v6: Option<&'a dyn Lookups<u128>>,
 }
 
 /// Looks up a numpy array (see the module docs) on `threads` threads.
@@ -123,7 +124,10 @@ pub fn out_array<'py>(out: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<u
     )))
 }
 
-fn family<'a, A: AnyKey>(side: Option<&'a Side<A>>, name: &str) -> PyResult<&'a Side<A>> {
+fn family<'a, A: AnyKey>(
+    side: Option<&'a dyn Lookups<A>>,
+    name: &str,
+) -> PyResult<&'a dyn Lookups<A>> {
     side.ok_or_else(|| {
         PyValueError::new_err(format!("{name} addresses given to a table without {name}"))
     })
@@ -167,13 +171,13 @@ impl<'py> Target<'py> {
     /// prefix lengths when asked for).
     fn run<A: AnyKey>(
         self,
-        side: &Side<A>,
+        side: &dyn Lookups<A>,
         n: usize,
         fill: impl Fn(usize, &mut [A]) + Sync + Send,
     ) -> PyResult<Batch<'py>> {
         let threads = self.threads;
         self.finish(n, |answers| {
-            side.lookup_into(answers, threads, fill);
+            side.lookup_into(answers, threads, &fill);
             Ok(())
         })
     }

@@ -10,7 +10,7 @@
 
 use crate::batch::Sides;
 use crate::parse_ip::{self, Part};
-use crate::side::Answers;
+use crate::side::{Answers, Lookups};
 use fibforge::sync::AnyKey;
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
@@ -75,7 +75,7 @@ pub fn lookup_texts(
         if count >= n / 2 {
             let keys = &parsed.v4;
             let answers = Answers { ids: &mut *ids, lens: lens.as_deref_mut() };
-            side.lookup_into(answers, threads, |start, k| {
+            side.lookup_into(answers, threads, &|start, k| {
                 k.copy_from_slice(&keys[start..start + k.len()]);
             });
         } else {
@@ -101,7 +101,7 @@ fn v4_rows(n: usize, v6: &[(usize, u128)]) -> Vec<usize> {
 }
 
 fn scatter<A: AnyKey>(
-    side: Option<&crate::side::Side<A>>,
+    side: Option<&dyn Lookups<A>>,
     family: &str,
     rows: &[usize],
     keys: &[A],
@@ -118,7 +118,9 @@ fn scatter<A: AnyKey>(
     let mut got_ids = vec![0u32; rows.len()];
     let mut got_lens = lens.as_ref().map(|_| vec![0u8; rows.len()]);
     let answers = Answers { ids: &mut got_ids, lens: got_lens.as_deref_mut() };
-    side.lookup_into(answers, threads, |start, k| k.copy_from_slice(&keys[start..start + k.len()]));
+    side.lookup_into(answers, threads, &|start, k| {
+        k.copy_from_slice(&keys[start..start + k.len()]);
+    });
     for (&row, &id) in rows.iter().zip(&got_ids) {
         ids[row] = id;
     }

@@ -11,6 +11,9 @@
 //! - [`convert`]: Python objects to addresses and prefixes;
 //! - [`values`]: the table's Python values, and the value id and prefix length inside next hops;
 //! - [`load`]: `Table.load` (files, value columns, peers);
+//! - [`compiled`]: `CompiledTable`, the read-only table `Table.load` returns for an export
+//!   file (no compile);
+//! - [`export`]: `fibforge.export`, a table compiled into an export file;
 //! - [`state`]: the compact pickled form of the routes.
 //!
 //! Python tests: `crates/fibforge-py/tests` (pytest), run by `./test.sh`.
@@ -18,7 +21,9 @@
 pub mod arrow;
 pub mod batch;
 pub mod columns;
+pub mod compiled;
 pub mod convert;
+pub mod export;
 pub mod load;
 pub mod parse_ip;
 pub mod side;
@@ -35,7 +40,9 @@ use pyo3::prelude::*;
 #[pyo3(name = "fibforge")]
 fn fibforge_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<table::PyTable>()?;
+    m.add_class::<compiled::PyCompiled>()?;
     m.add_function(wrap_pyfunction!(table::rebuild, m)?)?;
+    m.add_function(wrap_pyfunction!(export::export, m)?)?;
     m.add("NO_ROUTE", values::NO_ROUTE)?;
     m.add("NO_LENGTH", values::NO_LENGTH)?;
     m.add("MAX_VALUES", values::MAX_VALUES)?;

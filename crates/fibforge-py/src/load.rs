@@ -36,28 +36,37 @@ impl Options {
     ) -> PyResult<Self> {
         let mode = Mode::parse(family)?;
         structures(mode, algo)?;
-        let value = match value {
-            "next_hop" => ValueColumn::NextHop,
-            "origin_as" => ValueColumn::OriginAs,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "value must be 'next_hop' or 'origin_as', not {value:?}"
-                )));
-            }
-        };
-        let peer = match (peer, peer_as) {
-            (Some(_), Some(_)) => {
-                return Err(PyValueError::new_err("give peer= or peer_as=, not both"));
-            }
-            (Some(ip), None) => PeerFilter::Ip(ip.trim().parse().map_err(|_| {
-                PyValueError::new_err(format!("peer must be an IP address, not {ip:?}"))
-            })?),
-            (None, Some(asn)) => PeerFilter::As(asn),
-            (None, None) => PeerFilter::All,
-        };
-        let read = ReadConfig { peer, value, ..Default::default() };
+        let read = read_config(value, peer, peer_as)?;
         Ok(Options { mode, algo: algo.to_string(), read })
     }
+}
+
+/// The value column `value=` names; ValueError for another name.
+pub fn value_column(value: &str) -> PyResult<ValueColumn> {
+    match value {
+        "next_hop" => Ok(ValueColumn::NextHop),
+        "origin_as" => Ok(ValueColumn::OriginAs),
+        _ => Err(PyValueError::new_err(format!(
+            "value must be 'next_hop' or 'origin_as', not {value:?}"
+        ))),
+    }
+}
+
+/// fibforge-io's reading options from `value=`, `peer=` and `peer_as=` (also used by
+/// `fibforge.export`); ValueError naming the bad one.
+pub fn read_config(value: &str, peer: Option<&str>, peer_as: Option<u32>) -> PyResult<ReadConfig> {
+    let value = value_column(value)?;
+    let peer = match (peer, peer_as) {
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err("give peer= or peer_as=, not both"));
+        }
+        (Some(ip), None) => PeerFilter::Ip(ip.trim().parse().map_err(|_| {
+            PyValueError::new_err(format!("peer must be an IP address, not {ip:?}"))
+        })?),
+        (None, Some(asn)) => PeerFilter::As(asn),
+        (None, None) => PeerFilter::All,
+    };
+    Ok(ReadConfig { peer, value, ..Default::default() })
 }
 
 /// Reads `path` into a table (see the module docs).
@@ -95,7 +104,7 @@ pub fn load(py: Python<'_>, path: &Path, options: &Options) -> PyResult<PyTable>
 }
 
 /// The Python value of a file's value text: the text itself, or an int AS number.
-fn value_object<'py>(
+pub fn value_object<'py>(
     py: Python<'py>,
     text: &str,
     column: ValueColumn,
@@ -140,7 +149,8 @@ fn warn_merged(py: Python<'_>, path: &Path, peers: &[fibforge_io::mrt::Peer]) ->
     PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)
 }
 
-fn read_error(e: ReadError) -> PyErr {
+/// OSError for a file that cannot be read, ValueError for malformed content.
+pub fn read_error(e: ReadError) -> PyErr {
     match e {
         ReadError::Io { .. } => PyOSError::new_err(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),

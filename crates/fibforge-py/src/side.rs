@@ -17,7 +17,7 @@ use fibforge::{BuildError, NextHop, Prefix, Rib};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Addresses looked up per chunk (the reader reports a quiescent state after each).
-const CHUNK: usize = 512;
+pub const CHUNK: usize = 512;
 
 /// The writer and reader of one family.
 pub struct Side<A: AnyKey> {
@@ -80,31 +80,9 @@ impl<A: AnyKey> Side<A> {
         f(self.writer().rib())
     }
 
-    /// Looks up `out.ids.len()` addresses into `out` (value ids, and prefix lengths when
-    /// asked; `NO_ROUTE` / `NO_LENGTH` where none matches), on `threads` threads.
-    /// `fill(start, keys)` writes the addresses `start..start + keys.len()`.
-    pub fn lookup_into(
-        &self,
-        out: Answers<'_>,
-        threads: usize,
-        fill: impl Fn(usize, &mut [A]) + Sync,
-    ) {
-        let n = out.ids.len();
-        let per_thread = n.div_ceil(threads.max(1)).max(CHUNK);
-        if per_thread >= n {
-            return self.lookup_range(0, out, &fill);
-        }
-        std::thread::scope(|s| {
-            for (i, part) in out.split(per_thread).into_iter().enumerate() {
-                let fill = &fill;
-                s.spawn(move || self.lookup_range(i * per_thread, part, fill));
-            }
-        });
-    }
-
     /// Looks up addresses `start..start + out.ids.len()` into `out`, chunk by chunk, with a
     /// reader of its own (QSBR: online, a quiescent state after each chunk).
-    fn lookup_range(&self, start: usize, out: Answers<'_>, fill: &impl Fn(usize, &mut [A])) {
+    fn lookup_range(&self, start: usize, out: Answers<'_>, fill: &dyn Fn(usize, &mut [A])) {
         let mut reader = self.reader().clone();
         reader.online();
         let mut keys = [A::ZERO; CHUNK];
@@ -119,6 +97,48 @@ impl<A: AnyKey> Side<A> {
     }
 }
 
+/// A structure batches look up in: a table's live [`Side`], or the frozen structure of an
+/// export ([`crate::compiled`]).
+pub trait Lookups<A: AnyKey>: Sync {
+    /// Looks up `out.ids.len()` addresses into `out` (value ids, and prefix lengths when
+    /// asked; `NO_ROUTE` / `NO_LENGTH` where none matches), on `threads` threads.
+    /// `fill(start, keys)` writes the addresses `start..start + keys.len()`.
+    fn lookup_into(
+        &self,
+        out: Answers<'_>,
+        threads: usize,
+        fill: &(dyn Fn(usize, &mut [A]) + Sync),
+    );
+}
+
+impl<A: AnyKey> Lookups<A> for Side<A> {
+    fn lookup_into(
+        &self,
+        out: Answers<'_>,
+        threads: usize,
+        fill: &(dyn Fn(usize, &mut [A]) + Sync),
+    ) {
+        in_parallel(out, threads, |start, part| self.lookup_range(start, part, fill));
+    }
+}
+
+/// Runs `range(start, part)` on consecutive parts of `out` (the answers of addresses
+/// `start..start + part.ids.len()`), one part per thread on up to `threads` threads, each
+/// part at least [`CHUNK`] answers.
+pub fn in_parallel(out: Answers<'_>, threads: usize, range: impl Fn(usize, Answers<'_>) + Sync) {
+    let n = out.ids.len();
+    let per_thread = n.div_ceil(threads.max(1)).max(CHUNK);
+    if per_thread >= n {
+        return range(0, out);
+    }
+    std::thread::scope(|s| {
+        for (i, part) in out.split(per_thread).into_iter().enumerate() {
+            let range = &range;
+            s.spawn(move || range(i * per_thread, part));
+        }
+    });
+}
+
 /// Where a batch's answers go: value ids, and prefix lengths when asked for.
 pub struct Answers<'a> {
     /// Value ids (`NO_ROUTE` where no route matches).
@@ -129,7 +149,7 @@ pub struct Answers<'a> {
 
 impl<'a> Answers<'a> {
     /// Consecutive parts of `size` answers (the last may be shorter).
-    fn split(self, size: usize) -> Vec<Answers<'a>> {
+    pub fn split(self, size: usize) -> Vec<Answers<'a>> {
         let mut lens = self.lens.map(|l| l.chunks_mut(size));
         self.ids
             .chunks_mut(size)

@@ -8,7 +8,7 @@
 
 use crate::batch::{self, Sides};
 use crate::convert::{self, Addr, Key, Mode};
-use crate::side::Side;
+use crate::side::{Lookups, Side};
 use crate::state;
 use crate::values::{self, Values};
 use fibforge::sync::{AnyKey, Structure};
@@ -124,7 +124,9 @@ impl PyTable {
     }
 
     fn sides(&self) -> Sides<'_> {
-        Sides { v4: self.v4.as_ref(), v6: self.v6.as_ref() }
+        let v4 = self.v4.as_ref().map(|s| s as &dyn Lookups<u32>);
+        let v6 = self.v6.as_ref().map(|s| s as &dyn Lookups<u128>);
+        Sides { v4, v6 }
     }
 }
 
@@ -159,20 +161,27 @@ impl PyTable {
         PyTable::from_ribs(Mode::parse(family)?, algo, Rib::new(), Rib::new(), values)
     }
 
-    /// Loads a text table or MRT dump (see `__init__.pyi`).
+    /// Loads a text table or MRT dump, or an export file as a read-only `CompiledTable`
+    /// (see `__init__.pyi`).
     #[staticmethod]
-    #[pyo3(signature = (path, family = "auto", algo = DEFAULT_ALGO, value = "next_hop", peer = None, peer_as = None))]
+    #[pyo3(signature = (path, family = "auto", algo = None, value = "next_hop", peer = None, peer_as = None))]
     fn load(
         py: Python<'_>,
         path: std::path::PathBuf,
         family: &str,
-        algo: &str,
+        algo: Option<&str>,
         value: &str,
         peer: Option<&str>,
         peer_as: Option<u32>,
-    ) -> PyResult<Self> {
+    ) -> PyResult<Py<PyAny>> {
+        if crate::compiled::sniff(&path) {
+            let peers = peer.is_some() || peer_as.is_some();
+            let table = crate::compiled::load(py, &path, family, algo, value, peers)?;
+            return Ok(Py::new(py, table)?.into_any());
+        }
+        let algo = algo.unwrap_or(DEFAULT_ALGO);
         let options = crate::load::Options::parse(family, algo, value, peer, peer_as)?;
-        crate::load::load(py, &path, &options)
+        Ok(Py::new(py, crate::load::load(py, &path, &options)?)?.into_any())
     }
 
     /// "ipv4", "ipv6" or "auto".

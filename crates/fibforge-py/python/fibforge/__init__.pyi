@@ -23,6 +23,7 @@ Network = Union[str, ipaddress.IPv4Network, ipaddress.IPv6Network]
 Key = Union[Address, Network]
 Route = Tuple[str, Any]
 Column = Union[npt.NDArray[Any], Sequence[str], Sequence[int], Any]
+PathLike = Union[str, os.PathLike[str]]
 
 __version__: str
 #: The value id batch lookups answer where no route matches (0xFFFFFFFF).
@@ -52,12 +53,17 @@ class Table:
     def load(
         path: Union[str, os.PathLike[str]],
         family: str = "auto",
-        algo: str = "poptrie",
+        algo: Optional[str] = None,
         value: Literal["next_hop", "origin_as"] = "next_hop",
         peer: Optional[str] = None,
         peer_as: Optional[int] = None,
-    ) -> "Table":
-        """Loads a text table or MRT dump (plain, gzip or bzip2).
+    ) -> Union["Table", "CompiledTable"]:
+        """Loads a text table or MRT dump (plain, gzip or bzip2) into a Table (``algo``:
+        "poptrie" when None), or an export file (``fibforge.export``, ``fibforge export``,
+        recognised by its first bytes) into a read-only CompiledTable, without compiling:
+        ``algo``, if given, must name the export's structure, ``family`` its family, and
+        ``value`` says how to read its values ("origin_as": as ints); ``peer``/``peer_as`` do
+        not apply. A truncated or damaged export raises ValueError naming the file.
 
         ``value="next_hop"``: each route's value is its next hop's text. ``value="origin_as"``:
         an int, a text table's last column (``{a,b}`` AS_SET origins: the first AS; ``-``: None).
@@ -133,3 +139,64 @@ class Table:
         """True when a route matches the address (or covers the prefix)."""
     def __iter__(self) -> Iterator[Route]: ...
     def __len__(self) -> int: ...
+
+class CompiledTable:
+    """A read-only table loaded from an export file by ``Table.load``: a compiled structure
+    ("sail_l", "poptrie" or "bloomfwd") of one family and its values, with no compile at
+    start-up (``docs/experiments/export.md`` has the timings) and no routes.
+
+    It answers longest-match lookups of addresses exactly as the table it was exported from:
+    ``lookup``, ``t[addr]``, ``addr in t``, ``lookup_batch`` (value ids; no ``lengths``: the
+    structure stores no prefix lengths), ``values_of``, ``lookup_values``. Everything that
+    needs the routes raises TypeError ("... loaded from a compiled poptrie export (path),
+    which is read-only and holds no prefixes"): ``insert``, ``remove``, item assignment and
+    deletion, prefix keys, ``lookup_prefix``, ``get``, ``covering``, ``covered``, the
+    ``search_*`` methods, ``routes``, iteration, ``lookup_batch(lengths=True)`` and
+    pickling (pass the path to workers and load it there). ``len(t)`` is the number of
+    routes the structure was compiled from.
+
+    >>> fibforge.export("rib.tsv.gz", "rib.poptrie", algo="poptrie", family="ipv4")
+    >>> t = fibforge.Table.load("rib.poptrie")      # no compile
+    >>> t.lookup("8.8.8.8"), t.lookup_values(df["ip"])
+    """
+
+    @property
+    def family(self) -> str:
+        """"ipv4" or "ipv6"."""
+    @property
+    def algo(self) -> str:
+        """"sail_l", "poptrie" or "bloomfwd"."""
+    @property
+    def values(self) -> List[Any]:
+        """The file's values; index = value id."""
+    def lookup(self, key: Address) -> Any:
+        """The value of the longest route matching an address, or None."""
+    def lookup_batch(
+        self, addrs: Column, out: Optional[npt.NDArray[np.uint32]] = None, threads: int = 1,
+        lengths: Literal[False] = False,
+    ) -> npt.NDArray[np.uint32]:
+        """Value ids (NO_ROUTE where none matches), as ``Table.lookup_batch``."""
+    def values_of(self, ids: npt.NDArray[np.uint32], default: Any = None) -> npt.NDArray[np.object_]: ...
+    def lookup_values(self, addrs: Column, threads: int = 1, default: Any = None) -> npt.NDArray[np.object_]: ...
+    def __getitem__(self, key: Address) -> Any:
+        """Like ``lookup``, but KeyError where no route matches."""
+    def __contains__(self, key: Address) -> bool: ...
+    def __len__(self) -> int: ...
+
+def export(
+    path: PathLike,
+    out: PathLike,
+    algo: str = "poptrie",
+    family: str = "auto",
+    value: Literal["next_hop", "origin_as"] = "next_hop",
+    peer: Optional[str] = None,
+    peer_as: Optional[int] = None,
+) -> None:
+    """Compiles the table at ``path`` (read as ``Table.load`` reads it) with ``algo``
+    ("sail_l", "poptrie" or "bloomfwd", options as in ``fibforge bench --algo``) and writes
+    the structure of one family (``family``: "ipv4" or "ipv6", needed when the table has
+    both) with the values of ``value`` to ``out``, in the format of ``fibforge export``
+    (``docs/export-format.md``). ``Table.load(out, value=value)`` reads it back as a
+    CompiledTable. ValueError for a bad argument or table, OSError when a file cannot be
+    read or written.
+    """
