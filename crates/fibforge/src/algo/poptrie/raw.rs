@@ -18,10 +18,10 @@
 //! (for a [`Reader`](crate::sync::Reader)'s view: while it stays online and reports no
 //! quiescent state), which the foreign caller must keep to by contract.
 
-use super::{Cores, Fib};
 use super::dir::DirTable;
 use super::layout::{Arena, Leaf, Node};
 use super::with_core;
+use super::{Cores, Fib};
 
 /// The version of the layout above; a foreign walk built for another version must not run.
 pub const RAW_LAYOUT_VERSION: u32 = 1;
@@ -124,7 +124,8 @@ mod tests {
 
     #[test]
     fn a_foreign_walk_of_the_raw_arrays_answers_as_the_lookup() {
-        let routes = [("10.0.0.0/8", 1), ("10.1.0.0/16", 2), ("10.1.2.0/24", 3), ("10.1.2.3/32", 4)];
+        let routes =
+            [("10.0.0.0/8", 1), ("10.1.0.0/16", 2), ("10.1.2.0/24", 3), ("10.1.2.3/32", 4)];
         for (extra_hop, dir16, s) in [(5, true, 18), (300, true, 16), (70_000, false, 0)] {
             let mut rib = Rib::new();
             for (p, h) in routes {
@@ -134,7 +135,13 @@ mod tests {
             let cfg = super::super::Config { s, narrow_dir: dir16, ..Default::default() };
             let p = super::super::Poptrie::<u32>::compile(&rib, &cfg).unwrap();
             let r = p.view().raw_arrays();
-            let want_leaf = if extra_hop < 255 { 8 } else if extra_hop < 65535 { 16 } else { 32 };
+            let want_leaf = if extra_hop < 255 {
+                8
+            } else if extra_hop < 65535 {
+                16
+            } else {
+                32
+            };
             assert_eq!((r.leaf_bits, r.dir_bits, r.s), (want_leaf, if dir16 { 16 } else { 32 }, s));
             let mut x = 0x9e37_79b9u32;
             let probes = [0x0a01_0203, 0x0a01_0204, 0x0a01_0300, 0x0a02_0000, 0xc0a8_01ff, 0];
