@@ -2,11 +2,14 @@
  * An independent C driver for single lookups through include/fibforge.h: random IPv4
  * addresses drawn in the loop (xorshift32), one call per address, as a data plane would.
  * Paths: the writer-side fibforge_table4_lookup, a reader online (QSBR, a quiescent state
- * every 256 lookups), a reader offline (each call synchronised), and reader batches of 64.
+ * every 256 lookups), a reader offline (each call synchronised), reader batches of 64, and
+ * the inline fibforge_view4_lookup over a view of an online reader (a quiescent state and a
+ * new view every 256 lookups; Poptrie tables only, the row is skipped otherwise).
  *
  * Build (after `cargo build --release -p fibforge-c`):
  *   cc -O2 -I crates/fibforge-c/include crates/fibforge-c/examples/bench_single.c \
  *      target/release/libfibforge_c.a -lpthread -ldl -lm -o target/bench_single
+ * (add -mpopcnt or -march=native so that the inline walk's popcount is one instruction)
  * Run: target/bench_single [TABLE] [N] [ALGO]   (default data/ris2015-as3856.tsv.gz, 2^26,
  *      and the default structure; ALGO as for fibforge_table4_load_with, e.g. "bplus")
  * Prints, per path, the median of 5 runs in M lookups/s by the thread's CPU time (less
@@ -19,7 +22,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-enum path { TABLE, QSBR, OFFLINE, BATCH64 };
+enum path { TABLE, QSBR, OFFLINE, BATCH64, VIEW };
 
 static double now(clockid_t clock) {
     struct timespec ts;
@@ -35,6 +38,18 @@ static int cmp(const void *a, const void *b) {
 static uint64_t run(enum path p, fibforge_table4 *t, fibforge_reader4 *r, size_t n) {
     uint32_t x = 2463534242u, addrs[64], out[64];
     uint64_t sum = 0;
+    if (p == VIEW) {
+        fibforge_view4 v;
+        for (size_t i = 0; i < n / 256; i++) {
+            fibforge_reader4_view(r, &v);
+            for (int k = 0; k < 256; k++) {
+                x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+                sum += fibforge_view4_lookup(&v, x);
+            }
+            fibforge_reader4_quiescent(r);
+        }
+        return sum;
+    }
     if (p == BATCH64) {
         for (size_t i = 0; i < n / 64; i++) {
             for (int k = 0; k < 64; k++) {
@@ -63,7 +78,9 @@ int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : "data/ris2015-as3856.tsv.gz";
     size_t n = argc > 2 ? strtoul(argv[2], NULL, 10) : (size_t)1 << 26;
     const char *names[] = {"table4_lookup (writer thread)", "reader4_lookup, online (QSBR)",
-                           "reader4_lookup, offline", "reader4_lookup_batch, 64, QSBR"};
+                           "reader4_lookup, offline", "reader4_lookup_batch, 64, QSBR",
+                           "view4_lookup (inline), QSBR"};
+    fibforge_view4 probe;
     fibforge_table4 *t = NULL;
     fibforge_reader4 *r = NULL;
     fibforge_status loaded = argc > 3 ? fibforge_table4_load_with(path, argv[3], &t)
@@ -73,10 +90,14 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("%zu routes, %zu lookups per run\n", fibforge_table4_len(t), n);
-    for (int p = TABLE; p <= BATCH64; p++) {
+    for (int p = TABLE; p <= VIEW; p++) {
         double wall[5], cpu[5];
         uint64_t sum = 0;
-        if (p == QSBR || p == BATCH64) fibforge_reader4_online(r);
+        if (p == QSBR || p == BATCH64 || p == VIEW) fibforge_reader4_online(r);
+        if (p == VIEW && fibforge_reader4_view(r, &probe) != FIBFORGE_OK) {
+            printf("%-34s skipped: %s\n", names[p], fibforge_last_error());
+            continue;
+        }
         for (int k = 0; k < 5; k++) {
             double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_THREAD_CPUTIME_ID);
             sum += run(p, t, r, n);

@@ -60,6 +60,7 @@
  *   path is out of line). They do not validate the handle further (a freed or foreign
  *   pointer is undefined behaviour) and run without the panic guard, which they do not need:
  *   they have no panicking path. Batch and table calls check every argument and are guarded.
+ *   fibforge_view4_lookup (inline, below) checks nothing: it is the bare walk.
  */
 #ifndef FIBFORGE_H
 #define FIBFORGE_H
@@ -89,7 +90,8 @@ typedef enum fibforge_status {
     FIBFORGE_ERR_IO = 3,      /* a file could not be opened or read */
     FIBFORGE_ERR_PARSE = 4,   /* a file's content is malformed (message: file:line or offset) */
     FIBFORGE_ERR_LIMIT = 5,   /* the table exceeds a structural limit; the table is unchanged */
-    FIBFORGE_ERR_PANIC = 6    /* internal error caught at the boundary (a bug: please report) */
+    FIBFORGE_ERR_PANIC = 6,   /* internal error caught at the boundary (a bug: please report) */
+    FIBFORGE_ERR_UNSUPPORTED = 7 /* not available for this table's structure (views of bplus) */
 } fibforge_status;
 
 /* An IPv6 address: 16 bytes, most significant first (network byte order). */
@@ -218,6 +220,117 @@ void fibforge_reader4_quiescent(fibforge_reader4 *reader);
 
 /* Frees (and deregisters) a reader. NULL is ignored. */
 void fibforge_reader4_free(fibforge_reader4 *reader);
+
+/* ---- IPv4 views: the lookup inlined into the caller ---------------------------------- */
+
+/* A view is the published Poptrie arrays of an online reader's current snapshot, which the
+ * static inline fibforge_view4_lookup below walks in the caller's own code: no call into the
+ * library per lookup (the call was what kept fibforge_reader4_lookup below the bare walk).
+ * Poptrie tables only (the default structure); IPv4 only.
+ *
+ * The contract (a pinned burst, as with QSBR above):
+ *   - fibforge_reader4_view needs an ONLINE reader, on the reader's thread.
+ *   - The view is valid while the reader stays online and until its next
+ *     fibforge_reader4_quiescent, fibforge_reader4_offline or fibforge_reader4_free. After
+ *     any of these it is STALE: its memory may be freed or reused, and using it is
+ *     undefined behaviour (nothing detects it). Take a new view after each quiescent state.
+ *   - Within its validity the view answers correctly for the table as it is or, if the writer
+ *     has since moved to new arrays (growth, a wider leaf or dir, compaction), as it was
+ *     then: updates show once the caller reports a quiescent state and takes a new view.
+ *   - The view may be copied and used by the reader's thread only.
+ *   A typical loop:
+ *     fibforge_reader4_online(r);
+ *     for (;;) {
+ *         fibforge_view4 v;
+ *         fibforge_reader4_view(r, &v);
+ *         for (each packet of a burst) hop = fibforge_view4_lookup(&v, dst);
+ *         fibforge_reader4_quiescent(r);   (v is stale from here)
+ *     }
+ *
+ * Speed: build with a popcount instruction (gcc/clang: -mpopcnt, or -march=x86-64-v2 or
+ * later, or -march=native); without it __builtin_popcountll is a library call. */
+
+/* The layout of fibforge_view4 and of the arrays it points to, as this header walks them. */
+#define FIBFORGE_VIEW4_VERSION 1u
+
+/* A Poptrie internal node: 24 bytes (a 64-ary node: bit n of vector set = slot n has an
+ * internal child, children at nodes[base1 + rank - 1]; leaves at leaves[base0 + rank - 1]
+ * with rank counted in leafvec). */
+typedef struct fibforge_view4_node {
+    uint64_t vector;
+    uint64_t leafvec;
+    uint32_t base0;
+    uint32_t base1;
+} fibforge_view4_node;
+
+typedef struct fibforge_view4 {
+    uint32_t version;    /* FIBFORGE_VIEW4_VERSION (0 after a failed call) */
+    uint32_t s;          /* direct-pointing bits: dir has 2^s entries (0..24) */
+    uint32_t dir_bits;   /* 16: e < root_limit is node e, else next hop e - root_limit;
+                          * 32: 0x80000000 | next hop, or node e */
+    uint32_t root_limit; /* see dir_bits (0 with 32-bit entries) */
+    uint32_t leaf_bits;  /* 8, 16 or 32 */
+    uint32_t reserved;   /* 0 */
+    const void *dir;
+    const fibforge_view4_node *nodes;
+    const void *leaves;  /* next hops as stored: the value + 1, 0 = no route */
+} fibforge_view4;
+
+/* Fills *view with the current snapshot of an online reader of a Poptrie table (on failure
+ * *view is zeroed). A load and a copy: call it once per burst.
+ * Errors: NULL reader or view; FIBFORGE_ERR_INVALID (the reader is offline);
+ * FIBFORGE_ERR_UNSUPPORTED (the table is not a Poptrie: use fibforge_reader4_lookup). */
+fibforge_status fibforge_reader4_view(const fibforge_reader4 *reader, fibforge_view4 *view);
+
+static inline unsigned fibforge_popcount64_(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/* dir entries are updated in place by the writer (atomic Release stores): load them with
+ * Acquire, which on x86 is a plain load. */
+static inline uint32_t fibforge_view4_dir_(const fibforge_view4 *v, size_t i) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (v->dir_bits == 16) return __atomic_load_n((const uint16_t *)v->dir + i, __ATOMIC_ACQUIRE);
+    return __atomic_load_n((const uint32_t *)v->dir + i, __ATOMIC_ACQUIRE);
+#else
+    if (v->dir_bits == 16) return *((const volatile uint16_t *)v->dir + i);
+    return *((const volatile uint32_t *)v->dir + i);
+#endif
+}
+
+/* The next hop of the longest prefix matching addr, or FIBFORGE_NO_ROUTE: the same answer
+ * as fibforge_reader4_lookup, walked inline (Poptrie's lookup: dir, then one node per 6
+ * bits, then a leaf). view must be valid (see the contract above); nothing is checked. */
+static inline uint32_t fibforge_view4_lookup(const fibforge_view4 *view, uint32_t addr) {
+    const fibforge_view4_node *n;
+    uint64_t k = (uint64_t)addr << (32 + view->s), t;
+    uint32_t e = fibforge_view4_dir_(view, (size_t)((uint64_t)addr >> (32 - view->s))), at;
+    unsigned inv;
+    if (view->dir_bits == 16) {
+        if (e >= view->root_limit) return e - view->root_limit - 1u; /* raw 0 -> NO_ROUTE */
+    } else if (e & 0x80000000u) {
+        return (e & 0x7fffffffu) - 1u;
+    }
+    n = view->nodes + e;
+    for (;;) {
+        inv = (unsigned)(~k >> 58); /* 63 - the next 6 address bits */
+        t = n->vector << inv;       /* this slot's bit on top, the lower slots below it */
+        if (!(t >> 63)) break;
+        n = view->nodes + (n->base1 + fibforge_popcount64_(t) - 1u);
+        k <<= 6;
+    }
+    at = n->base0 + fibforge_popcount64_(n->leafvec << inv) - 1u;
+    if (view->leaf_bits == 8) return (uint32_t)((const uint8_t *)view->leaves)[at] - 1u;
+    if (view->leaf_bits == 16) return (uint32_t)((const uint16_t *)view->leaves)[at] - 1u;
+    return ((const uint32_t *)view->leaves)[at] - 1u;
+}
 
 /* ---- IPv6 tables: the same functions with fibforge_ip6 addresses and len <= 128 ----- */
 

@@ -28,6 +28,8 @@ pub enum Status {
     Limit = 5,
     /// An internal error (a bug) was caught at the boundary.
     Panic = 6,
+    /// The operation does not exist for this table's structure (views of a B+-tree).
+    Unsupported = 7,
 }
 
 impl Status {
@@ -42,6 +44,7 @@ impl Status {
             4 => "FIBFORGE_ERR_PARSE\0",
             5 => "FIBFORGE_ERR_LIMIT\0",
             6 => "FIBFORGE_ERR_PANIC\0",
+            7 => "FIBFORGE_ERR_UNSUPPORTED\0",
             _ => return None,
         })
     }
@@ -171,13 +174,14 @@ mod tests {
             Status::Parse,
             Status::Limit,
             Status::Panic,
+            Status::Unsupported,
         ];
         for s in all {
             let name = Status::name_of(s as i32).expect("a name");
             let want = format!("{s:?}").to_uppercase();
             assert!(name.ends_with(&format!("{want}\0")), "{s:?}: {name}");
         }
-        assert_eq!(Status::name_of(7), None);
+        assert_eq!(Status::name_of(8), None);
         assert_eq!(Status::name_of(-1), None);
     }
 

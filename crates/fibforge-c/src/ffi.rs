@@ -36,6 +36,20 @@ pub extern "C" fn fibforge_status_str(status: std::ffi::c_int) -> *const c_char 
     Status::name_of(status).unwrap_or("unknown status\0").as_ptr().cast()
 }
 
+/// `fibforge_reader4_view`: the arrays of an online Poptrie reader's current view, for the
+/// header's inline `fibforge_view4_lookup`.
+///
+/// # Safety
+/// The caller keeps this function's contract in `fibforge.h`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fibforge_reader4_view(
+    r: *const Reader4,
+    view: *mut crate::view::View4,
+) -> Status {
+    // SAFETY: the header's contract is the one the entry point requires.
+    unsafe { crate::view::reader_view4(r, view) }
+}
+
 /// Exports the functions of one family under the given names.
 macro_rules! family_api {
     ($fam:ty, $table:ty, $reader:ty,

@@ -7,12 +7,14 @@
 //!
 //! Layout: [`error`] (status codes, last-error message, panic guard), [`ptr`] (NULL-checked
 //! pointer conversions), [`handle`] (the objects behind the handles, safe Rust), [`batch`]
-//! (array lookups), `entry` (generic entry points), `ffi` (the exported names).
+//! (array lookups), [`view`] (the arrays behind C's inline lookup), `entry` (generic entry
+//! points), `ffi` (the exported names).
 //!
 //! # Safety model
 //!
 //! `unsafe` lives only where C pointers are turned into Rust references or copied from: in
-//! [`ptr`], [`batch`] and the entry points. Every pointer is checked for NULL; beyond that the
+//! [`ptr`], [`batch`], [`view`] and the entry points. Every pointer is checked for NULL;
+//! beyond that the
 //! caller's contract documented in the header (handles are live and came from this library,
 //! arrays hold `n` elements, a table is updated by one thread at a time) is what makes each
 //! dereference sound. No panic unwinds into C: every entry point that has a panicking path
@@ -25,6 +27,7 @@ pub mod error;
 mod ffi;
 pub mod handle;
 pub mod ptr;
+pub mod view;
 
 pub use error::Status;
 pub use ffi::*;

@@ -95,6 +95,15 @@ impl<A: Address, V: Lookup<A>> Reader<A, V> {
         if self.online { self.view_online().lookup(addr) } else { self.lookup_offline(addr) }
     }
 
+    /// The current view while online (`None` offline): for walks the caller runs itself,
+    /// such as the C ABI's inline lookup. The borrow ends before the next report, which
+    /// takes `&mut self`; the view may be replaced by a newer one meanwhile (it then answers
+    /// for the table as it was), so take it again after each quiescent state.
+    #[inline]
+    pub fn view(&self) -> Option<&V> {
+        self.online.then(|| self.view_online())
+    }
+
     /// Looks up `addrs` into `out` (offline: online for the batch).
     pub fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
         if self.online {

@@ -76,6 +76,7 @@ mod fanout;
 mod import_check;
 mod layout;
 mod lookup;
+mod raw;
 mod reclaim;
 mod simd;
 mod update;
@@ -143,6 +144,7 @@ pub use counts::UpdateCounts;
 use dir::DirTable;
 use layout::{Arena, Core, MAX_DIRECT_RAW};
 pub use layout::{Key, Leaf};
+pub use raw::{RAW_LAYOUT_VERSION, RawArrays};
 use reclaim::Reclaim;
 use std::sync::Arc;
 
