@@ -92,8 +92,9 @@ pub struct Config {
     pub dir: bool,
     /// Addresses a batch walks in lock step: 8, 16 or 32.
     pub lanes: usize,
-    /// The layout of the leaf level.
-    pub leaf: Leaf,
+    /// The layout of the leaf level; `None` picks relative leaves for IPv6 and plain leaves
+    /// for IPv4 (whose plain lines already hold 16 keys).
+    pub leaf: Option<Leaf>,
 }
 
 /// The layout of the tree's leaf level.
@@ -107,7 +108,7 @@ pub enum Leaf {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { isa: None, delta: 4096, dir: true, lanes: LANES, leaf: Leaf::Plain }
+        Config { isa: None, delta: 4096, dir: true, lanes: LANES, leaf: None }
     }
 }
 
@@ -277,11 +278,12 @@ impl Config {
             });
         }
         let leaf = match spec.options.get("leaf").map(String::as_str) {
-            None => Config::default().leaf,
-            Some("plain") => Leaf::Plain,
-            Some("rel") => Leaf::Rel,
+            None | Some("auto") => None,
+            Some("plain") => Some(Leaf::Plain),
+            Some("rel") => Some(Leaf::Rel),
             Some(v) => {
-                return Err(crate::registry::bad_option("bplus", "leaf", v, "expected plain or rel"));
+                let why = "expected auto, plain or rel";
+                return Err(crate::registry::bad_option("bplus", "leaf", v, why));
             }
         };
         Ok(Config { isa, delta: delta as usize, dir, lanes, leaf })

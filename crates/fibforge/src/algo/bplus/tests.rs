@@ -14,7 +14,7 @@ fn isas() -> Vec<Isa> {
 }
 
 /// Both leaf layouts.
-const LEAVES: [Leaf; 2] = [Leaf::Plain, Leaf::Rel];
+const LEAVES: [Option<Leaf>; 3] = [Some(Leaf::Plain), Some(Leaf::Rel), None];
 
 /// Builds `rib` with every instruction set and leaf layout, with and without the directory,
 /// and checks it on its probes.
@@ -27,7 +27,8 @@ fn check<A: Key>(name: &str, rib: &Rib<A>, extra: &[A]) {
             for (dir, lanes) in [(true, 16), (false, 16), (true, 8), (true, 32)] {
                 let cfg = Config { isa: Some(isa), dir, lanes, leaf, ..Config::default() };
                 let fib = BPlus::compile(rib, &cfg).unwrap();
-                let what = format!("{name} ({}, {leaf:?} leaves, dir {dir}, {lanes} lanes)", isa.name());
+                let what =
+                    format!("{name} ({}, {leaf:?} leaves, dir {dir}, {lanes} lanes)", isa.name());
                 assert_same(&what, &fib, rib, &addrs);
             }
         }
@@ -203,7 +204,7 @@ fn replay<A: Key>(
     start: &[(Prefix<A>, crate::NextHop)],
     ops: &[(Prefix<A>, Option<u32>)],
     delta: usize,
-    leaf: Leaf,
+    leaf: Option<Leaf>,
 ) {
     let mut rib: Rib<A> = start.iter().copied().collect();
     let cfg = Config { delta, leaf, ..Config::default() };

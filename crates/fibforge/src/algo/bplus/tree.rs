@@ -139,9 +139,7 @@ impl<K: TreeKey> Tree<K> {
     pub(super) fn leaf_position<I: Isa>(&self, node: usize, x: K) -> usize {
         match &self.rel {
             Some(rel) => rel.position::<I>(node, x.to_u128() as u64),
-            None => {
-                node * K::PER_NODE + K::rank::<I>(self.line(self.height(), node), x) - 1
-            }
+            None => node * K::PER_NODE + K::rank::<I>(self.line(self.height(), node), x) - 1,
         }
     }
 

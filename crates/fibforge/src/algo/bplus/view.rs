@@ -77,7 +77,11 @@ impl<A: Key> Fib<A> {
             })
             .collect();
         let hops = Hops::new(&words, largest);
-        let tree = Tree::build(&keys, cfg.leaf == super::Leaf::Rel);
+        let rel = match cfg.leaf {
+            Some(leaf) => leaf == super::Leaf::Rel,
+            None => A::T::PER_NODE < super::leaf::MAX_KEYS,
+        };
+        let tree = Tree::build(&keys, rel);
         let dir = Dir::build(&tree, max_pos, cfg.dir);
         Ok(Fib { isa, lanes: cfg.lanes, tree, dir, hops, max_pos, sides })
     }
