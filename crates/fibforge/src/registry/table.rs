@@ -125,6 +125,10 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
             Opt { key: "delta", help: "side-table slots for updates, 1 to 1048576" },
             Opt { key: "dir", help: "on|off: the 16-bit front directory" },
             Opt { key: "lanes", help: "8|16|32: batch lanes walked in lock step" },
+            Opt {
+                key: "leaf",
+                help: "auto|plain|rel: full keys, or up to 13 offsets per leaf line (auto: rel for IPv6)",
+            },
         ],
         ipv4: Some(bplus::<u32>),
         ipv6: Some(bplus::<u128>),

@@ -37,7 +37,6 @@ impl Dir {
         if !enabled {
             return Dir { words: None };
         }
-        let height = tree.height();
         let shift = key_bits::<K>() - DIR_BITS;
         let words = (0..1u128 << DIR_BITS)
             .map(|block| {
@@ -50,7 +49,7 @@ impl Dir {
                 }
                 // Keys below K::MAX descend; the last key itself is answered apart.
                 let hi = tree.search::<Portable>(last);
-                let (level, node) = shared_ancestor::<K>(height, lo, hi);
+                let (level, node) = shared_ancestor(tree, lo, hi);
                 ((level as u32) << LEVEL_SHIFT) | node as u32
             })
             .collect();
@@ -94,9 +93,9 @@ fn key_bits<K: TreeKey>() -> u32 {
 
 /// The deepest level whose node is an ancestor of the leaves of both positions, and that
 /// node.
-fn shared_ancestor<K: TreeKey>(height: usize, lo: usize, hi: usize) -> (usize, usize) {
-    let fanout = Tree::<K>::FANOUT;
-    let (leaf_lo, leaf_hi) = (lo / K::PER_NODE, hi / K::PER_NODE);
+fn shared_ancestor<K: TreeKey>(tree: &Tree<K>, lo: usize, hi: usize) -> (usize, usize) {
+    let (height, fanout) = (tree.height(), Tree::<K>::FANOUT);
+    let (leaf_lo, leaf_hi) = (tree.leaf_of(lo), tree.leaf_of(hi));
     (0..=height)
         .rev()
         .map(|level| {

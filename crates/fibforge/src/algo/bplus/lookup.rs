@@ -216,29 +216,66 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
 ) {
     let tree = &fib.tree;
     let n = lanes.len;
-    let fanout = Tree::<A::T>::FANOUT;
+    let rel = tree.rel();
     let mut node = [0usize; L];
     for level in 0..D {
-        let (lines, below) = (tree.level(level), tree.level(level + 1));
-        let prefetch_below = below.len() > PREFETCH_FROM_LINES;
-        for g in 0..n {
-            node[g] =
-                node[g] * fanout + A::T::rank::<I>(tree.line_in(lines, node[g]), lanes.key[g]);
-            if prefetch_below {
-                prefetch::read(below, node[g]);
+        let prefetch_below = tree.level_len(level + 1) > PREFETCH_FROM_LINES;
+        match rel {
+            Some(rel) if level + 1 == D => {
+                let below = rel.lines();
+                descend::<I, A::T, L>(tree, level, &mut node, &lanes.key[..n], |i| {
+                    if prefetch_below {
+                        prefetch::read(below, i)
+                    }
+                })
+            }
+            _ => {
+                let below = tree.level(level + 1);
+                descend::<I, A::T, L>(tree, level, &mut node, &lanes.key[..n], |i| {
+                    if prefetch_below {
+                        prefetch::read(below, i)
+                    }
+                })
             }
         }
     }
-    let leaves = tree.level(D);
     let mut pos = [0usize; L];
-    for g in 0..n {
-        let rank = A::T::rank::<I>(tree.line_in(leaves, node[g]), lanes.key[g]);
-        pos[g] = node[g] * A::T::PER_NODE + rank - 1;
-        hops.prefetch(pos[g]);
+    match rel {
+        Some(rel) => {
+            for g in 0..n {
+                pos[g] = rel.position::<I>(node[g], lanes.key[g].to_u128() as u64);
+                hops.prefetch(pos[g]);
+            }
+        }
+        None => {
+            let leaves = tree.level(D);
+            for g in 0..n {
+                let rank = A::T::rank::<I>(tree.line_in(leaves, node[g]), lanes.key[g]);
+                pos[g] = node[g] * A::T::PER_NODE + rank - 1;
+                hops.prefetch(pos[g]);
+            }
+        }
     }
     for g in 0..n {
         let i = lanes.index[g];
         out[i] = fib.answer::<S>(hops.get(pos[g]), addrs[i]);
+    }
+}
+
+/// One level of a lock step: each lane moves to its child in the level below, which
+/// `prefetch` is asked to fetch.
+#[inline(always)]
+fn descend<I: Isa, K: TreeKey, const L: usize>(
+    tree: &Tree<K>,
+    level: usize,
+    node: &mut [usize; L],
+    keys: &[K],
+    prefetch: impl Fn(usize),
+) {
+    let lines = tree.level(level);
+    for (g, &key) in keys.iter().enumerate() {
+        node[g] = node[g] * Tree::<K>::FANOUT + K::rank::<I>(tree.line_in(lines, node[g]), key);
+        prefetch(node[g]);
     }
 }
 

@@ -8,6 +8,8 @@
 //! 64-bit compare); the portable twin counts in a loop. All three give the same rank, and
 //! the tests check that on every table.
 
+use super::leaf::HEAD;
+
 /// A key type of the tree: `u32` (IPv4) or `u64` (IPv6 top half).
 pub trait TreeKey: Copy + Ord + Default + Send + Sync + std::fmt::Debug + 'static {
     /// Keys per 64-byte node.
@@ -100,6 +102,8 @@ pub trait Isa: Copy + Send + Sync + 'static {
     fn rank32(line: &Line32, x: u32) -> usize;
     /// Keys of `line` `<= x`.
     fn rank64(line: &Line64, x: u64) -> usize;
+    /// Offset lanes of a relative leaf line (`leaf.rs`: words `HEAD..16`) `<= d`.
+    fn rank_rel(line: &Line32, d: u32) -> usize;
 }
 
 /// Plain Rust: a count over the line (the compiler vectorises it with the baseline SSE2).
@@ -115,6 +119,10 @@ impl Isa for Portable {
     fn rank64(line: &Line64, x: u64) -> usize {
         line.0.iter().map(|&k| (k <= x) as usize).sum()
     }
+    #[inline(always)]
+    fn rank_rel(line: &Line32, d: u32) -> usize {
+        line.0[HEAD..].iter().map(|&k| (k <= d) as usize).sum()
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -122,6 +130,7 @@ pub(super) use x86::{Avx2, Avx512};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use super::super::leaf::OFFSET_LANES;
     use super::{Isa, Line32, Line64};
     use std::arch::x86_64::*;
 
@@ -161,6 +170,21 @@ mod x86 {
                 8 - (gt_a | (gt_b << 4)).count_ones() as usize
             }
         }
+        #[inline(always)]
+        fn rank_rel(line: &Line32, d: u32) -> usize {
+            // SAFETY: as in `rank32`.
+            unsafe {
+                let flip = _mm256_set1_epi32(i32::MIN);
+                let probe = _mm256_xor_si256(_mm256_set1_epi32(d as i32), flip);
+                let p = line.0.as_ptr() as *const __m256i;
+                let a = _mm256_xor_si256(_mm256_load_si256(p), flip);
+                let b = _mm256_xor_si256(_mm256_load_si256(p.add(1)), flip);
+                let gt_a = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, probe)));
+                let gt_b = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(b, probe)));
+                // Offset lanes not above the probe's offset.
+                (!(gt_a as u32 | ((gt_b as u32) << 8)) & OFFSET_LANES).count_ones() as usize
+            }
+        }
     }
 
     /// AVX-512 unsigned compares of the whole line into a k-mask.
@@ -183,6 +207,15 @@ mod x86 {
             unsafe {
                 let keys = _mm512_load_si512(line.0.as_ptr() as *const _);
                 _mm512_cmple_epu64_mask(keys, _mm512_set1_epi64(x as i64)).count_ones() as usize
+            }
+        }
+        #[inline(always)]
+        fn rank_rel(line: &Line32, d: u32) -> usize {
+            // SAFETY: as in `rank32`.
+            unsafe {
+                let keys = _mm512_load_si512(line.0.as_ptr() as *const _);
+                let le = _mm512_cmple_epu32_mask(keys, _mm512_set1_epi32(d as i32));
+                (le as u32 & OFFSET_LANES).count_ones() as usize
             }
         }
     }

@@ -1,5 +1,5 @@
 use super::tree::Tree;
-use super::{BPlus, Config, Key};
+use super::{BPlus, Config, Key, Leaf};
 use crate::algo::testkit::{arb_routes, assert_same, edge_tables, hop, probes, table};
 use crate::cpu::Isa;
 use crate::fib::{Compile, Incremental, Lookup};
@@ -13,18 +13,24 @@ fn isas() -> Vec<Isa> {
     Isa::ALL.into_iter().filter(|s| s.available()).collect()
 }
 
-/// Builds `rib` with every instruction set, with and without the directory, and checks it
-/// on its probes.
+/// Both leaf layouts.
+const LEAVES: [Option<Leaf>; 3] = [Some(Leaf::Plain), Some(Leaf::Rel), None];
+
+/// Builds `rib` with every instruction set and leaf layout, with and without the directory,
+/// and checks it on its probes.
 fn check<A: Key>(name: &str, rib: &Rib<A>, extra: &[A]) {
     let mut addrs = probes(rib, 2000, 7);
     addrs.extend_from_slice(extra);
     addrs.extend([A::ZERO, A::from_u128(u128::MAX), A::from_u128(1), A::from_u128(u128::MAX - 1)]);
     for isa in isas() {
-        for (dir, lanes) in [(true, 16), (false, 16), (true, 8), (true, 32)] {
-            let cfg = Config { isa: Some(isa), dir, lanes, ..Config::default() };
-            let fib = BPlus::compile(rib, &cfg).unwrap();
-            let what = format!("{name} ({}, dir {dir}, {lanes} lanes)", isa.name());
-            assert_same(&what, &fib, rib, &addrs);
+        for leaf in LEAVES {
+            for (dir, lanes) in [(true, 16), (false, 16), (true, 8), (true, 32)] {
+                let cfg = Config { isa: Some(isa), dir, lanes, leaf, ..Config::default() };
+                let fib = BPlus::compile(rib, &cfg).unwrap();
+                let what =
+                    format!("{name} ({}, {leaf:?} leaves, dir {dir}, {lanes} lanes)", isa.name());
+                assert_same(&what, &fib, rib, &addrs);
+            }
         }
     }
 }
@@ -105,23 +111,89 @@ fn key_counts_at_the_level_cliffs() {
             check("v4 cliff", &spaced::<u32>(n), &[]);
         }
     }
+    // Relative leaves hold 13 keys: their cliffs are 13, 117 and 1053 keys (IPv6).
+    for cliff in [13usize, 117, 1053] {
+        for n in [cliff / 2 - 1, cliff / 2, cliff / 2 + 1] {
+            check("v6 relative-leaf cliff", &spaced::<u128>(n), &[]);
+        }
+    }
 }
 
 #[test]
 fn tree_search_is_the_predecessor() {
-    for n in [1usize, 2, 8, 9, 16, 17, 100, 1000, 5000] {
-        let keys: Vec<u64> = (0..n as u64).map(|i| i * 1000).collect();
-        let tree = Tree::build(&keys);
-        let keys32: Vec<u32> = (0..n as u32).map(|i| i * 7).collect();
-        let tree32 = Tree::build(&keys32);
-        let mut rng = XorShift64::new(1);
-        for _ in 0..2000 {
-            let x = rng.below(n as u64 * 1000 + 5);
-            let want = keys.partition_point(|&k| k <= x) - 1;
-            assert_eq!(tree.search::<super::node::Portable>(x), want, "n={n} x={x}");
-            let x32 = (x % (n as u64 * 7 + 5)) as u32;
-            let want = keys32.partition_point(|&k| k <= x32) - 1;
-            assert_eq!(tree32.search::<super::node::Portable>(x32), want, "n={n} x={x32}");
+    for rel in [false, true] {
+        for n in [1usize, 2, 8, 9, 13, 14, 16, 17, 100, 1000, 5000] {
+            let keys: Vec<u64> = (0..n as u64).map(|i| i * 1000).collect();
+            let tree = Tree::build(&keys, rel);
+            let keys32: Vec<u32> = (0..n as u32).map(|i| i * 7).collect();
+            let tree32 = Tree::build(&keys32, rel);
+            let mut rng = XorShift64::new(1);
+            for _ in 0..2000 {
+                let x = rng.below(n as u64 * 1000 + 5);
+                let want = keys.partition_point(|&k| k <= x) - 1;
+                assert_eq!(tree.search::<super::node::Portable>(x), want, "n={n} x={x}");
+                let x32 = (x % (n as u64 * 7 + 5)) as u32;
+                let want = keys32.partition_point(|&k| k <= x32) - 1;
+                assert_eq!(tree32.search::<super::node::Portable>(x32), want, "n={n} x={x32}");
+            }
+            for pos in 0..n {
+                assert_eq!((tree.key(pos), tree32.key(pos)), (keys[pos], keys32[pos]));
+            }
+        }
+    }
+}
+
+/// Keys whose differences need every shift and overflow 32-bit offsets (leaves of one key
+/// next to full ones): each instruction set's relative rank gives the predecessor.
+#[test]
+fn relative_leaves_pack_keys_of_every_scale() {
+    let mut rng = XorShift64::new(5);
+    let mut keys = vec![0u64];
+    while keys.len() < 3000 {
+        let scale = rng.below(64) as u32;
+        let step = (rng.next_u64() >> (63 - scale.min(62))).max(1);
+        match keys.last().unwrap().checked_add(step) {
+            Some(k) if k < u64::MAX => keys.push(k),
+            _ => break,
+        }
+    }
+    let tree = Tree::build(&keys, true);
+    let rel = tree.rel().unwrap();
+    assert!(rel.len() < keys.len() && rel.len() > keys.len() / 13, "leaves: {}", rel.len());
+    let mut probes: Vec<u64> = keys.iter().flat_map(|&k| [k, k.saturating_sub(1), k + 1]).collect();
+    probes.extend((0..5000).map(|_| rng.next_u64()).map(|x| x.min(u64::MAX - 1)));
+    for x in probes {
+        let want = keys.partition_point(|&k| k <= x) - 1;
+        assert_eq!(tree.search::<super::node::Portable>(x), want, "x={x:#x}");
+        #[cfg(target_arch = "x86_64")]
+        for isa in isas() {
+            // SAFETY: `isas` lists only the sets this CPU has.
+            let got = unsafe { simd_search(&tree, x, isa) };
+            assert_eq!(got, want, "x={x:#x} {}", isa.name());
+        }
+    }
+}
+
+/// The search with `isa`'s node ranks.
+///
+/// # Safety
+/// This CPU has `isa`.
+#[cfg(target_arch = "x86_64")]
+unsafe fn simd_search(tree: &Tree<u64>, x: u64, isa: Isa) -> usize {
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn avx2(tree: &Tree<u64>, x: u64) -> usize {
+        tree.search::<super::node::Avx2>(x)
+    }
+    #[target_feature(enable = "avx512f,popcnt")]
+    unsafe fn avx512(tree: &Tree<u64>, x: u64) -> usize {
+        tree.search::<super::node::Avx512>(x)
+    }
+    // SAFETY: the caller checked that this CPU has `isa`.
+    unsafe {
+        match isa {
+            Isa::Avx512 => avx512(tree, x),
+            Isa::Avx2 => avx2(tree, x),
+            Isa::Portable => tree.search::<super::node::Portable>(x),
         }
     }
 }
@@ -132,9 +204,10 @@ fn replay<A: Key>(
     start: &[(Prefix<A>, crate::NextHop)],
     ops: &[(Prefix<A>, Option<u32>)],
     delta: usize,
+    leaf: Option<Leaf>,
 ) {
     let mut rib: Rib<A> = start.iter().copied().collect();
-    let cfg = Config { delta, ..Config::default() };
+    let cfg = Config { delta, leaf, ..Config::default() };
     let mut fib = BPlus::compile(&rib, &cfg).unwrap();
     for (i, &(p, h)) in ops.iter().enumerate() {
         match h {
@@ -183,13 +256,15 @@ proptest! {
     }
 
     #[test]
-    fn updates_v4(start in arb_routes::<u32>(60, 6), ops in arb_ops::<u32>(), delta in 1usize..6) {
-        replay(&start, &ops, delta);
+    fn updates_v4(start in arb_routes::<u32>(60, 6), ops in arb_ops::<u32>(), delta in 1usize..6,
+                  leaf in proptest::sample::select(LEAVES.to_vec())) {
+        replay(&start, &ops, delta, leaf);
     }
 
     #[test]
-    fn updates_v6(start in arb_routes::<u128>(60, 6), ops in arb_ops::<u128>(), delta in 1usize..6) {
-        replay(&start, &ops, delta);
+    fn updates_v6(start in arb_routes::<u128>(60, 6), ops in arb_ops::<u128>(), delta in 1usize..6,
+                  leaf in proptest::sample::select(LEAVES.to_vec())) {
+        replay(&start, &ops, delta, leaf);
     }
 }
 

@@ -4,25 +4,32 @@
 //! last). A level holds `ceil(below / F)` nodes of the level below it, `F = B + 1` where `B`
 //! is the keys per node (16 for `u32`, 8 for `u64`), so inner levels are sized by what
 //! exists, not by a full-capacity shape. The leaf level is the sorted key array itself, cut
-//! into lines and padded with `K::MAX`.
+//! into lines and padded with `K::MAX` (plain leaves), or packed into relative leaves of up
+//! to 13 keys each (`leaf.rs`, kept apart from the inner lines); inner levels are built over
+//! whichever leaves exist, so only the leaf step differs.
 //!
 //! Inner node `k` of a level has children `k·F + i` (`i` in `0..=B`) in the level below; its
-//! key `i` is the smallest key under child `i + 1`, or `K::MAX` when that child does not
-//! exist. The rank of a probe `x` in a node (keys `<= x`) is therefore the child to descend
-//! into, and at the leaf one past the position of the predecessor of `x`.
+//! key `i` is the first key of the leftmost leaf under child `i + 1`, or `K::MAX` when that
+//! child does not exist. The rank of a probe `x` in a node (keys `<= x`) is therefore the
+//! child to descend into, and at a plain leaf one past the position of the predecessor of `x`.
 //!
 //! Invariants: the keys are strictly ascending, the first is 0 (so every probe has a
 //! predecessor) and all are below `K::MAX`; probes are clamped below `K::MAX`, so padding
 //! keys and separators of missing children never count and every index stays in bounds.
 
+use super::leaf::RelLeaves;
 use super::node::{Isa, TreeKey};
 
 /// A static search tree over sorted keys.
 #[derive(Clone)]
 pub(super) struct Tree<K: TreeKey> {
+    /// Inner levels, then (plain layout) the leaf level.
     lines: Box<[K::Line]>,
-    /// Index of each level's first line; the last entry is the leaf level.
+    /// Index of each level's first line; the last entry is the leaf level (for relative
+    /// leaves it is `lines.len()`: those leaves live in `rel`).
     level_start: Box<[usize]>,
+    /// The leaf level in the relative layout (`leaf.rs`), or `None` for plain leaves.
+    rel: Option<RelLeaves>,
     len: usize,
 }
 
@@ -30,12 +37,20 @@ impl<K: TreeKey> Tree<K> {
     /// Children per inner node.
     pub(super) const FANOUT: usize = K::PER_NODE + 1;
 
-    /// Builds the tree of `keys` (strictly ascending, starting at 0, all below `K::MAX`).
-    pub(super) fn build(keys: &[K]) -> Self {
+    /// Builds the tree of `keys` (strictly ascending, starting at 0, all below `K::MAX`),
+    /// with relative leaves when `rel`.
+    pub(super) fn build(keys: &[K], rel: bool) -> Self {
         assert!(keys.first() == Some(&K::default()), "the first key must be 0");
         debug_assert!(keys.windows(2).all(|w| w[0] < w[1]) && keys.last() < Some(&K::MAX));
         let b = K::PER_NODE;
-        let mut sizes = vec![keys.len().div_ceil(b)];
+        // The first key of every leaf: inner separators are first keys of child subtrees.
+        let (rel, leaf_firsts): (Option<RelLeaves>, Vec<K>) = if rel {
+            let (leaves, firsts) = RelLeaves::build(keys);
+            (Some(leaves), firsts.into_iter().map(|i| keys[i]).collect())
+        } else {
+            (None, keys.iter().step_by(b).copied().collect())
+        };
+        let mut sizes = vec![leaf_firsts.len()];
         while *sizes.last().unwrap() > 1 {
             sizes.push(sizes.last().unwrap().div_ceil(Self::FANOUT));
         }
@@ -45,15 +60,15 @@ impl<K: TreeKey> Tree<K> {
         let leaf_level = sizes.len() - 1;
         for (level, &size) in sizes.iter().enumerate() {
             level_start.push(lines.len());
-            for node in 0..size {
-                lines.push(if level == leaf_level {
-                    leaf_line(keys, node)
-                } else {
-                    inner_line(keys, &sizes, level, node)
-                });
+            if level == leaf_level {
+                if rel.is_none() {
+                    lines.extend((0..size).map(|node| leaf_line(keys, node)));
+                }
+            } else {
+                lines.extend((0..size).map(|node| inner_line(&leaf_firsts, &sizes, level, node)));
             }
         }
-        Tree { lines: lines.into(), level_start: level_start.into(), len: keys.len() }
+        Tree { lines: lines.into(), level_start: level_start.into(), rel, len: keys.len() }
     }
 
     /// Inner levels above the leaves.
@@ -66,10 +81,37 @@ impl<K: TreeKey> Tree<K> {
         self.len
     }
 
+    /// The relative leaf level, when the tree has one.
+    #[inline(always)]
+    pub(super) fn rel(&self) -> Option<&RelLeaves> {
+        self.rel.as_ref()
+    }
+
+    /// Nodes of `level` (`0..=height()`).
+    pub(super) fn level_len(&self, level: usize) -> usize {
+        match &self.rel {
+            Some(rel) if level == self.height() => rel.len(),
+            _ => self.level(level).len(),
+        }
+    }
+
     /// The key at `position` (`< len`).
     pub(super) fn key(&self, position: usize) -> K {
-        let leaves = &self.lines[self.leaf_start()..];
-        leaves[position / K::PER_NODE].as_ref()[position % K::PER_NODE]
+        match &self.rel {
+            Some(rel) => K::from_u128_lossy(rel.key(position) as u128),
+            None => {
+                let leaves = &self.lines[self.leaf_start()..];
+                leaves[position / K::PER_NODE].as_ref()[position % K::PER_NODE]
+            }
+        }
+    }
+
+    /// The leaf holding `position` (`< len`).
+    pub(super) fn leaf_of(&self, position: usize) -> usize {
+        match &self.rel {
+            Some(rel) => rel.leaf_of(position),
+            None => position / K::PER_NODE,
+        }
     }
 
     /// Position of the greatest key `<= x` (`x` is clamped below `K::MAX`).
@@ -84,12 +126,21 @@ impl<K: TreeKey> Tree<K> {
         // Probes equal to K::MAX are answered by the caller (`Fib::position`).
         let x = x.min(K::MAX_BELOW);
         // A checked start keeps the unchecked descent in bounds (see `line`).
-        let _ = self.level(level)[node];
+        assert!(node < self.level_len(level), "start node {node} outside level {level}");
         let mut node = node;
         for level in level..self.height() {
             node = node * Self::FANOUT + K::rank::<I>(self.line(level, node), x);
         }
-        node * K::PER_NODE + K::rank::<I>(self.line(self.height(), node), x) - 1
+        self.leaf_position::<I>(node, x)
+    }
+
+    /// Position of the greatest key `<= x` in leaf `node`, reached by a descent.
+    #[inline(always)]
+    pub(super) fn leaf_position<I: Isa>(&self, node: usize, x: K) -> usize {
+        match &self.rel {
+            Some(rel) => rel.position::<I>(node, x.to_u128() as u64),
+            None => node * K::PER_NODE + K::rank::<I>(self.line(self.height(), node), x) - 1,
+        }
     }
 
     /// Line `node` of `level`.
@@ -123,9 +174,11 @@ impl<K: TreeKey> Tree<K> {
         self.level_start[self.height()]
     }
 
-    /// Bytes of the node array.
+    /// Bytes of the node arrays.
     pub(super) fn memory_bytes(&self) -> usize {
-        std::mem::size_of_val(&*self.lines) + std::mem::size_of_val(&*self.level_start)
+        std::mem::size_of_val(&*self.lines)
+            + std::mem::size_of_val(&*self.level_start)
+            + self.rel.as_ref().map_or(0, RelLeaves::memory_bytes)
     }
 }
 
@@ -138,8 +191,14 @@ fn leaf_line<K: TreeKey>(keys: &[K], node: usize) -> K::Line {
     line
 }
 
-/// Inner line `node` of `level`: the smallest key under each child but the first.
-fn inner_line<K: TreeKey>(keys: &[K], sizes: &[usize], level: usize, node: usize) -> K::Line {
+/// Inner line `node` of `level`: the smallest key under each child but the first
+/// (`leaf_firsts`: the first key of every leaf).
+fn inner_line<K: TreeKey>(
+    leaf_firsts: &[K],
+    sizes: &[usize],
+    level: usize,
+    node: usize,
+) -> K::Line {
     let mut line = K::PADDING;
     let fanout = Tree::<K>::FANOUT;
     // Leaves under one node of the level below this one.
@@ -147,7 +206,7 @@ fn inner_line<K: TreeKey>(keys: &[K], sizes: &[usize], level: usize, node: usize
     for i in 0..K::PER_NODE {
         let child = node * fanout + i + 1;
         if child < sizes[level + 1] {
-            line.as_mut()[i] = keys[child * leaves_per_child * K::PER_NODE];
+            line.as_mut()[i] = leaf_firsts[child * leaves_per_child];
         }
     }
     line

@@ -77,7 +77,11 @@ impl<A: Key> Fib<A> {
             })
             .collect();
         let hops = Hops::new(&words, largest);
-        let tree = Tree::build(&keys);
+        let rel = match cfg.leaf {
+            Some(leaf) => leaf == super::Leaf::Rel,
+            None => A::T::PER_NODE < super::leaf::MAX_KEYS,
+        };
+        let tree = Tree::build(&keys, rel);
         let dir = Dir::build(&tree, max_pos, cfg.dir);
         Ok(Fib { isa, lanes: cfg.lanes, tree, dir, hops, max_pos, sides })
     }
@@ -125,14 +129,16 @@ impl<A: Key> Fib<A> {
     /// directory's direct blocks, side tables and instruction set.
     pub fn describe(&self) -> String {
         let levels: Vec<String> =
-            (0..=self.tree.height()).map(|l| self.tree.level(l).len().to_string()).collect();
+            (0..=self.tree.height()).map(|l| self.tree.level_len(l).to_string()).collect();
+        let leaves = if self.tree.rel().is_some() { "relative" } else { "plain" };
         let sides = (0..self.sides.capacity()).filter(|&s| self.sides.is_used(s)).count();
         let dir = match self.dir.direct_share() {
             Some(share) => format!("dir: {:.1} % of /16 blocks direct", share * 100.0),
             None => "no dir".to_string(),
         };
         format!(
-            "{} intervals; lines per level {}; {}-bit words; {dir}; {sides} side tables; {}",
+            "{} intervals; lines per level {} ({leaves} leaves); {}-bit words; {dir}; {sides} side \
+             tables; {}",
             self.intervals(),
             levels.join("/"),
             self.hops.width(),
