@@ -77,6 +77,7 @@ mod import_check;
 mod layout;
 mod lookup;
 mod reclaim;
+mod record;
 mod simd;
 mod update;
 
