@@ -21,6 +21,7 @@ pub mod alloc;
 pub mod contender;
 pub mod depth;
 pub mod family;
+mod log;
 pub mod multi;
 mod multi_cycles;
 pub mod papers;

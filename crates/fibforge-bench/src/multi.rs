@@ -15,11 +15,11 @@
 //! groups of dependent lookups, resolution stated (`multi_cycles`).
 
 use crate::family::BenchAddress;
+use crate::log::Log;
 use crate::multi_cycles::{self, CyclePlan};
 use crate::peers::{Peer, PeerFamily};
 use crate::report::{Row, Status};
 use crate::rng::XorShift64;
-use crate::runner::Log;
 use crate::timing::Mode;
 use fibforge::multi::baselines;
 use fibforge::multi::loop_::{Loop, LoopConfig};

@@ -20,11 +20,14 @@ pub enum ReadError {
     Content { source_name: String, reason: String },
 }
 
-/// `bytes` for an error message: quoted, cut to [`crate::text::SHOWN_BYTES`] bytes (with the
+/// The most bytes of a bad line or column quoted in an error message.
+pub const SHOWN_BYTES: usize = 64;
+
+/// `bytes` for an error message: quoted, cut to [`SHOWN_BYTES`] bytes (with the
 /// full length after a cut) and escaped (`\0`, `\xef`, `\r`), so that a huge or binary line
 /// neither floods the terminal nor hides a NUL, a control byte or a byte-order mark.
 pub fn quote(bytes: &[u8]) -> String {
-    let shown = &bytes[..bytes.len().min(crate::text::SHOWN_BYTES)];
+    let shown = &bytes[..bytes.len().min(SHOWN_BYTES)];
     let text: String = shown.escape_ascii().to_string();
     if shown.len() < bytes.len() {
         format!("'{text}...' ({} bytes)", bytes.len())

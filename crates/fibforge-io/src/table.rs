@@ -102,7 +102,7 @@ pub struct Table {
     pub duplicates: u64,
     /// The MRT peers whose routes were read, in order of first appearance (empty for text
     /// tables): more than one means their tables were merged.
-    pub peers: Vec<crate::mrt::Peer>,
+    pub peers: Vec<crate::mrt::entry::Peer>,
     policy: DuplicatePolicy,
 }
 

@@ -39,8 +39,7 @@ use std::io::{BufRead, Read};
 /// AS path is a few hundred bytes).
 pub const MAX_LINE_LEN: usize = 64 << 10;
 
-/// The most bytes of a bad line or column quoted in an error message.
-pub const SHOWN_BYTES: usize = 64;
+pub use crate::error::SHOWN_BYTES;
 
 /// The longest text that can be a prefix (`ffff:...:255.255.255.255/128` is 49 bytes).
 const MAX_PREFIX_TEXT: usize = 64;

@@ -5,7 +5,7 @@
 //! A chunk with nulls, another type, buffers off the CPU or not as Arrow lays them out gives
 //! None: the caller then takes numpy's route, whose errors name the row.
 
-use crate::texts::Rows;
+use crate::rows::Rows;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

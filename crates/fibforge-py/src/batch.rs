@@ -13,6 +13,7 @@
 //! across calls to save the allocation). Non-contiguous inputs are copied first.
 
 use crate::columns;
+pub use crate::side::Sides;
 use crate::side::{Answers, Lookups};
 use crate::texts;
 use fibforge::sync::AnyKey;
@@ -21,15 +22,6 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyTuple};
 use std::borrow::Cow;
-
-/// The two families' structures of a table (`None`: the table does not hold that family):
-/// a `Table`'s sides or a `CompiledTable`'s frozen structure.
-pub struct Sides<'a> {
-    /// IPv4.
-    pub v4: Option<&'a dyn Lookups<u32>>,
-    /// IPv6.
-    pub v6: Option<&'a dyn Lookups<u128>>,
-}
 
 /// Looks up a numpy array (see the module docs) on `threads` threads.
 pub fn lookup_batch<'py>(

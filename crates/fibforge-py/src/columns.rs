@@ -8,9 +8,8 @@
 //! back to their rows. A row that is not an address raises ValueError naming the row and
 //! its text.
 
-use crate::batch::Sides;
 use crate::parse_ip::{self, Part};
-use crate::side::{Answers, Lookups};
+use crate::side::{Answers, Lookups, Sides};
 use fibforge::sync::AnyKey;
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;

@@ -13,8 +13,8 @@
 
 use crate::batch::{self, Sides};
 use crate::convert::{self, Addr, Key, Mode};
-use crate::load::{value_column, value_object};
 use crate::side::{Answers, CHUNK, Lookups, in_parallel};
+use crate::value_column::{value_column, value_object};
 use crate::values::{NO_LENGTH, NO_ROUTE};
 use fibforge::export::{Algorithm, ExportError, ExportFile, ROUTES_PARAM, import};
 use fibforge::registry::AlgoSpec;

@@ -26,10 +26,12 @@ pub mod convert;
 pub mod export;
 pub mod load;
 pub mod parse_ip;
+pub mod rows;
 pub mod side;
 pub mod state;
 pub mod table;
 pub mod texts;
+pub mod value_column;
 pub mod values;
 
 use pyo3::prelude::*;

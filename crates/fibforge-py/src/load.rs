@@ -9,12 +9,12 @@
 
 use crate::convert::Mode;
 use crate::table::{PyTable, structures};
+pub use crate::value_column::{value_column, value_object};
 use crate::values::{self, Values};
 use fibforge::{Address, Rib};
-use fibforge_io::{PeerFilter, ReadConfig, ReadError, ValueColumn};
+use fibforge_io::{PeerFilter, ReadConfig, ReadError};
 use pyo3::exceptions::{PyOSError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
 use std::ffi::CString;
 use std::path::Path;
 
@@ -38,17 +38,6 @@ impl Options {
         structures(mode, algo)?;
         let read = read_config(value, peer, peer_as)?;
         Ok(Options { mode, algo: algo.to_string(), read })
-    }
-}
-
-/// The value column `value=` names; ValueError for another name.
-pub fn value_column(value: &str) -> PyResult<ValueColumn> {
-    match value {
-        "next_hop" => Ok(ValueColumn::NextHop),
-        "origin_as" => Ok(ValueColumn::OriginAs),
-        _ => Err(PyValueError::new_err(format!(
-            "value must be 'next_hop' or 'origin_as', not {value:?}"
-        ))),
     }
 }
 
@@ -101,25 +90,6 @@ pub fn load(py: Python<'_>, path: &Path, options: &Options) -> PyResult<PyTable>
     let (v4, v6) = (loaded.v4, loaded.v6);
     let (v4, v6) = py.detach(|| (reencode(&v4, &ids), reencode(&v6, &ids)));
     py.detach(|| PyTable::from_ribs(options.mode, &options.algo, v4, v6, values))
-}
-
-/// The Python value of a file's value text: the text itself, or an int AS number.
-pub fn value_object<'py>(
-    py: Python<'py>,
-    text: &str,
-    column: ValueColumn,
-) -> PyResult<Bound<'py, PyAny>> {
-    match column {
-        ValueColumn::NextHop => Ok(text.into_pyobject(py)?.into_any()),
-        // A route without AS path (fibforge-io's `-`) has no origin AS.
-        ValueColumn::OriginAs if text == "-" => Ok(py.None().into_bound(py)),
-        ValueColumn::OriginAs => {
-            let asn: u32 = text.parse().map_err(|_| {
-                PyValueError::new_err(format!("origin AS {text:?} is not a number"))
-            })?;
-            Ok(PyInt::new(py, asn).into_any())
-        }
-    }
 }
 
 /// The routes of `rib` with each file next-hop id `i` replaced by value id `ids[i]` and the

@@ -10,7 +10,7 @@
 //! at most 255); any other text goes to std. The first bad row (lowest row number) is the
 //! error, with its text.
 
-use crate::texts::Rows;
+use crate::rows::Rows;
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

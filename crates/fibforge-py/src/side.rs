@@ -111,6 +111,15 @@ pub trait Lookups<A: AnyKey>: Sync {
     );
 }
 
+/// The two families' structures of a table (`None`: the table does not hold that family):
+/// a `Table`'s sides or a `CompiledTable`'s frozen structure.
+pub struct Sides<'a> {
+    /// IPv4.
+    pub v4: Option<&'a dyn Lookups<u32>>,
+    /// IPv6.
+    pub v6: Option<&'a dyn Lookups<u128>>,
+}
+
 impl<A: AnyKey> Lookups<A> for Side<A> {
     fn lookup_into(
         &self,

@@ -14,8 +14,8 @@
 //! Go's (one `Lookup` call per address, `netip.Addr` inputs), so there are no cycle figures.
 
 use crate::family::BenchAddress;
+use crate::log::Log;
 use crate::report::{Row, Status};
-use crate::runner::Log;
 use crate::runner::measure::Ctx;
 use crate::timing::{Mode, Spread};
 use crate::verify::compare;

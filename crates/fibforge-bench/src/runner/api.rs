@@ -24,7 +24,8 @@ pub const BURST: u32 = 256;
 
 type PoptrieReader<A> = Reader<A, Fib<A>>;
 
-/// The API rows of one family: Rust readers for both families, the C ABI for IPv4.
+/// The API rows of one family: Rust readers for both families, the C ABI for IPv4 (the
+/// impls live in `capi`, so that this file does not import the C side that builds on it).
 pub trait ApiFamily: BenchAddress + Key {
     /// The C ABI rows (or why there are none).
     fn c_rows(ctx: &Ctx<'_, Self>) -> Vec<Row>;
@@ -149,17 +150,5 @@ impl<A: Key> Probe<A> for Offline<A> {
     }
     fn many(&mut self, addrs: &[A], out: &mut [Option<NextHop>]) {
         self.0.lookup_batch(addrs, out)
-    }
-}
-
-impl ApiFamily for u128 {
-    fn c_rows(_: &Ctx<'_, u128>) -> Vec<Row> {
-        Vec::new() // the harness drives IPv4 (fibforge_reader6_* are the same code)
-    }
-}
-
-impl ApiFamily for u32 {
-    fn c_rows(ctx: &Ctx<'_, u32>) -> Vec<Row> {
-        super::capi::rows(ctx)
     }
 }

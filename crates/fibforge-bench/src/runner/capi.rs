@@ -2,7 +2,7 @@
 //! from the C loops of `csrc/capi_harness.c` (compiled by `build.rs` when a C compiler works;
 //! otherwise one "not available" row says why).
 
-use super::api::{row, time_chunks};
+use super::api::{ApiFamily, row, time_chunks};
 use super::measure::Ctx;
 use crate::report::Row;
 use crate::timing::Mode;
@@ -101,4 +101,16 @@ pub fn rows(ctx: &Ctx<'_, u32>) -> Vec<Row> {
     let mut r = ctx.row("poptrie", "c-qsbr", Mode::Single, first, Status::NotAvailable);
     r.note = Some(format!("C ABI rows skipped: {}", env!("FIBFORGE_CAPI_MISSING")));
     vec![r]
+}
+
+impl ApiFamily for u128 {
+    fn c_rows(_: &Ctx<'_, u128>) -> Vec<Row> {
+        Vec::new() // the harness drives IPv4 (fibforge_reader6_* are the same code)
+    }
+}
+
+impl ApiFamily for u32 {
+    fn c_rows(ctx: &Ctx<'_, u32>) -> Vec<Row> {
+        rows(ctx)
+    }
 }

@@ -7,6 +7,7 @@ mod capi;
 mod family;
 pub(crate) mod measure;
 
+pub use crate::log::Log;
 pub use family::run_family;
 
 use crate::peers::{Peer, PeerFamily};
@@ -89,9 +90,6 @@ pub struct NamedTable {
     /// IPv6 routes.
     pub v6: Rib<u128>,
 }
-
-/// Progress messages.
-pub type Log<'a> = &'a mut dyn FnMut(&str);
 
 impl Settings {
     /// The algorithms to build for `family`.

@@ -26,7 +26,8 @@ mod as_path;
 mod attributes;
 mod bgp4mp;
 mod cursor;
-mod entry;
+// Crate-visible so that `table` can name `Peer` without importing the reader above it.
+pub(crate) mod entry;
 mod load;
 mod nlri;
 mod record;

@@ -80,6 +80,13 @@ impl HashFn {
     }
 }
 
+/// An IPv6 key folded to 64 bits: the high half xor the rotated low half (exact for keys of
+/// length ≤ 64, whose low half is zero).
+#[inline(always)]
+pub(crate) fn fold128(x: u128) -> u64 {
+    ((x >> 64) as u64) ^ (x as u64).rotate_left(29)
+}
+
 /// A 64-bit key folded to 32 bits for the 32-bit base functions (high half xor low half).
 #[inline(always)]
 pub(crate) fn fold32(x: u64) -> u32 {

@@ -7,7 +7,7 @@
 //! The hash is always computed from the full key, so both layouts place a key in the same
 //! home slot and answer identically.
 
-use super::level::BloomKey;
+use super::key::BloomKey;
 use super::table::HopTable;
 use crate::nexthop::NextHop;
 

@@ -6,84 +6,13 @@
 //! the rotated low half; the low half is zero for lengths ≤ 64).
 
 use super::counting::{CountingBloom, filter_shape};
-use super::hash::{HashFn, Scheme, seeded64};
+use super::hash::{Scheme, seeded64};
+use super::key::BloomKey;
 use super::key_table::KeyTable;
-use super::{simd, simd64};
-use crate::addr::Address;
-use crate::cpu::Isa;
 use crate::nexthop::NextHop;
 
 /// Seed of the table hash in the independent scheme (filters use seeds `0..k`).
 const TABLE_SEED: u32 = 0xffff;
-
-/// Address types the Bloom structures can key on.
-pub trait BloomKey: Address {
-    /// The key as 64 bits (exact for IPv4 and for IPv6 keys of length ≤ 64).
-    fn fold64(self) -> u64;
-    /// `self & mask` in the native width.
-    fn and(self, mask: Self) -> Self;
-    /// The top 64 bits (IPv6) or the whole key (IPv4): exact for keys of length ≤ 64.
-    fn high64(self) -> u64;
-    /// The inverse of [`BloomKey::high64`] on keys of length ≤ 64.
-    fn from_high64(x: u64) -> Self;
-    /// The double-hashing pair of this key under `f`.
-    fn pair(self, f: HashFn) -> (u32, u32);
-    /// Pairs of many keys at once with the instruction set `isa` (scalar where the CPU
-    /// lacks it).
-    fn pairs(isa: Isa, f: HashFn, keys: &[Self], a: &mut [u32], b: &mut [u32]);
-}
-
-impl BloomKey for u32 {
-    #[inline(always)]
-    fn fold64(self) -> u64 {
-        self as u64
-    }
-    #[inline(always)]
-    fn and(self, mask: Self) -> Self {
-        self & mask
-    }
-    #[inline(always)]
-    fn high64(self) -> u64 {
-        self as u64
-    }
-    #[inline(always)]
-    fn from_high64(x: u64) -> Self {
-        x as u32
-    }
-    #[inline(always)]
-    fn pair(self, f: HashFn) -> (u32, u32) {
-        f.pair32(self)
-    }
-    fn pairs(isa: Isa, f: HashFn, keys: &[u32], a: &mut [u32], b: &mut [u32]) {
-        simd::hash_pairs_with(isa, f, keys, a, b);
-    }
-}
-
-impl BloomKey for u128 {
-    #[inline(always)]
-    fn fold64(self) -> u64 {
-        ((self >> 64) as u64) ^ (self as u64).rotate_left(29)
-    }
-    #[inline(always)]
-    fn and(self, mask: Self) -> Self {
-        self & mask
-    }
-    #[inline(always)]
-    fn high64(self) -> u64 {
-        (self >> 64) as u64
-    }
-    #[inline(always)]
-    fn from_high64(x: u64) -> Self {
-        (x as u128) << 64
-    }
-    #[inline(always)]
-    fn pair(self, f: HashFn) -> (u32, u32) {
-        f.pair64(self.fold64())
-    }
-    fn pairs(isa: Isa, f: HashFn, keys: &[u128], a: &mut [u32], b: &mut [u32]) {
-        simd64::hash_pairs128_with(isa, f, keys, a, b);
-    }
-}
 
 /// A Bloom filter and hash table holding the keys of one length.
 #[derive(Clone, Debug)]

@@ -92,6 +92,7 @@ pub(crate) mod expand;
 mod export;
 pub(crate) mod hash;
 mod huge;
+mod key;
 pub(crate) mod key_table;
 mod level;
 mod lookup;
@@ -140,7 +141,7 @@ mod tests;
 
 pub use expand::{expanded_count, group_rib};
 pub use hash::HashFn;
-pub use level::BloomKey;
+pub use key::BloomKey;
 pub use lookup::lookup_parallel;
 pub use stats::ProbeStats;
 

@@ -1,7 +1,7 @@
 //! Batch hashing of IPv6 keys: the double-hashing pairs of many 128-bit keys at once
 //! (the paper's §4.3.2 vectorised hashing, for the IPv6 side).
 //!
-//! An IPv6 key is first folded to 64 bits ([`BloomKey::fold64`]; exact for lengths ≤ 64), then
+//! An IPv6 key is first folded to 64 bits ([`fold128`], which is `BloomKey::fold64`; exact for lengths ≤ 64), then
 //! hashed by [`HashFn::pair64`]:
 //! - **Murmur** (the IPv6 default) is MurmurHash3 x64_128 on the 64-bit key: six 64-bit
 //!   multiplies per key. AVX-512 runs 8 keys per step with `vpmullq` (AVX-512DQ); AVX2 runs 4
@@ -18,8 +18,7 @@
 //! [`pairs64_scalar`] is the scalar twin: tests compare every available instruction set with it
 //! on random and edge keys, for every function and every key length.
 
-use super::hash::{HashFn, fold32};
-use super::level::BloomKey;
+use super::hash::{HashFn, fold32, fold128};
 use super::simd;
 use crate::cpu::Isa;
 
@@ -66,7 +65,7 @@ pub(crate) fn hash_pairs64_with(isa: Isa, f: HashFn, keys: &[u64], a: &mut [u32]
     pairs64_scalar(f, &keys[done..], &mut a[done..], &mut b[done..]);
 }
 
-/// Pairs of IPv6 keys ([`BloomKey::pair`] of each) with a chosen instruction set.
+/// Pairs of IPv6 keys (`BloomKey::pair` of each) with a chosen instruction set.
 ///
 /// # Panics
 /// When `a` or `b` is shorter than `keys`.
@@ -85,19 +84,19 @@ pub(crate) fn hash_pairs128_with(isa: Isa, f: HashFn, keys: &[u128], a: &mut [u3
     }
 }
 
-/// `out[i] = keys[i].fold64()`.
+/// `out[i] = fold128(keys[i])`.
 #[inline(always)]
 fn fold64(keys: &[u128], out: &mut [u64]) {
     for (x, &k) in out.iter_mut().zip(keys) {
-        *x = k.fold64();
+        *x = fold128(k);
     }
 }
 
-/// `out[i] = fold32(keys[i].fold64())`: H2 and Knuth keys in one pass.
+/// `out[i] = fold32(fold128(keys[i]))`: H2 and Knuth keys in one pass.
 #[inline(always)]
 fn fold32_all(keys: &[u128], out: &mut [u32]) {
     for (x, &k) in out.iter_mut().zip(keys) {
-        *x = fold32(k.fold64());
+        *x = fold32(fold128(k));
     }
 }
 
@@ -205,6 +204,7 @@ mod x86 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::key::BloomKey;
     use super::*;
     use crate::addr::Address;
 

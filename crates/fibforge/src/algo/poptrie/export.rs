@@ -15,15 +15,9 @@
 use super::build::VecSink;
 use super::import_check::{Checked, Leaves};
 use super::layout::{DIRECT_LEAF, Node};
+use super::record::{NODE_BYTES, P_AGGREGATE, P_LEAF, P_S, put_node};
 use super::*;
 use crate::export::{Algorithm, Array, Element, ExportError, ExportFile, PARAMS};
-
-/// `p[0]`: direct-pointing bits.
-pub(super) const P_S: usize = 0;
-/// `p[1]`: leaf width in bytes.
-pub(super) const P_LEAF: usize = 1;
-/// `p[2]`: route aggregation (1 on, 0 off), the configuration updates continue with.
-pub(super) const P_AGGREGATE: usize = 2;
 
 impl<A: super::Key> Poptrie<A> {
     /// The compiled arrays as an export file, in the canonical shape (32-bit `dir`, no
@@ -78,24 +72,6 @@ fn export_core<A: Key, L: Leaf + Element>(
 
 fn unsupported(e: BuildError) -> ExportError {
     ExportError::Unsupported(e.to_string())
-}
-
-/// Bytes of a node record in the file.
-pub(super) const NODE_BYTES: usize = 24;
-
-/// Appends `n` as `{vector: u64, leafvec: u64, base0: u32, base1: u32}`, little-endian.
-pub(super) fn put_node(n: &Node, out: &mut Vec<u8>) {
-    out.extend_from_slice(&n.vector.to_le_bytes());
-    out.extend_from_slice(&n.leafvec.to_le_bytes());
-    out.extend_from_slice(&n.base0.to_le_bytes());
-    out.extend_from_slice(&n.base1.to_le_bytes());
-}
-
-/// A node record from exactly [`NODE_BYTES`] bytes.
-pub(super) fn get_node(b: &[u8]) -> Node {
-    let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
-    let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
-    Node { vector: u64_at(0), leafvec: u64_at(8), base0: u32_at(16), base1: u32_at(20) }
 }
 
 /// The structure of a checked file with leaves `leaves`, placed as a compile would.

@@ -78,6 +78,7 @@ mod layout;
 mod lookup;
 mod raw;
 mod reclaim;
+mod record;
 mod simd;
 mod update;
 

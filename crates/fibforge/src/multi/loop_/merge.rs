@@ -39,7 +39,7 @@
 use super::build::{ChunkValues, Sink, VecSink, encode_chunk, note_special};
 use super::encode::Special;
 use super::layout::{Core, Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
-use super::merge_patch::Patch;
+use super::merge_patch::{Patch, Walked};
 use super::pmt::columns::ColumnEdit;
 use super::pmt::index::FastMap;
 use super::update::Store;
@@ -85,13 +85,6 @@ struct Merger<'a, A: Address> {
     out: Out<'a>,
     /// The column layout's edit; `None` for the packed rows, which are rewritten.
     edit: Option<ColumnEdit>,
-}
-
-/// A chunk's current and new entries, and its new relative prefixes when known.
-pub(super) struct Walked {
-    pub old: Vec<u32>,
-    pub new: Vec<u32>,
-    pub specials: Option<Vec<Special>>,
 }
 
 /// Builds the new root entries and arrays from `old` and `reshape`; with the column layout,

@@ -37,13 +37,20 @@
 //! the fresh merge, which sizes new arrays.
 
 use super::build::{Sink, encode_chunk};
-use super::encode::encode_group;
+use super::encode::{Special, encode_group};
 use super::layout::{Core, TAG_CHUNK, TAG_PMT, TAG_SPARSE, codeword, entry, payload, tag};
-use super::merge::Walked;
 use super::pmt::columns::ColumnEdit;
 use super::update::{CoreSink, Retired, Store};
 use crate::fib::BuildError;
 use std::sync::atomic::Ordering;
+
+/// A chunk's current and new entries, and its new relative prefixes when known: what the
+/// walk of [`merge`](super::merge) hands the patch (defined here, below the walk).
+pub(super) struct Walked {
+    pub old: Vec<u32>,
+    pub new: Vec<u32>,
+    pub specials: Option<Vec<Special>>,
+}
 
 /// The index among the range heads of the group at `offset` of its element `e`.
 fn head_of(core: &Core, offset: usize, e: u32) -> usize {
