@@ -1,6 +1,6 @@
 //! `Table.load`: a file (text table or MRT dump, any compression) into a `Table` whose
 //! values are the file's value column: the next hop's text (`value="next_hop"`) or the origin
-//! AS as an int (`value="origin_as"`), read by fibforge-io ([`ValueColumn`]).
+//! AS as an int (`value="origin_as"`), read by fibforge-io ([`fibforge_io::ValueColumn`]).
 //!
 //! The file's next-hop ids are mapped to the table's value ids (each distinct value
 //! becomes one Python object) and the routes re-encoded with their prefix lengths
