@@ -38,12 +38,14 @@ mod left_right;
 mod prim;
 mod publish;
 mod reader;
+mod session;
 
 pub use any::{AnyKey, AnyReader, AnyTable, STRUCTURES, Structure, StructureError};
 pub use grace::{Grace, Registration, Ticket};
 pub use left_right::LeftRight;
 pub(crate) use publish::Published;
 pub use reader::{Pinned, Reader};
+pub(crate) use session::Session;
 
 use crate::addr::Address;
 use crate::algo::poptrie::{self, Key, Poptrie};

@@ -13,8 +13,8 @@
 //! (`quiescent`, `offline`, dropping a [`Pinned`]) takes `&mut self`, so no reference into a
 //! view can outlive the report.
 
-use super::grace::Registration;
 use super::publish::Published;
+use super::session::Session;
 use crate::addr::Address;
 use crate::fib::Lookup;
 use crate::nexthop::NextHop;
@@ -31,9 +31,7 @@ type Marker<A> = PhantomData<(fn(A) -> A, Cell<()>)>;
 /// reader reports ([`quiescent`](Self::quiescent)), goes offline or is dropped. Offline, each
 /// lookup synchronises for its own duration. `Send`, not `Sync`.
 pub struct Reader<A: Address, V: Lookup<A> + 'static> {
-    published: Arc<Published<V>>,
-    registration: Registration,
-    online: bool,
+    session: Session<V>,
     /// `Send` but not `Sync`: the slot belongs to one thread at a time.
     _marker: Marker<A>,
 }
@@ -41,20 +39,19 @@ pub struct Reader<A: Address, V: Lookup<A> + 'static> {
 impl<A: Address, V: Lookup<A>> Clone for Reader<A, V> {
     /// Another reader of the same table, registered separately and offline.
     fn clone(&self) -> Self {
-        Reader::new(self.published.clone())
+        Reader { session: self.session.another(), _marker: PhantomData }
     }
 }
 
 impl<A: Address, V: Lookup<A>> Reader<A, V> {
     /// Registers an offline reader of `published`.
     pub(crate) fn new(published: Arc<Published<V>>) -> Self {
-        let registration = published.grace().register();
-        Reader { published, registration, online: false, _marker: PhantomData }
+        Reader { session: Session::new(published), _marker: PhantomData }
     }
 
     /// True while online (lookups cost only the walk; the writer waits for reports).
     pub fn is_online(&self) -> bool {
-        self.online
+        self.session.is_online()
     }
 
     /// Goes online (QSBR mode): lookups do no synchronisation, and memory the writer retires
@@ -63,20 +60,14 @@ impl<A: Address, V: Lookup<A>> Reader<A, V> {
     /// only makes memory pile up, it never makes a lookup unsafe.
     #[inline]
     pub fn online(&mut self) {
-        if !self.online {
-            self.registration.online();
-            self.online = true;
-        }
+        self.session.online()
     }
 
     /// Goes offline (for a thread that goes idle): the writer stops waiting for it; lookups
     /// still work, each bringing the reader online for its own duration.
     #[inline]
     pub fn offline(&mut self) {
-        if self.online {
-            self.registration.offline();
-            self.online = false;
-        }
+        self.session.offline()
     }
 
     /// Reports a quiescent state (no reference into the table is held): memory retired
@@ -84,15 +75,17 @@ impl<A: Address, V: Lookup<A>> Reader<A, V> {
     /// report, a store to this reader's own cache line. Does nothing while offline.
     #[inline]
     pub fn quiescent(&mut self) {
-        if self.online {
-            self.registration.quiescent();
-        }
+        self.session.quiescent()
     }
 
     /// One lookup: only the walk when online; when offline, goes online for the lookup.
     #[inline]
     pub fn lookup(&self, addr: A) -> Option<NextHop> {
-        if self.online { self.view_online().lookup(addr) } else { self.lookup_offline(addr) }
+        if self.session.is_online() {
+            self.session.current().lookup(addr)
+        } else {
+            self.lookup_offline(addr)
+        }
     }
 
     /// The current view while online (`None` offline): for walks the caller runs itself,
@@ -101,45 +94,26 @@ impl<A: Address, V: Lookup<A>> Reader<A, V> {
     /// for the table as it was), so take it again after each quiescent state.
     #[inline]
     pub fn view(&self) -> Option<&V> {
-        self.online.then(|| self.view_online())
+        self.session.is_online().then(|| self.session.current())
     }
 
     /// Looks up `addrs` into `out` (offline: online for the batch).
     pub fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
-        if self.online {
-            return self.view_online().lookup_batch(addrs, out);
-        }
-        self.registration.online();
-        self.view_online().lookup_batch(addrs, out);
-        self.registration.offline();
+        self.session.with(|v| v.lookup_batch(addrs, out))
     }
 
     /// A burst of lookups: online until the returned guard is dropped, which then reports a
     /// quiescent state (and goes back offline if the reader was offline before).
     pub fn pin(&mut self) -> Pinned<'_, A, V> {
-        let was_online = self.online;
+        let was_online = self.session.is_online();
         self.online();
         Pinned { reader: self, was_online }
     }
 
+    /// Kept out of line so that the online lookup stays only the walk.
     #[inline(never)]
     fn lookup_offline(&self, addr: A) -> Option<NextHop> {
-        self.registration.online();
-        let hop = self.view_online().lookup(addr);
-        self.registration.offline();
-        hop
-    }
-
-    /// The current view; the caller is online (or has brought the slot online) and the
-    /// borrow cannot outlive `&self`, which every report needs `&mut` of.
-    #[inline(always)]
-    fn view_online(&self) -> &V {
-        // SAFETY: the published view is a live `Arc`; a replaced one is dropped only after
-        // the grace period of its retirement, which cannot pass while this reader's slot is
-        // online and silent. The slot stays so while `&self` is borrowed: going offline or
-        // reporting takes `&mut self` (or, in `lookup_offline`/`lookup_batch`, happens after
-        // the last use of the returned borrow), and `Reader` is not `Sync`.
-        unsafe { &*self.published.load() }
+        self.session.briefly(|v| v.lookup(addr))
     }
 }
 
@@ -153,7 +127,7 @@ impl<A: Address, V: Lookup<A>> Pinned<'_, A, V> {
     /// The current view, valid while pinned.
     #[inline(always)]
     pub fn view(&self) -> &V {
-        self.reader.view_online()
+        self.reader.session.current()
     }
 
     /// One lookup.

@@ -18,7 +18,7 @@ use super::layout::Core;
 use crate::addr::Address;
 use crate::multi::{MultiLookup, VrfId};
 use crate::nexthop::NextHop;
-use crate::sync::{Published, Registration};
+use crate::sync::{Published, Session};
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -30,29 +30,26 @@ type Marker<A> = PhantomData<(fn(A) -> A, Cell<()>)>;
 /// [`Loop::reader`](super::Loop::reader); `Send`, not `Sync`. Cloning registers another,
 /// offline reader.
 pub struct LoopReader<A: Address> {
-    published: Arc<Published<Core>>,
-    registration: Registration,
-    online: bool,
+    session: Session<Core>,
     /// `Send` but not `Sync`: the slot belongs to one thread at a time.
     _marker: Marker<A>,
 }
 
 impl<A: Address> Clone for LoopReader<A> {
     fn clone(&self) -> Self {
-        LoopReader::new(self.published.clone())
+        LoopReader { session: self.session.another(), _marker: PhantomData }
     }
 }
 
 impl<A: Address> LoopReader<A> {
     /// Registers an offline reader of `published`.
     pub(super) fn new(published: Arc<Published<Core>>) -> Self {
-        let registration = published.grace().register();
-        LoopReader { published, registration, online: false, _marker: PhantomData }
+        LoopReader { session: Session::new(published), _marker: PhantomData }
     }
 
     /// True while online.
     pub fn is_online(&self) -> bool {
-        self.online
+        self.session.is_online()
     }
 
     /// Goes online (QSBR mode): calls do no synchronisation, and what the writer retires from
@@ -60,42 +57,28 @@ impl<A: Address> LoopReader<A> {
     /// or is dropped. A reader that never reports only makes memory pile up.
     #[inline]
     pub fn online(&mut self) {
-        if !self.online {
-            self.registration.online();
-            self.online = true;
-        }
+        self.session.online()
     }
 
     /// Goes offline (for a thread that goes idle): the writer stops waiting for it; calls
     /// still work, each bringing the reader online for its own duration.
     #[inline]
     pub fn offline(&mut self) {
-        if self.online {
-            self.registration.offline();
-            self.online = false;
-        }
+        self.session.offline()
     }
 
     /// Reports a quiescent state (no reference into the structure is held): what was retired
     /// before may now be reused. Does nothing while offline.
     #[inline]
     pub fn quiescent(&mut self) {
-        if self.online {
-            self.registration.quiescent();
-        }
+        self.session.quiescent()
     }
 
     /// Runs `f` on the current structure: when offline, online for `f`'s duration; lookups
     /// inside pay no per-call cost.
     #[inline]
     pub fn with<R>(&self, f: impl FnOnce(&LoopView<'_, A>) -> R) -> R {
-        if self.online {
-            return f(&LoopView::new(self.core()));
-        }
-        self.registration.online();
-        let result = f(&LoopView::new(self.core()));
-        self.registration.offline();
-        result
+        self.session.with(|core| f(&LoopView::new(core)))
     }
 
     /// The next hop of table `vrf` for `addr`.
@@ -117,18 +100,6 @@ impl<A: Address> LoopReader<A> {
     /// Bytes allocated, including the capacity reserved for updates.
     pub fn memory_bytes(&self) -> usize {
         self.with(|v| v.memory_bytes())
-    }
-
-    /// The current structure; the caller is online (or has brought the slot online for the
-    /// borrow), and the borrow cannot outlive `&self`, which every report needs `&mut` of.
-    #[inline(always)]
-    fn core(&self) -> &Core {
-        // SAFETY: the published structure is a live `Arc`; a replaced one is dropped only
-        // after the grace period of its retirement, which cannot pass while this reader's
-        // slot is online and silent. The slot stays so while `&self` is borrowed: going
-        // offline or reporting takes `&mut self` (or, in `with`, happens after the last use
-        // of the borrow), and `LoopReader` is not `Sync`.
-        unsafe { &*self.published.load() }
     }
 }
 
