@@ -4,7 +4,26 @@ import pathlib
 
 import pytest
 
+import fibforge
+
 DATA = pathlib.Path(__file__).resolve().parents[3] / "data"
+
+
+@pytest.fixture
+def table():
+    """A small table of both families, nested prefixes, int values 1-7."""
+    t = fibforge.Table()
+    for prefix, hop in [
+        ("10.0.0.0/8", 1),
+        ("10.1.0.0/16", 2),
+        ("10.1.2.0/24", 3),
+        ("0.0.0.0/1", 4),
+        ("2001:db8::/32", 5),
+        ("2001:db8:1::/48", 6),
+        ("2001:db8:1:2::/64", 7),
+    ]:
+        t.insert(prefix, hop)
+    return t
 
 
 @pytest.fixture

@@ -8,21 +8,6 @@ import pytest
 import fibforge
 
 
-@pytest.fixture
-def table():
-    t = fibforge.Table()
-    for prefix, hop in [
-        ("10.0.0.0/8", 1),
-        ("10.1.0.0/16", 2),
-        ("10.1.2.0/24", 3),
-        ("0.0.0.0/1", 4),
-        ("2001:db8::/32", 5),
-        ("2001:db8:1::/48", 6),
-        ("2001:db8:1:2::/64", 7),
-    ]:
-        t.insert(prefix, hop)
-    return t
-
 
 def expected(table, addrs):
     """The value ids single lookups answer (values are distinct ints: id = position)."""

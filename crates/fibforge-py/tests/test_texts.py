@@ -14,21 +14,6 @@ pa = pytest.importorskip("pyarrow")
 pd = pytest.importorskip("pandas")
 
 
-@pytest.fixture
-def table():
-    t = fibforge.Table()
-    for prefix, value in [
-        ("10.0.0.0/8", 1),
-        ("10.1.0.0/16", 2),
-        ("10.1.2.0/24", 3),
-        ("0.0.0.0/1", 4),
-        ("2001:db8::/32", 5),
-        ("2001:db8:1::/48", 6),
-    ]:
-        t.insert(prefix, value)
-    return t
-
-
 def mixed_rows(n=3000):
     """IPv4 and IPv6 texts, mostly IPv4 (the in-place path) with IPv6 every 7th row."""
     rng = np.random.default_rng(7)
