@@ -1,54 +1,57 @@
 #!/usr/bin/env bash
-# Installs fibforge from a clean clone into a temporary prefix, as a new user would, and uses
-# each face once:
+# Installs fibforge into a temporary prefix and uses each face once, as a new user would.
+#
+#   tools/install-check.sh [WORKDIR]                  from a clean clone, release builds
+#   tools/install-check.sh --reuse-builds [WORKDIR]   this checkout's own builds (what CI runs)
+#
+# Full mode:
 #   1. `git clone` of the committed tree (HEAD of this checkout; uncommitted changes are not
 #      part of a clone and are not tested);
 #   2. `cargo install --path crates/fibforge-cli --root TMP/root`, then `fibforge --version`
 #      and `fibforge lookup` on the shipped table data/ris2015-as3856.tsv.gz;
 #   3. `pip install crates/fibforge-py` into a fresh `python3 -m venv` (pip fetches maturin and
-#      numpy from the configured index), then `import fibforge` and a lookup on the same table;
-#   4. (the C library: tools/install-c.sh PREFIX and a program linked through pkg-config are
-#      checked by crates/fibforge-c/tests, so not repeated here.)
+#      numpy from the configured index), then `import fibforge` and a lookup on the same table.
+#   Two release builds from scratch (fibforge-cli, then the Python extension): 27 minutes
+#   (9 CPU minutes) on 2 cores shared with other builds (load 13-16, 2026-11-27), so not
+#   part of .ci/run.
 #
-# Usage: tools/install-check.sh [WORKDIR]   (default: a fresh mktemp -d, removed on success)
-# Environment: PYTHON (default python3); CARGO_TARGET_DIR is ignored: the clone builds in its
-# own target/ so nothing of this checkout's builds is reused.
-# Time: two release builds from scratch (fibforge-cli, then the Python extension); over 27
-# minutes on 2 cores shared with ~7 other builds (load 13-18, 2026-11-27) without finishing
-# the first, so it is not part of .ci/run.
+# --reuse-builds (run by .ci/run after ./test.sh, on CI's clean checkout): step 2 as
+# `cargo install --debug --target-dir target`, which reuses the tests' debug build, and
+# step 3 installs the wheel ./test.sh built (target/wheels) into a fresh venv; the same
+# checks run on both. In both modes the C library (tools/install-c.sh PREFIX and a program
+# linked through pkg-config) is checked by crates/fibforge-c/tests, so it is not repeated here.
+#
+# Environment: PYTHON (default python3). WORKDIR defaults to a fresh mktemp -d, removed on
+# success.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 PYTHON=${PYTHON:-python3}
+reuse=false
+if [ "${1:-}" = "--reuse-builds" ]; then reuse=true; shift; fi
+keep=$#
 work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/fibforge-install-check.XXXXXX")}
 mkdir -p "$work"
-unset CARGO_TARGET_DIR
+work=$(cd "$work" && pwd)
 step() { printf '\n== %s (%ds)\n' "$*" "$SECONDS"; }
 fail() { echo "install-check: $*" >&2; exit 1; }
-
-step "clone $root into $work/src"
-rm -rf "$work/src"
-git clone --quiet --no-hardlinks "$root" "$work/src"
-cd "$work/src"
-# The shipped tables are ordinary files in the repository (not LFS pointers): check one.
 table=data/ris2015-as3856.tsv.gz
-gzip -t "$table" || fail "$table in the clone is not a gzip file"
+want=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$root/Cargo.toml" | head -1)
 
-step "cargo install --path crates/fibforge-cli --root $work/root"
-cargo install --quiet --locked --path crates/fibforge-cli --root "$work/root"
-bin=$work/root/bin/fibforge
-version=$("$bin" --version)
-echo "$version"
-want=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
-[ "$version" = "fibforge $want" ] || fail "fibforge --version says '$version', Cargo.toml '$want'"
-answer=$("$bin" lookup "$table" 8.8.8.8 --json)
-echo "$answer"
-case $answer in *'"prefix":"8.8.8.0/24"'*) ;; *) fail "fibforge lookup 8.8.8.8: '$answer'" ;; esac
+# `fibforge --version` and a lookup, run from outside the source tree.
+check_cli() {
+    local bin=$1 version answer
+    version=$(cd "$work" && "$bin" --version)
+    echo "$version"
+    [ "$version" = "fibforge $want" ] || fail "fibforge --version says '$version', Cargo.toml '$want'"
+    answer=$(cd "$work" && "$bin" lookup "$src/$table" 8.8.8.8 --json)
+    echo "$answer"
+    case $answer in *'"prefix":"8.8.8.0/24"'*) ;; *) fail "fibforge lookup 8.8.8.8: '$answer'" ;; esac
+}
 
-step "pip install crates/fibforge-py into a fresh venv $work/venv"
-"$PYTHON" -m venv "$work/venv"
-"$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check ./crates/fibforge-py
-(cd "$work" && "$work/venv/bin/python" - "$work/src/$table" "$want") <<'EOF'
+# `import fibforge` in the venv and a lookup, run from outside the source tree.
+check_python() {
+    (cd "$work" && "$work/venv/bin/python" - "$src/$table" "$want") <<'PY'
 import sys
 import fibforge
 assert fibforge.__version__ == sys.argv[2], (fibforge.__version__, sys.argv[2])
@@ -56,7 +59,42 @@ t = fibforge.Table.load(sys.argv[1])
 prefix, hop = t.lookup_prefix("8.8.8.8")
 print("python:", fibforge.__file__, prefix, hop)
 assert prefix == "8.8.8.0/24", prefix
-EOF
+PY
+}
+
+if $reuse; then
+    src=$root
+    cd "$src"
+    step "cargo install --debug --path crates/fibforge-cli --root $work/root (this checkout's target/)"
+    cargo install --quiet --locked --debug --path crates/fibforge-cli --root "$work/root" --target-dir target
+else
+    unset CARGO_TARGET_DIR # the clone builds in its own target/: nothing of this checkout is reused
+    src=$work/src
+    step "clone $root into $src"
+    rm -rf "$src"
+    git clone --quiet --no-hardlinks "$root" "$src"
+    cd "$src"
+    # The shipped tables are ordinary files in the repository (not LFS pointers): check one.
+    gzip -t "$table" || fail "$table in the clone is not a gzip file"
+    step "cargo install --path crates/fibforge-cli --root $work/root"
+    cargo install --quiet --locked --path crates/fibforge-cli --root "$work/root"
+fi
+check_cli "$work/root/bin/fibforge"
+
+step "a fresh venv $work/venv"
+rm -rf "$work/venv"
+"$PYTHON" -m venv "$work/venv"
+pip=("$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check)
+if $reuse; then
+    wheels=(target/wheels/fibforge-*.whl)
+    [ -f "${wheels[0]}" ] || fail "no wheel in target/wheels: run ./test.sh first"
+    step "pip install ${wheels[0]}"
+    "${pip[@]}" "${wheels[0]}"
+else
+    step "pip install ./crates/fibforge-py"
+    "${pip[@]}" ./crates/fibforge-py
+fi
+check_python
 
 step "all faces installed and used"
-if [ $# -eq 0 ]; then rm -rf "$work"; fi
+if [ "$keep" -eq 0 ]; then rm -rf "$work"; fi

@@ -1,9 +1,11 @@
 //! Prefix and address parsing in every textual form the fuzzer finds (IPv4-mapped IPv6,
 //! zones, leading zeros, whitespace, signs): never a panic; whatever parses prints in a
-//! canonical form that parses back to the same value; the text reader's fast IPv4 path agrees
-//! with the standard parser.
+//! canonical form that parses back to the same value; the text reader's fast IPv4 path and the
+//! library's byte parsers (`addr::parse_*_ascii`) agree with the standard parser.
 #![no_main]
-use fibforge::addr::{format_addr, parse_addr};
+use fibforge::addr::{
+    format_addr, parse_addr, parse_ip_ascii, parse_ipv4_ascii, parse_ipv6_ascii, push_ipv6_text,
+};
 use fibforge::{AnyPrefix, ParseMode, Prefix4, Prefix6};
 use fibforge_io::text::fast_ipv4_prefix;
 use libfuzzer_sys::fuzz_target;
@@ -17,7 +19,20 @@ fuzz_target!(|data: &[u8]| {
             Err(_) => assert!(slow.is_err(), "fast path length out of range but {slow:?}"),
         }
     }
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        assert_eq!(parse_ip_ascii(data), None, "not UTF-8, yet an address");
+        return;
+    };
+    let std_v4 = text.parse::<std::net::Ipv4Addr>().ok();
+    let std_v6 = text.parse::<std::net::Ipv6Addr>().ok();
+    assert_eq!(parse_ipv4_ascii(data), std_v4.map(u32::from), "IPv4 {text:?}");
+    assert_eq!(parse_ipv6_ascii(data), std_v6.map(u128::from), "IPv6 {text:?}");
+    assert_eq!(parse_ip_ascii(data), text.parse().ok(), "IpAddr {text:?}");
+    if let Some(a) = std_v6 {
+        let mut written = Vec::new();
+        push_ipv6_text(&mut written, a.into());
+        assert_eq!(written, a.to_string().as_bytes(), "IPv6 text of {a}");
+    }
     for mode in [ParseMode::Strict, ParseMode::Lenient] {
         if let Ok(p) = AnyPrefix::parse_with(text, mode) {
             let canonical = p.to_string();

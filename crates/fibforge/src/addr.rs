@@ -9,6 +9,12 @@
 //! never looked up in an IPv4 table. A caller who wants that mapping does it explicitly with
 //! [`ipv4_from_mapped`].
 
+mod text;
+
+pub use text::{
+    parse_ip_ascii, parse_ipv4_ascii, parse_ipv6_ascii, push_ipv4_text, push_ipv6_text,
+};
+
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 use std::net::{Ipv4Addr, Ipv6Addr};
@@ -185,9 +191,15 @@ pub fn ipv4_from_mapped(addr: u128) -> Option<u32> {
     (addr >> 32 == 0xffff).then_some(addr as u32)
 }
 
-/// Parses an address of type `A` from text (`"192.0.2.1"`, `"2001:db8::1"`).
+/// Parses an address of type `A` from text (`"192.0.2.1"`, `"2001:db8::1"`), around which
+/// whitespace is ignored; otherwise exactly what `A::Std::from_str` accepts.
 pub fn parse_addr<A: Address>(text: &str) -> Option<A> {
-    text.trim().parse::<A::Std>().ok().map(A::from_std)
+    let text = text.trim().as_bytes();
+    let addr = match A::FAMILY {
+        Family::Ipv4 => parse_ipv4_ascii(text).map(u128::from),
+        Family::Ipv6 => parse_ipv6_ascii(text),
+    };
+    addr.map(A::from_u128)
 }
 
 /// Formats an address in canonical text (RFC 5952 for IPv6).

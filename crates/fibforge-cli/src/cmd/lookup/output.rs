@@ -1,10 +1,9 @@
-//! Answer lines, written into a byte buffer without `fmt` for IPv4 (formatting dominated the
-//! cost per line): tab-separated text, the matching prefix alone, or JSON Lines.
+//! Answer lines, written into a byte buffer without `fmt` (formatting dominated the cost per
+//! line): tab-separated text, the matching prefix alone, or JSON Lines.
 
 use fibforge::Prefix;
 use fibforge::algo::poptrie::Key;
 use std::io::Write;
-use std::net::Ipv6Addr;
 
 /// How each answer is written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -37,52 +36,28 @@ pub trait AddrText: Key {
 
 impl AddrText for u32 {
     fn push(out: &mut Vec<u8>, addr: u32) {
-        // Into a stack buffer first: one capacity check instead of one per byte; each octet
-        // is copied whole from a table and the cursor advanced by its length (random octets
-        // make the digit count unpredictable, and branches on it cost more than the rest).
-        let mut text = [0u8; 16];
-        let mut n = 0;
-        for byte in addr.to_be_bytes() {
-            let (digits, len) = DECIMAL[usize::from(byte)];
-            text[n..n + 4].copy_from_slice(&digits);
-            n += len;
-        }
-        out.extend_from_slice(&text[..n - 1]);
+        fibforge::addr::push_ipv4_text(out, addr);
     }
 }
 
-/// For each value below 256: its decimal digits followed by a dot, and their count with the
-/// dot.
-static DECIMAL: [([u8; 4], usize); 256] = {
-    let mut table = [([0u8; 4], 0usize); 256];
-    let mut v = 0;
-    while v < 256 {
-        let (h, t, o) = ((v / 100) as u8, (v / 10 % 10) as u8, (v % 10) as u8);
-        table[v] = if v >= 100 {
-            ([b'0' + h, b'0' + t, b'0' + o, b'.'], 4)
-        } else if v >= 10 {
-            ([b'0' + t, b'0' + o, b'.', 0], 3)
-        } else {
-            ([b'0' + o, b'.', 0, 0], 2)
-        };
-        v += 1;
-    }
-    table
-};
-
 impl AddrText for u128 {
     fn push(out: &mut Vec<u8>, addr: u128) {
-        // Writing to a Vec cannot fail.
-        let _ = write!(out, "{}", Ipv6Addr::from(addr));
+        fibforge::addr::push_ipv6_text(out, addr);
     }
 }
 
 /// Appends `addr/len`.
 pub fn push_prefix<A: AddrText>(out: &mut Vec<u8>, p: &Prefix<A>) {
     A::push(out, p.addr());
-    let (digits, n) = DECIMAL[p.len() as usize];
+    let len = p.len() as u8; // at most 128
     out.push(b'/');
-    out.extend_from_slice(&digits[..n - 1]);
+    if len >= 100 {
+        out.push(b'0' + len / 100);
+    }
+    if len >= 10 {
+        out.push(b'0' + len / 10 % 10);
+    }
+    out.push(b'0' + len % 10);
 }
 
 /// Appends the answer line for one query; `query` appends the query's own text.
@@ -167,11 +142,16 @@ mod tests {
     }
 
     #[test]
-    fn ipv4_text_matches_std_formatting() {
-        for a in [0u32, 1, 9, 10, 99, 100, 255, 0x0a01_0203, 0xc0a8_6401, u32::MAX, 0x6463_0a09] {
+    fn prefix_lengths_of_every_width() {
+        for (text, len) in [("0.0.0.0/0", 0), ("10.0.0.0/8", 8), ("1.2.3.4/32", 32)] {
             let mut out = Vec::new();
-            u32::push(&mut out, a);
-            assert_eq!(String::from_utf8(out).unwrap(), std::net::Ipv4Addr::from(a).to_string());
+            push_prefix(&mut out, &Prefix::<u32>::parse(text).unwrap());
+            assert_eq!(out, text.as_bytes(), "/{len}");
+        }
+        for text in ["::/0", "2001:db8::/32", "::1/128", "::ffff:1.2.3.0/120"] {
+            let mut out = Vec::new();
+            push_prefix(&mut out, &Prefix::<u128>::parse(text).unwrap());
+            assert_eq!(out, text.as_bytes());
         }
     }
 
