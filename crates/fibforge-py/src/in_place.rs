@@ -8,9 +8,10 @@
 //! threads) and the chunks' results are appended into one [`Parsed`].
 //!
 //! Invariants:
-//! - the GIL is held from the first borrow to the end of the parse (only the lookups that
-//!   follow run without it), and no Python code runs in between, so no other thread can
-//!   replace an item (freeing its str) while its text is borrowed; see [`borrow_chunk`];
+//! - the GIL is held from a chunk's first borrow to the end of its parse, and no Python
+//!   code runs in between, so no other thread can replace an item (freeing its str) while
+//!   its text is borrowed (see [`borrow_chunk`]); it is let go between chunks, when nothing
+//!   is borrowed, and for the lookups that follow;
 //! - any irregularity (an item that is not a str, a str without a UTF-8 form, a row that is
 //!   not an address, Python before 3.10) gives None, and the caller takes the general path
 //!   ([`crate::texts`]), so errors and their precedence are exactly that path's; a
@@ -59,10 +60,19 @@ pub fn parse(obj: &Bound<'_, PyAny>, threads: usize) -> Option<(usize, Parsed)> 
     let mut all = Parsed { v4: Vec::with_capacity(n), ..Parsed::default() };
     let mut texts = Vec::with_capacity(CHUNK.min(n));
     for base in (0..n).step_by(CHUNK) {
+        if base > 0 {
+            // The GIL is let go between chunks (`texts` is empty then: nothing borrowed),
+            // so other Python threads wait for one chunk at most, as they would for the
+            // eval loop, rather than for the whole column. A thread that changes the list
+            // meanwhile changes the rows not yet read, as with any reader of a shared list.
+            obj.py().detach(|| ());
+        }
         let len = CHUNK.min(n - base);
         borrow_chunk(obj, get, base, len, &mut texts)?;
         let part = Part { base, len, rows: Rows::Slices(&texts) };
-        let parsed = parse_ip::parse(std::slice::from_ref(&part), len, threads).ok()?;
+        let parsed = parse_ip::parse(std::slice::from_ref(&part), len, threads);
+        texts.clear();
+        let parsed = parsed.ok()?;
         all.v4.extend_from_slice(&parsed.v4);
         all.v4_rows.0 += parsed.v4_rows.0;
         all.v4_rows.1 = all.v4_rows.1.or(parsed.v4_rows.1);
@@ -90,9 +100,9 @@ fn borrow_chunk<'a>(
         // str) or has no UTF-8 form, else the str's UTF-8 buffer, which lives and stays
         // unchanged as long as the str (strs are immutable; the UTF-8 form is cached in
         // the object). Neither runs Python code on success (the UTF-8 cache is raw memory,
-        // no collection), and the caller holds the GIL until it has parsed these slices,
-        // so no other thread can drop an item from `seq` while it is borrowed: hence the
-        // lifetime `'a` of `seq`'s borrow. On failure the error is cleared (which may run
+        // no collection), and the caller holds the GIL until it has parsed these slices
+        // and emptied `texts`, so no other thread can drop an item from `seq` while it is
+        // borrowed: hence the lifetime `'a` of `seq`'s borrow. On failure the error is cleared (which may run
         // Python code) only after `texts` is given up: the caller stops at None.
         let text = unsafe {
             let item = get(seq.as_ptr(), row as ffi::Py_ssize_t);
