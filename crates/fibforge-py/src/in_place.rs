@@ -3,14 +3,14 @@
 //! addresses are, the object's own character data, no copy) and parsed in chunks, instead
 //! of `"\n".join` and an encode ([`crate::texts`]), which touch every row twice more.
 //!
-//! Layout: [`parse`] walks the sequence in chunks of [`CHUNK`] rows; [`borrow_chunk`] takes
+//! Layout: [`parse`] walks the sequence in chunks of `CHUNK` rows; `borrow_chunk` takes
 //! each item's text as a slice, [`crate::parse_ip::parse`] parses the slices (on `threads`
 //! threads) and the chunks' results are appended into one [`Parsed`].
 //!
 //! Invariants:
 //! - the GIL is held from a chunk's first borrow to the end of its parse, and no Python
 //!   code runs in between, so no other thread can replace an item (freeing its str) while
-//!   its text is borrowed (see [`borrow_chunk`]); it is let go between chunks, when nothing
+//!   its text is borrowed (see `borrow_chunk`); it is let go between chunks, when nothing
 //!   is borrowed, and for the lookups that follow;
 //! - any irregularity (an item that is not a str, a str without a UTF-8 form, a row that is
 //!   not an address, Python before 3.10) gives None, and the caller takes the general path
