@@ -13,6 +13,7 @@
 //! across calls to save the allocation). Non-contiguous inputs are copied first.
 
 use crate::columns;
+use crate::in_place;
 pub use crate::side::Sides;
 use crate::side::{Answers, Lookups};
 use crate::texts;
@@ -74,6 +75,11 @@ pub fn lookup_batch<'py>(
         let side = family(sides.v4, "IPv4")?;
         return target
             .run(side, keys.len(), |start, k| k.copy_from_slice(&keys[start..start + k.len()]));
+    }
+    if let Some((n, parsed)) = in_place::parse(addrs, target.threads) {
+        let threads = target.threads;
+        return target
+            .finish(n, |answers| columns::lookup_parsed(&sides, parsed, answers, threads));
     }
     if let Some(texts) = texts::texts(addrs)? {
         let threads = target.threads;

@@ -8,7 +8,7 @@
 //! back to their rows. A row that is not an address raises ValueError naming the row and
 //! its text.
 
-use crate::parse_ip::{self, Part};
+use crate::parse_ip::{self, Parsed, Part};
 use crate::side::{Answers, Lookups, Sides};
 use fibforge::sync::AnyKey;
 use numpy::PyReadonlyArray1;
@@ -62,8 +62,18 @@ pub fn lookup_texts(
     answers: Answers<'_>,
     threads: usize,
 ) -> Result<(), String> {
+    let parsed = parse_ip::parse(parts, answers.ids.len(), threads)?;
+    lookup_parsed(sides, parsed, answers, threads)
+}
+
+/// Looks up each family's rows of a parsed column together.
+pub fn lookup_parsed(
+    sides: &Sides<'_>,
+    parsed: Parsed,
+    answers: Answers<'_>,
+    threads: usize,
+) -> Result<(), String> {
     let n = answers.ids.len();
-    let parsed = parse_ip::parse(parts, n, threads)?;
     let Answers { ids, mut lens } = answers;
     if let (count, Some(first)) = parsed.v4_rows {
         let Some(side) = sides.v4 else {

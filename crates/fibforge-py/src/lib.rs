@@ -6,6 +6,7 @@
 //! - [`batch`]: numpy batch lookups with the GIL released;
 //! - [`columns`]: other integer dtypes and text columns (parsed in Rust) for the batches;
 //! - [`texts`]: text columns read where they lie (Arrow buffers, numpy buffers, joined str);
+//! - [`in_place`]: lists and tuples of str parsed from the str objects' own texts;
 //! - [`arrow`]: pyarrow string columns' buffers, for [`texts`];
 //! - [`parse_ip`]: address texts to addresses, in parallel;
 //! - [`convert`]: Python objects to addresses and prefixes;
@@ -24,6 +25,7 @@ pub mod columns;
 pub mod compiled;
 pub mod convert;
 pub mod export;
+pub mod in_place;
 pub mod load;
 pub mod parse_ip;
 pub mod rows;

@@ -19,6 +19,8 @@ pub enum Rows<'a> {
     Arrow32 { offsets: &'a [i32], data: &'a [u8] },
     /// Arrow `large_string`.
     Arrow64 { offsets: &'a [i64], data: &'a [u8] },
+    /// One slice per row (texts borrowed from Python str objects: [`crate::in_place`]).
+    Slices(&'a [&'a [u8]]),
 }
 
 impl Rows<'_> {
@@ -80,6 +82,11 @@ impl Rows<'_> {
             Rows::Arrow64 { offsets, data } => {
                 for i in 0..len {
                     f(i, arrow_row(data, offsets[start + i], offsets[start + i + 1]))?;
+                }
+            }
+            Rows::Slices(texts) => {
+                for (i, &text) in texts[start..start + len].iter().enumerate() {
+                    f(i, Some(text))?;
                 }
             }
         }

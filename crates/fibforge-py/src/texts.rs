@@ -7,7 +7,9 @@
 //!   a non-contiguous or byte-swapped array is copied once by numpy);
 //! - lists, tuples and object arrays of `str`: `"\n".join(...)`, then one UTF-8 encode (C
 //!   loops, no Python code per row); a non-`str` item or a text holding a newline falls
-//!   back to copying row by row, whose errors name the row.
+//!   back to copying row by row, whose errors name the row. (Lists and tuples that are all
+//!   str addresses take [`crate::in_place`] first, on Python 3.10 and later; this path is
+//!   theirs when that one gives up, and its errors are theirs.)
 //!
 //! A column with missing values (Arrow nulls) takes the route numpy's conversion takes, so
 //! None and NaN raise the same `TypeError` naming the row as before. The rows are parsed
