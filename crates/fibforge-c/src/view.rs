@@ -79,7 +79,12 @@ fn view_of(reader: &Reader4) -> Result<View4, Error> {
         let msg = "reader is offline: a view needs an online reader (fibforge_reader4_online)";
         return Err(Error::new(Status::Invalid, msg));
     };
-    Ok(View4::of(fib.raw_arrays()))
+    let Some(raw) = fib.raw_arrays() else {
+        let msg = "views exist for Poptrie's leafvec layout only (this table was built with \
+                   leafvec=off); use fibforge_reader4_lookup";
+        return Err(Error::new(Status::Unsupported, msg));
+    };
+    Ok(View4::of(raw))
 }
 
 /// `fibforge_reader4_view`.

@@ -9,8 +9,8 @@ use fibforge::{Compile, Incremental, Rib};
 use rayon::prelude::*;
 use std::time::Instant;
 
-/// Table 2's variants: label and spec; `s` is added per row. The basic variant
-/// (`leafvec=off`) appears when the registry accepts the option.
+/// Table 2's variants: label and spec; `s` is added per row. The paper's rows are basic and
+/// leafvec without aggregation and the full Poptrie; basic with aggregation is ours.
 const VARIANTS: [(&str, &str); 4] = [
     ("Poptrie (basic) without route aggregation", "poptrie:leafvec=off,aggregate=off"),
     ("Poptrie (leafvec) without route aggregation", "poptrie:aggregate=off"),

@@ -19,6 +19,11 @@ const fn isa_opt(help: &'static str) -> Opt {
 const POPTRIE_OPTS: &[Opt] = &[
     Opt { key: "s", help: "direct-pointing bits, 0 to 24 (default 18)" },
     Opt { key: "aggregate", help: "on|off: route aggregation (§3)" },
+    Opt {
+        key: "leafvec",
+        help: "on|off: leaf runs in 24-byte nodes (§3.3); off: basic 16-byte nodes, a leaf \
+               per slot (§3.1; no fan-out, export or C view)",
+    },
     Opt { key: "dir16", help: "on|off: 16-bit direct-pointing entries where they fit" },
     Opt { key: "fanout", help: "on|off: root fan-out, IPv6 only (default on for IPv6)" },
     isa_opt("auto|portable|avx2|avx512: the walk (popcnt/BMI at avx2, dir gathers at avx512)"),

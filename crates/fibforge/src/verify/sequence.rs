@@ -127,6 +127,10 @@ fn common<A: SequenceFamily>() -> Vec<(&'static str, Builder<A>)> {
             let cfg = poptrie::Config { aggregate: false, ..pop(16, false) };
             make::<A, poptrie::Poptrie<A>>(r, &cfg)
         }),
+        ("poptrie s=18 leafvec=off", |r| {
+            let cfg = poptrie::Config { leafvec: false, ..pop(18, false) };
+            make::<A, poptrie::Poptrie<A>>(r, &cfg)
+        }),
         ("treebitmap4", |r| make::<A, treebitmap::TreeBitmap4<A>>(r, &())),
         ("treebitmap6", |r| make::<A, treebitmap::TreeBitmap6<A>>(r, &())),
         ("miht", |r| make::<A, miht::Miht<A>>(r, &miht::MihtConfig::default())),

@@ -11,10 +11,11 @@
 //! A region is built bottom-up: the 64 slots of a node are classified by walking the
 //! segments once; slots with more than one segment recurse one level deeper; then the node is
 //! emitted — its children block and its leaf block (runs of equal leaves compressed with
-//! `leafvec`, holes under internal children ignored) are written through a [`Sink`], and the
-//! node record is returned to the caller, which places it in its own children block.
+//! `leafvec`, holes under internal children ignored; in the basic layout one leaf per leaf
+//! slot) are written through a [`Sink`], and the node record (of the layout `N`,
+//! [`Record`]) is returned to the caller, which places it in its own children block.
 
-use super::layout::{DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, Node, STRIDE};
+use super::layout::{DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, Record, STRIDE};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
@@ -29,21 +30,21 @@ pub(crate) struct Seg<A> {
 
 /// What one slot (or one region) compiles to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Slot {
+pub(crate) enum Slot<N> {
     /// Every address has this answer (raw next hop).
     Leaf(u32),
     /// An internal node.
-    Child(Node),
+    Child(N),
 }
 
 /// Where emitted blocks go: plain vectors when compiling, the arenas when updating.
-pub(crate) trait Sink<L: Leaf> {
+pub(crate) trait Sink<L: Leaf, N: Record> {
     /// Stores a block of node records; returns the index of the first.
-    fn put_nodes(&mut self, nodes: &[Node]) -> Result<u32, BuildError>;
+    fn put_nodes(&mut self, nodes: &[N]) -> Result<u32, BuildError>;
     /// Stores a block of leaves; returns the index of the first.
     fn put_leaves(&mut self, leaves: &[L]) -> Result<u32, BuildError>;
     /// Stores the node a direct-pointing entry names (a *root*); returns its index.
-    fn put_root(&mut self, node: Node) -> Result<u32, BuildError>;
+    fn put_root(&mut self, node: N) -> Result<u32, BuildError>;
 }
 
 /// All ones in the low `w` bits (`w <= 128`).
@@ -150,12 +151,12 @@ pub(crate) fn slot_segs<'s, A: Address>(
 
 /// Builds the node for the region starting at `start` at bit offset `off`, whose segments are
 /// `segs` (the first may begin before `start`), or a leaf when they are a single segment.
-pub(crate) fn build_region<A: Key, L: Leaf, S: Sink<L>>(
+pub(crate) fn build_region<A: Key, L: Leaf, N: Record, S: Sink<L, N>>(
     off: u32,
     start: u128,
     segs: &[Seg<A>],
     sink: &mut S,
-) -> Result<Slot, BuildError> {
+) -> Result<Slot<N>, BuildError> {
     if segs.len() == 1 {
         return Ok(Slot::Leaf(segs[0].raw));
     }
@@ -165,11 +166,11 @@ pub(crate) fn build_region<A: Key, L: Leaf, S: Sink<L>>(
 }
 
 /// Classifies (and for internal slots, builds) the 64 slots of a node.
-fn fill_slots<A: Key, L: Leaf, S: Sink<L>>(
+fn fill_slots<A: Key, L: Leaf, N: Record, S: Sink<L, N>>(
     off: u32,
     start: u128,
     segs: &[Seg<A>],
-    slots: &mut [Slot; 64],
+    slots: &mut [Slot<N>; 64],
     sink: &mut S,
 ) -> Result<(), BuildError> {
     let real = STRIDE.min(A::BITS - off);
@@ -188,30 +189,33 @@ fn fill_slots<A: Key, L: Leaf, S: Sink<L>>(
 }
 
 /// Writes a node's children and leaves through `sink` and returns its record.
-pub(crate) fn emit<L: Leaf, S: Sink<L>>(
-    slots: &[Slot; 64],
+pub(crate) fn emit<L: Leaf, N: Record, S: Sink<L, N>>(
+    slots: &[Slot<N>; 64],
     sink: &mut S,
-) -> Result<Node, BuildError> {
-    let mut lay = Layout::<L>::of(slots);
-    lay.node.base1 = if lay.nc == 0 { 0 } else { sink.put_nodes(lay.children())? };
-    lay.node.base0 = if lay.nl == 0 { 0 } else { sink.put_leaves(lay.leaves())? };
-    Ok(lay.node)
+) -> Result<N, BuildError> {
+    let lay = Layout::<L, N>::of(slots);
+    let base1 = if lay.nc == 0 { 0 } else { sink.put_nodes(lay.children())? };
+    let base0 = if lay.nl == 0 { 0 } else { sink.put_leaves(lay.leaves())? };
+    Ok(N::new(lay.vector, lay.leafvec, base0, base1))
 }
 
-/// A node laid out from its slots: vectors (bases zero), children records, compressed leaves.
-pub(crate) struct Layout<L> {
-    pub node: Node,
-    children: [Node; 64],
-    pub nc: usize,
+/// A node laid out from its slots: vectors, children records, leaves (runs compressed in the
+/// `leafvec` layout, one per leaf slot in the basic one).
+pub(crate) struct Layout<L, N> {
+    vector: u64,
+    leafvec: u64,
+    children: [N; 64],
+    nc: usize,
     leaves: [L; 64],
-    pub nl: usize,
+    nl: usize,
 }
 
-impl<L: Leaf> Layout<L> {
-    pub(crate) fn of(slots: &[Slot; 64]) -> Self {
+impl<L: Leaf, N: Record> Layout<L, N> {
+    pub(crate) fn of(slots: &[Slot<N>; 64]) -> Self {
         let mut lay = Layout {
-            node: Node::default(),
-            children: [Node::default(); 64],
+            vector: 0,
+            leafvec: 0,
+            children: [N::default(); 64],
             nc: 0,
             leaves: [L::default(); 64],
             nl: 0,
@@ -220,12 +224,12 @@ impl<L: Leaf> Layout<L> {
         for (n, slot) in slots.iter().enumerate() {
             match *slot {
                 Slot::Child(c) => {
-                    lay.node.vector |= 1 << n;
+                    lay.vector |= 1 << n;
                     lay.children[lay.nc] = c;
                     lay.nc += 1;
                 }
-                Slot::Leaf(raw) if prev != Some(raw) => {
-                    lay.node.leafvec |= 1 << n;
+                Slot::Leaf(raw) if !N::LEAFVEC || prev != Some(raw) => {
+                    lay.leafvec |= 1 << n;
                     lay.leaves[lay.nl] = L::from_raw(raw);
                     lay.nl += 1;
                     prev = Some(raw);
@@ -236,7 +240,7 @@ impl<L: Leaf> Layout<L> {
         lay
     }
 
-    pub(crate) fn children(&self) -> &[Node] {
+    pub(crate) fn children(&self) -> &[N] {
         &self.children[..self.nc]
     }
 
@@ -246,7 +250,7 @@ impl<L: Leaf> Layout<L> {
 }
 
 /// Builds the direct-pointing array for `s` bits over whole-table segments.
-pub(crate) fn build_direct<A: Key, L: Leaf, S: Sink<L>>(
+pub(crate) fn build_direct<A: Key, L: Leaf, N: Record, S: Sink<L, N>>(
     s: u32,
     segs: &[Seg<A>],
     sink: &mut S,
@@ -263,8 +267,8 @@ pub(crate) fn build_direct<A: Key, L: Leaf, S: Sink<L>>(
 }
 
 /// The direct-pointing encoding of a region's slot.
-pub(crate) fn direct_entry<L: Leaf, S: Sink<L>>(
-    slot: Slot,
+pub(crate) fn direct_entry<L: Leaf, N: Record, S: Sink<L, N>>(
+    slot: Slot<N>,
     sink: &mut S,
 ) -> Result<u32, BuildError> {
     match slot {
@@ -275,13 +279,13 @@ pub(crate) fn direct_entry<L: Leaf, S: Sink<L>>(
 
 /// A sink that appends to vectors (a fresh compile: blocks packed without gaps). Roots go to
 /// their own vector and are numbered from 0 there; [`VecSink::into_nodes`] places them first.
-pub(crate) struct VecSink<L> {
-    pub nodes: Vec<Node>,
+pub(crate) struct VecSink<L, N> {
+    pub nodes: Vec<N>,
     pub leaves: Vec<L>,
-    pub roots: Vec<Node>,
+    pub roots: Vec<N>,
 }
 
-impl<L> VecSink<L> {
+impl<L, N: Record> VecSink<L, N> {
     pub(crate) fn new() -> Self {
         VecSink { nodes: Vec::new(), leaves: Vec::new(), roots: Vec::new() }
     }
@@ -289,22 +293,22 @@ impl<L> VecSink<L> {
     /// The node arena: the roots at `0..`, then the other nodes from `first_other`
     /// (`>= roots.len()`; the gap is unused slots), every `base1` relocated accordingly
     /// (children blocks are never roots). Root indices handed out stay valid.
-    pub(crate) fn into_nodes(self, first_other: u32) -> Vec<Node> {
+    pub(crate) fn into_nodes(self, first_other: u32) -> Vec<N> {
         debug_assert!(first_other as usize >= self.roots.len());
         let mut out = self.roots;
-        out.resize(first_other as usize, Node::default());
+        out.resize(first_other as usize, N::default());
         out.extend(self.nodes);
         for n in &mut out {
-            if n.vector != 0 {
-                n.base1 += first_other;
+            if n.vector() != 0 {
+                *n = n.with_base1(n.base1() + first_other);
             }
         }
         out
     }
 }
 
-impl<L: Leaf> Sink<L> for VecSink<L> {
-    fn put_nodes(&mut self, nodes: &[Node]) -> Result<u32, BuildError> {
+impl<L: Leaf, N: Record> Sink<L, N> for VecSink<L, N> {
+    fn put_nodes(&mut self, nodes: &[N]) -> Result<u32, BuildError> {
         let base = self.nodes.len();
         if base + nodes.len() > super::layout::MAX_NODES as usize {
             return Err(limit(
@@ -316,7 +320,7 @@ impl<L: Leaf> Sink<L> for VecSink<L> {
         self.nodes.extend_from_slice(nodes);
         Ok(base as u32)
     }
-    fn put_root(&mut self, node: Node) -> Result<u32, BuildError> {
+    fn put_root(&mut self, node: N) -> Result<u32, BuildError> {
         self.roots.push(node);
         Ok(self.roots.len() as u32 - 1)
     }

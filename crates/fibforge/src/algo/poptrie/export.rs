@@ -21,10 +21,17 @@ use crate::export::{Algorithm, Array, Element, ExportError, ExportFile, PARAMS};
 
 impl<A: super::Key> Poptrie<A> {
     /// The compiled arrays as an export file, in the canonical shape (32-bit `dir`, no
-    /// fan-out, blocks packed in compile order); `hops` is left empty.
+    /// fan-out, blocks packed in compile order); `hops` is left empty. The basic layout
+    /// (`leafvec=off`) has no export: the file holds 24-byte `leafvec` records.
     pub fn to_export(&self) -> Result<ExportFile, ExportError> {
         let aggregate = self.cfg.aggregate;
-        with_core!(&self.fib.cores, c => export_core(c, aggregate))
+        with_leafvec_core!(&self.fib.cores, c => export_core(c, aggregate), basic => {
+            Err(ExportError::Unsupported(
+                "poptrie with leafvec=off (the basic layout) cannot be exported: the export \
+                 format holds leafvec records; build it with leafvec=on"
+                    .into(),
+            ))
+        })
     }
 
     /// The structure an export file holds, every length and index checked first; it answers
@@ -91,7 +98,7 @@ fn import_core<A: Key, L: Leaf>(
     let (entries, sink) =
         repack_all(dir, |i| nodes[i as usize], |i| leaves[i as usize]).map_err(invalid)?;
     let (core, node_alloc, n_leaves) =
-        place_core::<A, L>(&cfg, &entries, sink, checked.max_raw).map_err(invalid)?;
+        place_core::<A, L, Node>(&cfg, &entries, sink, checked.max_raw).map_err(invalid)?;
     Poptrie::assemble(&cfg, wrap(core), node_alloc, n_leaves).map_err(unsupported)
 }
 
@@ -101,7 +108,7 @@ fn repack_all<L: Leaf>(
     dir: impl Iterator<Item = u32>,
     node: impl Fn(u32) -> Node,
     leaf: impl Fn(u32) -> L,
-) -> Result<(Vec<u32>, VecSink<L>), BuildError> {
+) -> Result<(Vec<u32>, VecSink<L, Node>), BuildError> {
     let mut sink = VecSink::new();
     let mut entries = Vec::with_capacity(dir.size_hint().0);
     for d in dir {
@@ -122,7 +129,7 @@ fn repack<L: Leaf>(
     n: Node,
     node: &impl Fn(u32) -> Node,
     leaf: &impl Fn(u32) -> L,
-    sink: &mut VecSink<L>,
+    sink: &mut VecSink<L, Node>,
 ) -> Result<Node, BuildError> {
     use build::Sink;
     let (nc, nl) = (n.children() as usize, n.leaf_count() as usize);

@@ -22,21 +22,24 @@
 //! - The copies share the root's blocks and subtrees, which live exactly as long as the root
 //!   (an update that changes anything below a root writes a new root, hence a new block).
 //! - Making `dir` wide drops the fan-out (roots then come from anywhere in the arena).
+//! - Only the `leafvec` layout has a fan-out: a basic record (`leafvec=off`) ranks a leaf
+//!   slot by its position, so no record can end every walk at one leaf (a filler).
 
-use super::layout::{Arena, Node, upto};
+use super::layout::{Arena, Record, upto};
 
 /// Records per root.
 pub(crate) const FANOUT: u32 = 64;
 
 /// The 64 records of `root`'s slots; `child(i)` reads node `i` (`root`'s children block).
-pub(crate) fn block(root: &Node, child: impl Fn(u32) -> Node) -> [Node; FANOUT as usize] {
+pub(crate) fn block<N: Record>(root: &N, child: impl Fn(u32) -> N) -> [N; FANOUT as usize] {
+    debug_assert!(N::LEAFVEC, "fillers need leafvec");
     std::array::from_fn(|v| {
         let at = upto(v as u32);
-        if root.vector & (1 << v) != 0 {
-            child(root.base1 + (root.vector & at).count_ones() - 1)
+        if root.vector() & (1 << v) != 0 {
+            child(root.base1() + (root.vector() & at).count_ones() - 1)
         } else {
-            let leaf = root.base0 + (root.leafvec & at).count_ones() - 1;
-            Node { vector: 0, leafvec: 1, base0: leaf, base1: 0 }
+            let leaf = root.base0() + (root.leaf_starts() & at).count_ones() - 1;
+            N::new(0, 1, leaf, 0)
         }
     })
 }
@@ -46,7 +49,7 @@ pub(crate) fn block(root: &Node, child: impl Fn(u32) -> Node) -> [Node; FANOUT a
 /// # Safety
 /// Only the writer calls this, for a root slot `d` no reader can reach yet (see the module's
 /// invariants); `fanout` holds at least `64·(d + 1)` records.
-pub(crate) unsafe fn write(fanout: &Arena<Node>, nodes: &Arena<Node>, d: u32) {
+pub(crate) unsafe fn write<N: Record>(fanout: &Arena<N>, nodes: &Arena<N>, d: u32) {
     let records = block(&nodes.get(d), |i| nodes.get(i));
     for (v, r) in records.into_iter().enumerate() {
         // SAFETY: the caller's contract: nothing reads block `d` until it is published.
@@ -56,8 +59,8 @@ pub(crate) unsafe fn write(fanout: &Arena<Node>, nodes: &Arena<Node>, d: u32) {
 
 /// The fan-out of a freshly compiled node arena whose first `roots` nodes are the roots, with
 /// room for `region` root slots.
-pub(crate) fn compile(nodes: &[Node], roots: u32, region: u32) -> Arena<Node> {
-    let mut out = vec![Node::default(); (region * FANOUT) as usize];
+pub(crate) fn compile<N: Record>(nodes: &[N], roots: u32, region: u32) -> Arena<N> {
+    let mut out = vec![N::default(); (region * FANOUT) as usize];
     for d in 0..roots {
         let records = block(&nodes[d as usize], |i| nodes[i as usize]);
         out[(d * FANOUT) as usize..][..FANOUT as usize].copy_from_slice(&records);
@@ -67,6 +70,7 @@ pub(crate) fn compile(nodes: &[Node], roots: u32, region: u32) -> Arena<Node> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::layout::Node;
     use super::*;
 
     #[test]

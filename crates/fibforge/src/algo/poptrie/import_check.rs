@@ -11,7 +11,7 @@
 //! than `⌈(W - s) / 6⌉` levels. Each node is expanded at most once, so the walk is linear in
 //! the file's size whatever the file holds.
 
-use super::layout::{DIRECT_LEAF, Key, MAX_DIRECT_RAW, MAX_NODES, Node, STRIDE};
+use super::layout::{DIRECT_LEAF, Key, MAX_DIRECT_RAW, MAX_NODES, Node, Record, STRIDE};
 use super::record::{NODE_BYTES, P_AGGREGATE, P_LEAF, P_S, get_node};
 use crate::export::{Algorithm, Array, ExportError, ExportFile};
 

@@ -201,6 +201,43 @@ impl Leaf for u32 {
     }
 }
 
+/// A node record layout: what the build, the walk and updates read from a record. Two
+/// layouts implement it: [`Node`] (§3.3, `leafvec`: runs of equal leaves stored once, the
+/// default) and [`Basic`] (§3.1, `leafvec=off`: every leaf slot has a leaf of its own).
+///
+/// The leaf of leaf slot `n` is `leaves[base0 + popcount(leaf_starts() & mask(n)) - 1]`, with
+/// `mask(n)` keeping bits `0..=n`, in both layouts.
+pub(crate) trait Record:
+    Copy + Default + Eq + Send + Sync + std::fmt::Debug + 'static
+{
+    /// Runs of equal leaves are stored once (`leafvec`); when false every leaf slot has its
+    /// own leaf.
+    const LEAFVEC: bool;
+    /// The record of a node with these vectors and bases; `leafvec` (the slots that start a
+    /// run) is only read by the `leafvec` layout, whose build sets it.
+    fn new(vector: u64, leafvec: u64, base0: u32, base1: u32) -> Self;
+    /// Bit `n`: slot `n` continues in an internal child.
+    fn vector(&self) -> u64;
+    /// Bit `n`: leaf slot `n` takes the next leaf of the node's leaf block.
+    fn leaf_starts(&self) -> u64;
+    /// The first leaf of the node's leaf block.
+    fn base0(&self) -> u32;
+    /// The first record of the node's children block.
+    fn base1(&self) -> u32;
+    /// The same record with its children block at `base1`.
+    fn with_base1(self, base1: u32) -> Self;
+    /// Number of internal children.
+    #[inline]
+    fn children(&self) -> u32 {
+        self.vector().count_ones()
+    }
+    /// Number of stored leaves.
+    #[inline]
+    fn leaf_count(&self) -> u32 {
+        self.leaf_starts().count_ones()
+    }
+}
+
 /// An internal node (§3.1–3.3): 24 bytes.
 ///
 /// - `vector` bit `n`: slot `n` (chunk value `n`) continues in an internal child;
@@ -225,18 +262,78 @@ pub(crate) struct Node {
     pub base1: u32,
 }
 
-impl Node {
-    /// Number of internal children.
-    #[inline]
-    pub(crate) fn children(&self) -> u32 {
-        self.vector.count_ones()
+impl Record for Node {
+    const LEAFVEC: bool = true;
+    #[inline(always)]
+    fn new(vector: u64, leafvec: u64, base0: u32, base1: u32) -> Self {
+        Node { vector, leafvec, base0, base1 }
     }
-    /// Number of stored leaves.
-    #[inline]
-    pub(crate) fn leaf_count(&self) -> u32 {
-        self.leafvec.count_ones()
+    #[inline(always)]
+    fn vector(&self) -> u64 {
+        self.vector
+    }
+    #[inline(always)]
+    fn leaf_starts(&self) -> u64 {
+        self.leafvec
+    }
+    #[inline(always)]
+    fn base0(&self) -> u32 {
+        self.base0
+    }
+    #[inline(always)]
+    fn base1(&self) -> u32 {
+        self.base1
+    }
+    #[inline(always)]
+    fn with_base1(self, base1: u32) -> Self {
+        Node { base1, ..self }
     }
 }
+
+/// The basic internal node (§3.1–3.2, `leafvec=off`): 16 bytes, no `leafvec`.
+///
+/// - `vector` as in [`Node`]; children are `nodes[base1 ..]` in slot order;
+/// - every slot whose `vector` bit is clear has a leaf of its own (no run compression):
+///   leaves are `leaves[base0 ..]`, `64 - popcount(vector)` of them, in slot order.
+///
+/// The leaf of leaf slot `n` is `leaves[base0 + popcount(!vector & mask(n)) - 1]`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Basic {
+    pub vector: u64,
+    pub base0: u32,
+    pub base1: u32,
+}
+
+impl Record for Basic {
+    const LEAFVEC: bool = false;
+    #[inline(always)]
+    fn new(vector: u64, _leafvec: u64, base0: u32, base1: u32) -> Self {
+        Basic { vector, base0, base1 }
+    }
+    #[inline(always)]
+    fn vector(&self) -> u64 {
+        self.vector
+    }
+    #[inline(always)]
+    fn leaf_starts(&self) -> u64 {
+        !self.vector
+    }
+    #[inline(always)]
+    fn base0(&self) -> u32 {
+        self.base0
+    }
+    #[inline(always)]
+    fn base1(&self) -> u32 {
+        self.base1
+    }
+    #[inline(always)]
+    fn with_base1(self, base1: u32) -> Self {
+        Basic { base1, ..self }
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Basic>() == 16 && std::mem::size_of::<Node>() == 24);
 
 /// Bits `0..=n` set.
 #[inline(always)]
@@ -322,29 +419,30 @@ impl<T: Copy + Default> Arena<T> {
     }
 }
 
-/// The arrays a lookup reads: direct-pointing entries, nodes, leaves.
-pub(crate) struct Core<A: Key, L: Leaf> {
+/// The arrays a lookup reads: direct-pointing entries, nodes (records of layout `N`), leaves.
+pub(crate) struct Core<A: Key, L: Leaf, N: Record = Node> {
     /// `2^s` entries: a raw next hop or the index of the node for that `/s` (`dir.rs`).
     pub(crate) dir: DirTable,
-    pub(crate) nodes: Arena<Node>,
+    pub(crate) nodes: Arena<N>,
     pub(crate) leaves: Arena<L>,
-    /// Root fan-out (`fanout.rs`): 64 records per root slot, only with a narrow `dir`.
-    pub(crate) fanout: Option<Arena<Node>>,
+    /// Root fan-out (`fanout.rs`): 64 records per root slot, only with a narrow `dir` and
+    /// the `leafvec` layout.
+    pub(crate) fanout: Option<Arena<N>>,
     /// Direct-pointing bits.
     pub(crate) s: u32,
     _addr: PhantomData<A>,
 }
 
-impl<A: Key, L: Leaf> Core<A, L> {
+impl<A: Key, L: Leaf, N: Record> Core<A, L, N> {
     pub(crate) fn new(
         s: u32,
         dir: DirTable,
-        nodes: Arena<Node>,
+        nodes: Arena<N>,
         leaves: Arena<L>,
-        fanout: Option<Arena<Node>>,
+        fanout: Option<Arena<N>>,
     ) -> Self {
         debug_assert_eq!(dir.len(), 1 << s);
-        debug_assert!(fanout.is_none() || dir.bits() == 16);
+        debug_assert!(fanout.is_none() || (dir.bits() == 16 && N::LEAFVEC));
         Core { dir, nodes, leaves, fanout, s, _addr: PhantomData }
     }
 
@@ -366,14 +464,14 @@ impl<A: Key, L: Leaf> Core<A, L> {
         dir: DirTable,
         node_cap: usize,
         leaf_cap: usize,
-        fanout: Option<Arena<Node>>,
+        fanout: Option<Arena<N>>,
     ) -> Self {
         let (nodes, leaves) = (self.nodes.grown(node_cap), self.leaves.grown(leaf_cap));
         Core { dir, nodes, leaves, fanout, s: self.s, _addr: PhantomData }
     }
 
     /// The same structure with another leaf width (writer only; values must fit).
-    pub(crate) fn rewidened<M: Leaf>(&self) -> Core<A, M> {
+    pub(crate) fn rewidened<M: Leaf>(&self) -> Core<A, M, N> {
         let leaves = Arena::new(self.leaves.capacity());
         for i in 0..self.leaves.capacity() as u32 {
             // SAFETY: the new arena is private to the writer until published.
@@ -392,8 +490,8 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// Bytes of every array.
     pub(crate) fn memory_bytes(&self) -> usize {
         self.dir.memory_bytes()
-            + self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.fanout.as_ref().map_or(0, |f| f.capacity() * std::mem::size_of::<Node>())
+            + self.nodes.capacity() * std::mem::size_of::<N>()
+            + self.fanout.as_ref().map_or(0, |f| f.capacity() * std::mem::size_of::<N>())
             + self.leaves.capacity() * std::mem::size_of::<L>()
             + std::mem::size_of::<Self>()
     }

@@ -13,27 +13,27 @@
 //! [`crate::cpu`]: `Avx2` runs the `popcnt`/BMI walk, `Avx512` adds AVX-512 `dir` gathers).
 
 use super::fanout::FANOUT;
-use super::layout::{Arena, Core, DIRECT_LEAF, Key, Leaf, Node, STRIDE};
+use super::layout::{Arena, Core, DIRECT_LEAF, Key, Leaf, Record, STRIDE};
 use crate::cpu::Isa;
 
-impl<A: Key, L: Leaf> Core<A, L> {
+impl<A: Key, L: Leaf, N: Record> Core<A, L, N> {
     /// The node record at `i`.
     ///
     /// # Safety
     /// `i` is a node index reached from a published entry (always in bounds: every `base1`
     /// and direct-pointing node index points into the arena the writer allocated it from).
     #[inline(always)]
-    unsafe fn node_at(&self, i: u32) -> Node {
+    unsafe fn node_at(&self, i: u32) -> N {
         // SAFETY: in bounds by the caller's contract.
         unsafe { self.nodes.get_unchecked(i) }
     }
 
     /// Where walks below a node entry of `dir` start: with fan-out (only where the family
-    /// supports it, [`Key::FANOUT`]) at the root's record for the address's slot, one level
-    /// down; else at the root.
+    /// supports it, [`Key::FANOUT`], and the layout has `leafvec`, [`Record::LEAFVEC`]) at
+    /// the root's record for the address's slot, one level down; else at the root.
     #[inline(always)]
-    fn start(&self) -> Start<'_> {
-        match self.fanout.as_ref().filter(|_| A::FANOUT) {
+    fn start(&self) -> Start<'_, N> {
+        match self.fanout.as_ref().filter(|_| A::FANOUT && N::LEAFVEC) {
             Some(records) => Start { records, off: self.s + STRIDE, fanned: true },
             None => Start { records: &self.nodes, off: self.s, fanned: false },
         }
@@ -57,21 +57,21 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// # Safety
     /// `node` is a published node record (or a fan-out copy of one).
     #[inline(always)]
-    unsafe fn walk_to_leaf(&self, mut node: Node, mut k: A::Cursor) -> u32 {
+    unsafe fn walk_to_leaf(&self, mut node: N, mut k: A::Cursor) -> u32 {
         // SAFETY (whole function): indices come from the structure's invariants — a set
         // vector bit has a child at base1 + rank - 1 < base1 + popcount(vector), and a leaf
-        // slot's rank in leafvec is at least 1 (the first leaf slot always sets its bit), so
-        // base0 + rank - 1 lies in the node's leaf block.
+        // slot's rank in `leaf_starts` is at least 1 (the first leaf slot always sets its
+        // bit), so base0 + rank - 1 lies in the node's leaf block.
         unsafe {
             loop {
-                let t = node.vector << A::inv_chunk(k);
+                let t = node.vector() << A::inv_chunk(k);
                 if (t as i64) >= 0 {
                     break;
                 }
-                node = self.node_at(node.base1 + t.count_ones() - 1);
+                node = self.node_at(node.base1() + t.count_ones() - 1);
                 k = A::advance(k);
             }
-            node.base0 + (node.leafvec << A::inv_chunk(k)).count_ones() - 1
+            node.base0() + (node.leaf_starts() << A::inv_chunk(k)).count_ones() - 1
         }
     }
 
@@ -179,7 +179,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
     #[inline(always)]
     fn lockstep<const G: usize>(
         &self,
-        start: Start<'_>,
+        start: Start<'_, N>,
         a: &[A; G],
         out: &mut [u32; G],
         node: &mut [u32; G],
@@ -228,16 +228,16 @@ impl<A: Key, L: Leaf> Core<A, L> {
     /// # Safety
     /// `node` is a published record index of `records` (ranks as in `walk_to_leaf`).
     #[inline(always)]
-    unsafe fn step(&self, records: &Arena<Node>, node: &mut u32, inv: u32) -> Option<u32> {
+    unsafe fn step(&self, records: &Arena<N>, node: &mut u32, inv: u32) -> Option<u32> {
         // SAFETY: the caller's contract.
         let nd = unsafe { records.get_unchecked(*node) };
-        let t = nd.vector << inv;
+        let t = nd.vector() << inv;
         if (t as i64) < 0 {
-            *node = nd.base1 + t.count_ones() - 1;
+            *node = nd.base1() + t.count_ones() - 1;
             prefetch(self.nodes.as_ptr().wrapping_add(*node as usize) as *const u8);
             None
         } else {
-            let at = nd.base0 + (nd.leafvec << inv).count_ones() - 1;
+            let at = nd.base0() + (nd.leaf_starts() << inv).count_ones() - 1;
             prefetch(self.leaves.as_ptr().wrapping_add(at as usize) as *const u8);
             Some(at)
         }
@@ -250,7 +250,7 @@ impl<A: Key, L: Leaf> Core<A, L> {
     #[inline(always)]
     fn first_level_then_lanes<const G: usize>(
         &self,
-        first: &Arena<Node>,
+        first: &Arena<N>,
         out: &mut [u32; G],
         node: &mut [u32; G],
         k: &mut [A::Cursor; G],
@@ -390,14 +390,14 @@ impl<A: Key, L: Leaf> Core<A, L> {
 /// Where walks below `dir` start: the records that `dir` (or the fan-out) leads to, at
 /// address offset `off`.
 #[derive(Copy, Clone)]
-struct Start<'a> {
-    records: &'a Arena<Node>,
+struct Start<'a, N> {
+    records: &'a Arena<N>,
     off: u32,
     /// `records` is the fan-out (64 records per root slot).
     fanned: bool,
 }
 
-impl Start<'_> {
+impl<N> Start<'_, N> {
     /// The record of `records` where the walk of `a` below node entry `d` starts (`d` is
     /// below the root limit when fanned, so the fan-out has the record).
     #[inline(always)]

@@ -6,7 +6,15 @@
 //! - §3.1–3.2: a 64-ary multiway trie whose node holds a bit `vector` of internal children
 //!   and `base1`; the child of chunk value `n` is found by a population count.
 //! - §3.3: `leafvec` + `base0`: runs of equal leaves are stored once; slots that continue in an
-//!   internal child are holes that do not break a run ("hole punching").
+//!   internal child are holes that do not break a run ("hole punching"). On by default;
+//!   `leafvec=off` gives the basic Poptrie of §3.1 (Table 2's "Poptrie (basic)" rows):
+//!   16-byte records `{vector, base0, base1}` and a leaf for every leaf slot (no runs), the
+//!   leaf of slot `n` at `base0 + popcount(!vector & mask(n)) - 1`. Both layouts share the
+//!   build, the walks, the batches, the dispatch and the updates: the record is a type
+//!   parameter ([`layout::Record`]), so each layout gets its own compiled walk. Incremental
+//!   updates work for both (property-tested against a fresh compile). The basic layout has
+//!   no root fan-out (no record can stand for a leaf slot), no export file and no raw view
+//!   for the C ABI: those refuse it with an error naming `leafvec=off`.
 //! - §3.4: direct pointing: the first `s` bits index a `2^s` array whose entry is a next hop
 //!   (top bit set) or the node for that `/s`. `s = 0` is plain Poptrie (one entry).
 //! - §3 route aggregation (on by default, `aggregate=off` to disable): slots whose answer is
@@ -29,8 +37,9 @@
 //!   when the table allows (`dir.rs`: half the array that random lookups touch most; the
 //!   roots then lie in their own region at the start of `nodes`), else 32 bits
 //!   (`0x8000_0000 | raw next hop`, or a node index). `dir16=off` always takes 32 bits.
-//! - `nodes`: 24-byte records `{vector: u64, leafvec: u64, base0: u32, base1: u32}`; a node's
-//!   children are one contiguous block, in slot order.
+//! - `nodes`: 24-byte records `{vector: u64, leafvec: u64, base0: u32, base1: u32}` (with
+//!   `leafvec=off`, 16-byte `{vector: u64, base0: u32, base1: u32}`); a node's children are
+//!   one contiguous block, in slot order.
 //! - `fanout` (IPv6 only, on by default, `fanout=on|off`; only with a 16-bit `dir`): 64
 //!   records per root slot, copies of each root's children and *fillers* for its leaf slots,
 //!   so a lookup skips the root (`fanout.rs`); it speeds up IPv6's deep walks for a few
@@ -48,7 +57,8 @@
 //!
 //! - A slot with its `vector` bit set has a child; its `leafvec` bit is clear.
 //! - The first leaf slot of a node has its `leafvec` bit set; a node with 64 internal slots
-//!   has `leafvec == 0` and no leaves.
+//!   has `leafvec == 0` and no leaves. In the basic layout a node has `64 - popcount(vector)`
+//!   leaves, one per leaf slot in slot order.
 //! - With aggregation, no node has a constant answer (it would be a leaf in its parent);
 //!   without, a node exists exactly where a route lies strictly inside its parent's slot.
 //! - Published blocks are never written; updates write new blocks and switch to them.
@@ -84,8 +94,8 @@ mod update;
 
 impl Config {
     /// The configuration `spec` names (`poptrie`, `poptrie0`, `poptrie16`, `poptrie18` with
-    /// options `s`, `aggregate`, `dir16`, `fanout` and `isa`), or `None` when `spec` is another
-    /// algorithm.
+    /// options `s`, `aggregate`, `leafvec`, `dir16`, `fanout` and `isa`), or `None` when
+    /// `spec` is another algorithm.
     pub fn from_spec<A: Key>(spec: &crate::registry::AlgoSpec) -> Option<Result<Self, BuildError>> {
         let default = Config::for_family::<A>();
         let s = match spec.name.as_str() {
@@ -96,12 +106,15 @@ impl Config {
             _ => return None,
         };
         let parse = || {
-            spec.check_options("poptrie", &["s", "aggregate", "dir16", "fanout", "isa"])?;
+            let options = ["s", "aggregate", "leafvec", "dir16", "fanout", "isa"];
+            spec.check_options("poptrie", &options)?;
+            let leafvec = spec.get_bool("poptrie", "leafvec", default.leafvec)?;
             Ok(Config {
                 s: spec.get_u32("poptrie", "s", s)?,
                 aggregate: spec.get_bool("poptrie", "aggregate", default.aggregate)?,
+                leafvec,
                 narrow_dir: spec.get_bool("poptrie", "dir16", default.narrow_dir)?,
-                fanout: fanout_option::<A>(spec, default.fanout)?,
+                fanout: fanout_option::<A>(spec, default.fanout && leafvec, leafvec)?,
                 isa: Isa::from_option("poptrie", spec)?,
             })
         };
@@ -109,22 +122,30 @@ impl Config {
     }
 }
 
-/// Poptrie's `fanout=on|off`: IPv6 only (the IPv4 lookup has no fan-out path).
+/// Poptrie's `fanout=on|off`: IPv6 only (the IPv4 lookup has no fan-out path), and only
+/// with `leafvec` (a basic record cannot stand for a leaf slot: `fanout.rs`).
 fn fanout_option<A: Key>(
     spec: &crate::registry::AlgoSpec,
     default: bool,
+    leafvec: bool,
 ) -> Result<bool, BuildError> {
     let on = spec.get_bool("poptrie", "fanout", default)?;
+    let refuse = |reason: &str| BuildError::BadOption {
+        algo: "poptrie",
+        option: "fanout=on".into(),
+        reason: reason.into(),
+    };
     if on && !A::FANOUT {
-        return Err(BuildError::BadOption {
-            algo: "poptrie",
-            option: "fanout=on".into(),
-            reason: "root fan-out is for IPv6 tables only".into(),
-        });
+        return Err(refuse("root fan-out is for IPv6 tables only"));
+    }
+    if on && !leafvec {
+        return Err(refuse("root fan-out needs leafvec (the basic layout, leafvec=off, has none)"));
     }
     Ok(on)
 }
 
+#[cfg(test)]
+mod basic_tests;
 #[cfg(test)]
 mod export_hostile_tests;
 #[cfg(test)]
@@ -143,7 +164,7 @@ use alloc::{BlockAlloc, NodeAlloc};
 use build::{Seg, VecSink};
 pub use counts::UpdateCounts;
 use dir::DirTable;
-use layout::{Arena, Core, MAX_DIRECT_RAW};
+use layout::{Arena, Basic, Core, MAX_DIRECT_RAW, Node, Record};
 pub use layout::{Key, Leaf};
 pub use raw::{RAW_LAYOUT_VERSION, RawArrays};
 use reclaim::Reclaim;
@@ -156,6 +177,10 @@ pub struct Config {
     pub s: u32,
     /// Route aggregation (§3): store only what changes the answer.
     pub aggregate: bool,
+    /// `leafvec` (§3.3): 24-byte records, runs of equal leaves stored once. Off: the basic
+    /// Poptrie (§3.1), 16-byte records and a leaf for every leaf slot, without root fan-out
+    /// (ignored then, as [`Stats::fanout`] says), export or raw view.
+    pub leafvec: bool,
     /// 16-bit direct-pointing entries when the table allows (half the array; see `dir.rs`),
     /// else 32-bit ones.
     pub narrow_dir: bool,
@@ -171,7 +196,7 @@ pub struct Config {
 /// is the recommended configuration (what `Table::new` and the command line use).
 impl Default for Config {
     fn default() -> Self {
-        Config { s: 18, aggregate: true, narrow_dir: true, fanout: false, isa: None }
+        Config { s: 18, aggregate: true, leafvec: true, narrow_dir: true, fanout: false, isa: None }
     }
 }
 
@@ -194,6 +219,8 @@ pub struct Stats {
     pub s: u32,
     /// Route aggregation on.
     pub aggregate: bool,
+    /// The `leafvec` layout (24-byte records, runs of leaves); false: the basic one.
+    pub leafvec: bool,
     /// Leaf width in bits (8, 16 or 32).
     pub leaf_bits: u32,
     /// Direct-pointing entry width in bits (16 or 32).
@@ -217,12 +244,16 @@ pub struct Fib<A: Key> {
     isa: Isa,
 }
 
-/// The arrays in the narrowest leaf width that holds every next hop.
+/// The arrays in the narrowest leaf width that holds every next hop, in the `leafvec` layout
+/// or (`Basic*`, `leafvec=off`) the basic one.
 pub(crate) enum Cores<A: Key> {
     /// At most 255 next hops (a router's adjacencies, usually).
     Tiny(Core<A, u8>),
     Narrow(Core<A, u16>),
     Wide(Core<A, u32>),
+    BasicTiny(Core<A, u8, Basic>),
+    BasicNarrow(Core<A, u16, Basic>),
+    BasicWide(Core<A, u32, Basic>),
 }
 
 /// Evaluates `$body` with `$c` bound to the [`Core`] of whatever leaf width `$cores` holds.
@@ -232,10 +263,28 @@ macro_rules! with_core {
             Cores::Tiny($c) => $body,
             Cores::Narrow($c) => $body,
             Cores::Wide($c) => $body,
+            Cores::BasicTiny($c) => $body,
+            Cores::BasicNarrow($c) => $body,
+            Cores::BasicWide($c) => $body,
         }
     };
 }
 pub(crate) use with_core;
+
+/// Evaluates `$body` with `$c` bound to the [`Core`] of the `leafvec` layout that `$cores`
+/// holds, or `$basic` for the basic layout (for what only takes 24-byte records: export,
+/// raw view).
+macro_rules! with_leafvec_core {
+    ($cores:expr, $c:ident => $body:expr, basic => $basic:expr) => {
+        match $cores {
+            Cores::Tiny($c) => $body,
+            Cores::Narrow($c) => $body,
+            Cores::Wide($c) => $body,
+            Cores::BasicTiny(_) | Cores::BasicNarrow(_) | Cores::BasicWide(_) => $basic,
+        }
+    };
+}
+pub(crate) use with_leafvec_core;
 
 /// The [`Cores`] of the same leaf width with `$body` (a `Core` built from `$c`) inside.
 macro_rules! map_core {
@@ -244,6 +293,9 @@ macro_rules! map_core {
             Cores::Tiny($c) => Cores::Tiny($body),
             Cores::Narrow($c) => Cores::Narrow($body),
             Cores::Wide($c) => Cores::Wide($body),
+            Cores::BasicTiny($c) => Cores::BasicTiny($body),
+            Cores::BasicNarrow($c) => Cores::BasicNarrow($body),
+            Cores::BasicWide($c) => Cores::BasicWide($body),
         }
     };
 }
@@ -306,6 +358,7 @@ impl<A: Key> Poptrie<A> {
         Stats {
             s: self.cfg.s,
             aggregate: self.cfg.aggregate,
+            leafvec: with_core!(&self.fib.cores, c => layout_leafvec(c)),
             leaf_bits,
             dir_bits: with_core!(&self.fib.cores, c => c.dir.bits()),
             fanout: with_core!(&self.fib.cores, c => c.fanout.is_some()),
@@ -349,8 +402,13 @@ impl<A: Key> Poptrie<A> {
     }
 }
 
+/// The layout of `c` has `leafvec`.
+fn layout_leafvec<A: Key, L: Leaf, N: Record>(_: &Core<A, L, N>) -> bool {
+    N::LEAFVEC
+}
+
 /// The leaf width and the number of direct-pointing entries that hold next hops.
-fn leaf_bits_and_direct_leaves<A: Key, L: Leaf>(c: &Core<A, L>) -> (u32, u64) {
+fn leaf_bits_and_direct_leaves<A: Key, L: Leaf, N: Record>(c: &Core<A, L, N>) -> (u32, u64) {
     let direct = (0..c.dir.len()).filter(|&i| c.direct(i) & layout::DIRECT_LEAF != 0).count();
     (L::BITS, direct as u64)
 }
@@ -385,14 +443,20 @@ impl<A: Key> Compile<A> for Poptrie<A> {
         if max_raw > MAX_DIRECT_RAW {
             return Err(build::hop_limit(max_raw));
         }
-        let fib = if max_raw <= u8::MAX_RAW {
-            compile_core::<A, u8>(cfg, &segs, max_raw).map(|(c, n, l)| (Cores::Tiny(c), n, l))?
-        } else if max_raw <= u16::MAX_RAW {
-            compile_core::<A, u16>(cfg, &segs, max_raw).map(|(c, n, l)| (Cores::Narrow(c), n, l))?
-        } else {
-            compile_core::<A, u32>(cfg, &segs, max_raw).map(|(c, n, l)| (Cores::Wide(c), n, l))?
-        };
-        let (fib, node_alloc, leaves) = fib;
+        let (tiny, narrow) = (max_raw <= u8::MAX_RAW, max_raw <= u16::MAX_RAW);
+        let (segs, m) = (&segs[..], max_raw);
+        let (fib, node_alloc, leaves) = match (cfg.leafvec, tiny, narrow) {
+            (true, true, _) => wrap(compile_core::<A, u8, Node>(cfg, segs, m), Cores::Tiny),
+            (true, false, true) => wrap(compile_core::<A, u16, Node>(cfg, segs, m), Cores::Narrow),
+            (true, false, false) => wrap(compile_core::<A, u32, Node>(cfg, segs, m), Cores::Wide),
+            (false, true, _) => wrap(compile_core::<A, u8, Basic>(cfg, segs, m), Cores::BasicTiny),
+            (false, false, true) => {
+                wrap(compile_core::<A, u16, Basic>(cfg, segs, m), Cores::BasicNarrow)
+            }
+            (false, false, false) => {
+                wrap(compile_core::<A, u32, Basic>(cfg, segs, m), Cores::BasicWide)
+            }
+        }?;
         Self::assemble(cfg, fib, node_alloc, leaves)
     }
 }
@@ -417,33 +481,42 @@ impl<A: Key> Poptrie<A> {
     }
 }
 
-/// Builds the arrays of one leaf width; returns them with the node allocator and the leaf
-/// count. The roots (nodes that `dir` entries name) come first in the node arena; with a
+/// The compiled arrays of one leaf width and layout as [`Cores`] (by `wrap`), with the node
+/// allocator and the leaf count.
+type Compiled<C> = Result<(C, NodeAlloc, u32), BuildError>;
+
+fn wrap<A: Key, C>(compiled: Compiled<C>, wrap: fn(C) -> Cores<A>) -> Compiled<Cores<A>> {
+    compiled.map(|(c, n, l)| (wrap(c), n, l))
+}
+
+/// Builds the arrays of one leaf width and record layout; returns them with the node
+/// allocator and the leaf count. The roots (nodes that `dir` entries name) come first in the node arena; with a
 /// narrow `dir` they get a region of their own below its root limit, with room for the
 /// roots that updates add (when it runs out, an update makes `dir` wide: `update.rs`).
-fn compile_core<A: Key, L: Leaf>(
+fn compile_core<A: Key, L: Leaf, N: Record>(
     cfg: &Config,
     segs: &[Seg<A>],
     max_raw: u32,
-) -> Result<(Core<A, L>, NodeAlloc, u32), BuildError> {
-    let mut sink = VecSink::<L>::new();
+) -> Compiled<Core<A, L, N>> {
+    let mut sink = VecSink::<L, N>::new();
     let entries = build::build_direct(cfg.s, segs, &mut sink)?;
     place_core(cfg, &entries, sink, max_raw)
 }
 
 /// Places what [`build::build_direct`] (or an import, in the same order) put in `sink`, with
 /// `entries` the direct-pointing entries (roots numbered in `sink.roots`): the `dir` width,
-/// the root region and the fan-out, decided for next hops up to `max_raw`.
-fn place_core<A: Key, L: Leaf>(
+/// the root region and the fan-out (`leafvec` layout only), decided for next hops up to
+/// `max_raw`.
+fn place_core<A: Key, L: Leaf, N: Record>(
     cfg: &Config,
     entries: &[u32],
-    mut sink: VecSink<L>,
+    mut sink: VecSink<L, N>,
     max_raw: u32,
-) -> Result<(Core<A, L>, NodeAlloc, u32), BuildError> {
+) -> Compiled<Core<A, L, N>> {
     let roots = sink.roots.len() as u32;
     // Room for the roots updates add (retired roots wait a grace period before reuse): an
     // eighth more, plus 1024 — or 64 with fan-out, where each root slot takes 64 records more.
-    let with_fanout = cfg.fanout && A::FANOUT;
+    let with_fanout = cfg.fanout && A::FANOUT && N::LEAFVEC;
     let region = roots + roots / 8 + if with_fanout { 64 } else { 1024 };
     let limit = if cfg.narrow_dir { narrow_root_limit(region, max_raw) } else { None };
     let region = if limit.is_some() { region } else { roots };

@@ -20,8 +20,8 @@
 
 use super::dir::DirTable;
 use super::layout::{Arena, Leaf, Node};
-use super::with_core;
 use super::{Cores, Fib};
+use super::{with_core, with_leafvec_core};
 
 /// The version of the layout above; a foreign walk built for another version must not run.
 pub const RAW_LAYOUT_VERSION: u32 = 1;
@@ -51,10 +51,13 @@ pub struct RawArrays {
 
 impl Fib<u32> {
     /// The arrays of this view, for a walk outside Rust; valid while `self` is borrowed.
-    pub fn raw_arrays(&self) -> RawArrays {
-        let (s, leaf_bits, nodes, leaves) = with_core!(&self.cores, c => core_parts(c));
+    /// `None` for the basic layout (`leafvec=off`), whose 16-byte records are not the layout
+    /// above.
+    pub fn raw_arrays(&self) -> Option<RawArrays> {
+        let (s, leaf_bits, nodes, leaves) =
+            with_leafvec_core!(&self.cores, c => core_parts(c), basic => return None);
         let (dir, dir_bits, root_limit) = with_core!(&self.cores, c => dir_parts(&c.dir));
-        RawArrays { s, dir_bits, root_limit, leaf_bits, dir, nodes, leaves }
+        Some(RawArrays { s, dir_bits, root_limit, leaf_bits, dir, nodes, leaves })
     }
 }
 
@@ -134,7 +137,7 @@ mod tests {
             rib.insert("192.168.0.0/23".parse().unwrap(), NextHop::from_index(extra_hop));
             let cfg = super::super::Config { s, narrow_dir: dir16, ..Default::default() };
             let p = super::super::Poptrie::<u32>::compile(&rib, &cfg).unwrap();
-            let r = p.view().raw_arrays();
+            let r = p.view().raw_arrays().expect("the leafvec layout has raw arrays");
             let want_leaf = if extra_hop < 255 {
                 8
             } else if extra_hop < 65535 {

@@ -25,7 +25,7 @@ pub(crate) const CONFIGS: &[(u32, bool, bool, bool)] = &[
 ];
 
 pub(crate) fn cfg(s: u32, aggregate: bool, narrow_dir: bool, fanout: bool) -> Config {
-    Config { s, aggregate, narrow_dir, fanout, isa: None }
+    Config { s, aggregate, leafvec: true, narrow_dir, fanout, isa: None }
 }
 
 pub(crate) fn hop(i: u32) -> NextHop {
@@ -218,7 +218,7 @@ fn every_address_of_a_small_region() {
     }
 }
 
-fn arb_table<A: Key>(n: usize) -> impl Strategy<Value = Vec<(u128, u32, u32)>> {
+pub(crate) fn arb_table<A: Key>(n: usize) -> impl Strategy<Value = Vec<(u128, u32, u32)>> {
     // Addresses share a few random tops so that routes nest; lengths cover 0..=BITS.
     let bits = A::BITS;
     prop::collection::vec(
@@ -243,7 +243,7 @@ fn arb_table<A: Key>(n: usize) -> impl Strategy<Value = Vec<(u128, u32, u32)>> {
     })
 }
 
-fn rib_from<A: Key>(routes: &[(u128, u32, u32)]) -> Rib<A> {
+pub(crate) fn rib_from<A: Key>(routes: &[(u128, u32, u32)]) -> Rib<A> {
     routes
         .iter()
         .map(|&(a, len, h)| (Prefix::new_masked(A::from_u128(a), len).unwrap(), hop(h)))
@@ -273,7 +273,7 @@ proptest! {
 }
 
 /// Every instruction set this CPU supports, the portable one first.
-fn supported_isas() -> Vec<Isa> {
+pub(crate) fn supported_isas() -> Vec<Isa> {
     Isa::ALL.into_iter().filter(|i| i.available()).collect()
 }
 

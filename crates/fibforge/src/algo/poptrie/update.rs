@@ -36,7 +36,9 @@ use super::build::{
     segments, slot_segs,
 };
 use super::fanout;
-use super::layout::{Core, DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, MAX_NODES, Node, STRIDE, upto};
+use super::layout::{
+    Core, DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, MAX_NODES, Record, STRIDE, upto,
+};
 use super::reclaim::Block;
 use super::{Cores, Fib, Poptrie, UpdateCounts, map_core, with_core};
 use crate::addr::Address;
@@ -102,7 +104,9 @@ impl<A: Key> Poptrie<A> {
         let wider = match &self.fib.cores {
             Cores::Tiny(c) => Cores::Narrow(c.rewidened::<u16>()),
             Cores::Narrow(c) => Cores::Wide(c.rewidened::<u32>()),
-            Cores::Wide(_) => return,
+            Cores::BasicTiny(c) => Cores::BasicNarrow(c.rewidened::<u16>()),
+            Cores::BasicNarrow(c) => Cores::BasicWide(c.rewidened::<u32>()),
+            Cores::Wide(_) | Cores::BasicWide(_) => return,
         };
         self.replace_fib(wider);
     }
@@ -251,9 +255,10 @@ enum Retry {
     RootsFull,
 }
 
-/// A node on the way down, to be re-emitted on the way up.
+/// A node on the way down, to be re-emitted on the way up: its index in the node arena (a
+/// published record, which no patch writes, so it reads the same on the way up).
 struct Step {
-    node: Node,
+    at: u32,
     off: u32,
     start: u128,
     slot: usize,
@@ -283,8 +288,8 @@ impl<A> Default for Scratch<A> {
 }
 
 /// The writer's state while patching one prefix into one [`Core`].
-struct Patcher<'a, A: Key, L: Leaf> {
-    core: &'a Core<A, L>,
+struct Patcher<'a, A: Key, L: Leaf, N: Record> {
+    core: &'a Core<A, L, N>,
     nodes: &'a mut NodeAlloc,
     leaves: &'a mut BlockAlloc,
     rib: &'a Rib<A>,
@@ -294,9 +299,9 @@ struct Patcher<'a, A: Key, L: Leaf> {
     retry: Option<Retry>,
 }
 
-impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
+impl<'a, A: Key, L: Leaf, N: Record> Patcher<'a, A, L, N> {
     fn new(
-        core: &'a Core<A, L>,
+        core: &'a Core<A, L, N>,
         nodes: &'a mut NodeAlloc,
         leaves: &'a mut BlockAlloc,
         rib: &'a Rib<A>,
@@ -359,7 +364,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     fn replace_entry(
         &mut self,
         i: usize,
-        build: impl FnOnce(&mut Self) -> Result<Slot, BuildError>,
+        build: impl FnOnce(&mut Self) -> Result<Slot<N>, BuildError>,
     ) -> Result<(), BuildError> {
         let slot = build(self)?;
         let entry = direct_entry(slot, self)?;
@@ -390,9 +395,10 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         let deepest = self.descend(root, i, p);
         let mut slot = self.rebuild_touched(&deepest, p)?;
         while let Some(step) = self.sc.path.pop() {
-            let mut slots = self.old_slots(&step.node);
+            let node = self.core.nodes.get(step.at);
+            let mut slots = self.old_slots(&node);
             slots[step.slot] = slot;
-            self.retire_own_blocks(&step.node);
+            self.retire_own_blocks(&node);
             slot = self.remake(&slots, step.off, step.start)?;
         }
         let entry = direct_entry(slot, self)?;
@@ -406,35 +412,36 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     /// slots or meets a leaf.
     fn descend(&mut self, root: u32, i: usize, p: &Prefix<A>) -> Step {
         self.sc.path.clear();
-        let mut cur = Step { node: self.core.nodes.get(root), off: self.core.s, start: 0, slot: 0 };
-        cur.start = self.entry_start(i);
+        let mut cur = Step { at: root, off: self.core.s, start: self.entry_start(i), slot: 0 };
         loop {
             let real = STRIDE.min(A::BITS - cur.off);
             if p.len() <= cur.off + real {
                 return cur;
             }
             let n = p.addr().chunk(cur.off);
-            if cur.node.vector >> n & 1 == 0 {
+            let node = self.core.nodes.get(cur.at);
+            if node.vector() >> n & 1 == 0 {
                 return cur;
             }
-            let rank = (cur.node.vector & upto(n)).count_ones();
-            let child = self.core.nodes.get(cur.node.base1 + rank - 1);
+            let rank = (node.vector() & upto(n)).count_ones();
+            let child = node.base1() + rank - 1;
             let start = cur.start + ((n as u128) << (A::BITS - cur.off - STRIDE));
             cur.slot = n as usize;
-            let next = Step { node: child, off: cur.off + STRIDE, start, slot: 0 };
+            let next = Step { at: child, off: cur.off + STRIDE, start, slot: 0 };
             self.sc.path.push(std::mem::replace(&mut cur, next));
         }
     }
 
     /// Rebuilds the slots of `at` that intersect `p` from the RIB (one pass over the
     /// segments of the region they tile), keeping the others.
-    fn rebuild_touched(&mut self, at: &Step, p: &Prefix<A>) -> Result<Slot, BuildError> {
+    fn rebuild_touched(&mut self, at: &Step, p: &Prefix<A>) -> Result<Slot<N>, BuildError> {
         let real = STRIDE.min(A::BITS - at.off);
         let (pad, width) = (STRIDE - real, A::BITS - at.off - real);
         let first_r = ((p.addr().to_u128() - at.start) >> width) as usize;
         let count = 1usize << (at.off + real).saturating_sub(p.len());
         let touched = p.truncated(p.len().min(at.off + real));
-        let mut slots = self.old_slots(&at.node);
+        let node = self.core.nodes.get(at.at);
+        let mut slots = self.old_slots(&node);
         let mut segs = std::mem::take(&mut self.sc.segs);
         segs.clear();
         segments(self.rib, &touched, self.aggregate, &mut self.sc.walk, &mut segs);
@@ -455,12 +462,12 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         let result = rebuild(self);
         self.sc.segs = segs;
         result?;
-        self.retire_own_blocks(&at.node);
+        self.retire_own_blocks(&node);
         self.remake(&slots, at.off, at.start)
     }
 
     /// Compiles `region` (whose slots start at bit `off`) from the RIB, as a fresh compile.
-    fn build_from_rib(&mut self, off: u32, region: &Prefix<A>) -> Result<Slot, BuildError> {
+    fn build_from_rib(&mut self, off: u32, region: &Prefix<A>) -> Result<Slot<N>, BuildError> {
         let mut segs = std::mem::take(&mut self.sc.segs);
         segs.clear();
         segments(self.rib, region, self.aggregate, &mut self.sc.walk, &mut segs);
@@ -489,7 +496,12 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     }
 
     /// The node (or, when its answer is constant, the leaf) for `slots` at offset `off`.
-    fn remake(&mut self, slots: &[Slot; 64], off: u32, start: u128) -> Result<Slot, BuildError> {
+    fn remake(
+        &mut self,
+        slots: &[Slot<N>; 64],
+        off: u32,
+        start: u128,
+    ) -> Result<Slot<N>, BuildError> {
         if let Slot::Leaf(raw) = slots[0]
             && slots.iter().all(|s| *s == Slot::Leaf(raw))
         {
@@ -504,17 +516,19 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
         emit(slots, self).map(Slot::Child)
     }
 
-    /// The 64 slots of a published node: leaves decoded from `leafvec`, child records.
-    fn old_slots(&self, node: &Node) -> [Slot; 64] {
+    /// The 64 slots of a published node: leaves decoded from `leafvec` (or, in the basic
+    /// layout, one per leaf slot), child records.
+    fn old_slots(&self, node: &N) -> [Slot<N>; 64] {
         let mut slots = [Slot::Leaf(0); 64];
-        let (mut child, mut leaf, mut raw) = (node.base1, node.base0, 0);
+        let (mut child, mut leaf, mut raw) = (node.base1(), node.base0(), 0);
+        let (vector, starts) = (node.vector(), node.leaf_starts());
         for (n, slot) in slots.iter_mut().enumerate() {
-            if node.vector >> n & 1 != 0 {
+            if vector >> n & 1 != 0 {
                 *slot = Slot::Child(self.core.nodes.get(child));
                 child += 1;
                 continue;
             }
-            if node.leafvec >> n & 1 != 0 {
+            if starts >> n & 1 != 0 {
                 raw = self.core.leaves.get(leaf).raw();
                 leaf += 1;
             }
@@ -524,19 +538,19 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     }
 
     /// Unlinks the children block and the leaf block of `node` (not its children's blocks).
-    fn retire_own_blocks(&mut self, node: &Node) {
+    fn retire_own_blocks(&mut self, node: &N) {
         if node.children() > 0 {
-            self.sc.unlinked.push(Block::Nodes(node.base1, node.children()));
+            self.sc.unlinked.push(Block::Nodes(node.base1(), node.children()));
         }
         if node.leaf_count() > 0 {
-            self.sc.unlinked.push(Block::Leaves(node.base0, node.leaf_count()));
+            self.sc.unlinked.push(Block::Leaves(node.base0(), node.leaf_count()));
         }
     }
 
     /// Unlinks every block below `node`.
-    fn retire_subtree(&mut self, node: &Node) {
+    fn retire_subtree(&mut self, node: &N) {
         for c in 0..node.children() {
-            self.retire_subtree(&self.core.nodes.get(node.base1 + c));
+            self.retire_subtree(&self.core.nodes.get(node.base1() + c));
         }
         self.retire_own_blocks(node);
     }
@@ -545,7 +559,7 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     fn publish(&mut self, i: usize, entry: u32) {
         debug_assert!(self.core.dir.fits(entry), "checked by check_hops and put_root");
         self.core.dir.publish(i, entry);
-        let sizes = (std::mem::size_of::<Node>(), std::mem::size_of::<L>());
+        let sizes = (std::mem::size_of::<N>(), std::mem::size_of::<L>());
         self.sc.counts.published(&self.sc.fresh, sizes.0, sizes.1);
         self.sc.fresh.clear();
         self.sc.committed.append(&mut self.sc.unlinked);
@@ -559,8 +573,8 @@ impl<'a, A: Key, L: Leaf> Patcher<'a, A, L> {
     }
 }
 
-impl<A: Key, L: Leaf> Sink<L> for Patcher<'_, A, L> {
-    fn put_nodes(&mut self, nodes: &[Node]) -> Result<u32, BuildError> {
+impl<A: Key, L: Leaf, N: Record> Sink<L, N> for Patcher<'_, A, L, N> {
+    fn put_nodes(&mut self, nodes: &[N]) -> Result<u32, BuildError> {
         let len = nodes.len() as u32;
         let Some(start) = self.nodes.alloc(len) else {
             return Err(self.stop_for(Retry::Full));
@@ -574,7 +588,7 @@ impl<A: Key, L: Leaf> Sink<L> for Patcher<'_, A, L> {
         Ok(start)
     }
 
-    fn put_root(&mut self, node: Node) -> Result<u32, BuildError> {
+    fn put_root(&mut self, node: N) -> Result<u32, BuildError> {
         let Some(at) = self.nodes.alloc_root() else {
             let why = if self.nodes.has_root_limit() { Retry::RootsFull } else { Retry::Full };
             return Err(self.stop_for(why));

@@ -44,6 +44,7 @@ impl<A: Key> Follower<A> {
         let (got, want) = (self.fib.stats(), fresh.stats());
         assert_eq!((got.inodes, got.leaves), (want.inodes, want.leaves), "{what}: counts");
         assert_eq!(got.direct_leaves, want.direct_leaves, "{what}: direct leaves");
+        assert_eq!(got.leafvec, want.leafvec, "{what}: layout");
     }
 }
 
@@ -75,12 +76,18 @@ fn insert_and_remove_one_by_one_equals_fresh_compile() {
 
 #[test]
 fn next_hop_change_of_a_cover_and_batches() {
+    for leafvec in [true, false] {
+        cover_and_batches_in(&Config { leafvec, ..cfg(16, true, true, false) });
+    }
+}
+
+fn cover_and_batches_in(c: &Config) {
     let mut rib = Rib::new();
     for i in 0..2000u32 {
         let a = i.wrapping_mul(0x9E37_79B9);
         rib.insert(Prefix::new_masked(a, 8 + i % 25).unwrap(), hop(i % 7));
     }
-    let mut f = Follower::new(rib, &cfg(16, true, true, false));
+    let mut f = Follower::new(rib, c);
     f.rib.insert(p4("0.0.0.0/0"), hop(9)); // rebuilds every entry
     f.sync();
     f.check_fresh("default route added");
@@ -95,8 +102,14 @@ fn next_hop_change_of_a_cover_and_batches() {
 
 #[test]
 fn widening_leaves_during_updates() {
+    for leafvec in [true, false] {
+        widening_leaves_in(&Config { leafvec, ..cfg(18, true, true, false) });
+    }
+}
+
+fn widening_leaves_in(c: &Config) {
     let rib: Rib<u32> = [(p4("10.0.0.0/8"), hop(1))].into_iter().collect();
-    let mut f = Follower::new(rib, &cfg(18, true, true, false));
+    let mut f = Follower::new(rib, c);
     assert_eq!(f.fib.stats().leaf_bits, 8);
     f.rib.insert(p4("10.1.3.0/24"), hop(300));
     f.sync();
@@ -231,7 +244,12 @@ fn arb_ops(bits: u32) -> impl Strategy<Value = Vec<(bool, u128, u32, u32)>> {
 }
 
 fn run_ops<A: Key>(ops: &[(bool, u128, u32, u32)], s: u32, agg: bool, dir16: bool, fan: bool) {
-    let mut f = Follower::<A>::new(Rib::new(), &cfg(s, agg, dir16, fan));
+    run_ops_with::<A>(ops, &cfg(s, agg, dir16, fan));
+}
+
+fn run_ops_with<A: Key>(ops: &[(bool, u128, u32, u32)], c: &Config) {
+    let (s, agg) = (c.s, c.aggregate);
+    let mut f = Follower::<A>::new(Rib::new(), c);
     let mut seen = Vec::new();
     for (k, &(ins, a, len, h)) in ops.iter().enumerate() {
         let p = Prefix::new_masked(A::from_u128(a), len).unwrap();
@@ -260,6 +278,17 @@ proptest! {
     #[test]
     fn v6_random_updates(ops in arb_ops(128), s in prop::sample::select(vec![0u32, 16, 18]), agg in any::<bool>(), dir16 in any::<bool>(), fan in any::<bool>()) {
         run_ops::<u128>(&ops, s, agg, dir16, fan);
+    }
+
+    /// The basic layout (`leafvec=off`) takes the same updates.
+    #[test]
+    fn v4_random_updates_basic(ops in arb_ops(32), s in prop::sample::select(vec![0u32, 5, 16, 18]), agg in any::<bool>(), dir16 in any::<bool>()) {
+        run_ops_with::<u32>(&ops, &Config { leafvec: false, ..cfg(s, agg, dir16, false) });
+    }
+
+    #[test]
+    fn v6_random_updates_basic(ops in arb_ops(128), s in prop::sample::select(vec![0u32, 16, 18]), agg in any::<bool>(), dir16 in any::<bool>()) {
+        run_ops_with::<u128>(&ops, &Config { leafvec: false, ..cfg(s, agg, dir16, false) });
     }
 }
 
