@@ -60,6 +60,7 @@ mod key;
 mod leaf;
 mod lookup;
 mod node;
+mod profile;
 mod side;
 mod tree;
 mod update;
@@ -70,6 +71,7 @@ mod tests;
 
 pub use key::Key;
 pub use lookup::LANES;
+pub use profile::Path;
 pub use view::Fib;
 
 use crate::cpu;
