@@ -28,6 +28,8 @@
 //!   either the interval of a block that holds only one, or the deepest tree node every key
 //!   of the block passes. Batches walk the rest in lock step from the root (`lookup.rs`,
 //!   option `lanes`).
+//! - `profile.rs`: the path of one lookup (levels, nodes, side table) and the lines per
+//!   level, for profiles (`examples/bplus_profile.rs`); never on the lookup path.
 //! - The last key (`K::MAX`, e.g. the block `ffff:ffff:ffff:ffff::/64`) cannot be a tree key
 //!   (it pads the nodes), so when it starts an interval that interval's word sits after the
 //!   others and lookups of that key go to it directly.
@@ -60,6 +62,7 @@ mod key;
 mod leaf;
 mod lookup;
 mod node;
+mod profile;
 mod side;
 mod tree;
 mod update;
@@ -70,6 +73,7 @@ mod tests;
 
 pub use key::Key;
 pub use lookup::LANES;
+pub use profile::Path;
 pub use view::Fib;
 
 use crate::cpu;
