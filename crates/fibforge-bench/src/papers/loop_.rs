@@ -1,12 +1,12 @@
-//! LOOP (Mi & Yang): storage by number of FIBs against the baselines (Fig. 9/10), update time
-//! (Fig. 13), FIB insertion and deletion (Fig. 14) and the 18-table headline.
+//! LOOP (Mi & Yang): storage by number of FIBs against the baselines (Fig. 9/10) and the
+//! 18-table headline; update time (Fig. 13) and FIB insertion and deletion (Fig. 14) are in
+//! [`super::loop_updates`].
 //!
 //! The many-table sets are the directories of `shared/data/multi` (one table per file, the
 //! `all_peers` union left out); next hops are interned across the tables of a set.
 
-use super::util::{f, kib, median_ms, percentile};
+use super::util::{f, kib};
 use super::{Study, StudyInput};
-use crate::replay::load_updates;
 use fibforge::multi::baselines;
 use fibforge::multi::generate::{Perturbation, perturbed_tables};
 use fibforge::multi::loop_::{Loop, LoopConfig};
@@ -15,7 +15,6 @@ use fibforge::multi::{MultiLookup, PerTable};
 use fibforge::registry::AlgoSpec;
 use fibforge::{Interner, Rib};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// The real many-table sets, in the order the headline takes them.
 const SETS: [&str; 3] = ["internet2", "ris2000-v4", "routeviews2019-v4-partial"];
@@ -46,7 +45,7 @@ pub fn load_set(dir: &Path) -> Result<Vec<Rib<u32>>, String> {
     Ok(out)
 }
 
-fn sets(input: &StudyInput) -> Vec<(String, Vec<Rib<u32>>)> {
+pub(super) fn sets(input: &StudyInput) -> Vec<(String, Vec<Rib<u32>>)> {
     let Some(shared) = &input.shared else { return Vec::new() };
     SETS.iter()
         .filter_map(|s| load_set(&shared.join("multi").join(s)).ok().map(|r| (s.to_string(), r)))
@@ -55,7 +54,7 @@ fn sets(input: &StudyInput) -> Vec<(String, Vec<Rib<u32>>)> {
 }
 
 /// The first input table with IPv4 routes, perturbed into `n` tables (seeded).
-fn perturbed(input: &StudyInput, n: usize) -> Result<(String, Vec<Rib<u32>>), String> {
+pub(super) fn perturbed(input: &StudyInput, n: usize) -> Result<(String, Vec<Rib<u32>>), String> {
     let t = input.tables.iter().find(|t| !t.v4.is_empty()).ok_or("no IPv4 table")?;
     let ribs = perturbed_tables(&t.v4, n, Perturbation::default(), input.seed);
     Ok((format!("{} perturbed", t.info.name), ribs))
@@ -171,103 +170,6 @@ pub fn headline(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Stu
          perturbed copies of the input table.",
         SETS.join(",")
     ));
-    Ok(vec![st])
-}
-
-/// Fig. 13: the update stream into VRF 0 of two perturbed tables, one update at a time.
-pub fn fig13(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>, String> {
-    let path = input.updates.as_ref().ok_or("loop-fig13 needs an update stream (--updates)")?;
-    let mut hops = fibforge_io::Table::new(&Default::default());
-    let ups = load_updates(path, &mut hops).map_err(|e| e.to_string())?;
-    let (name, ribs) = perturbed(input, 2)?;
-    let mut st = Study::new(
-        "loop-fig13",
-        format!("LOOP Fig. 13: {} updates into VRF 0 of 2 tables ({name})", ups.v4.len()),
-        &[
-            "Group",
-            "Optimization 1",
-            "Mean [ns]",
-            "p50 [ns]",
-            "p99 [ns]",
-            "Updates/s [M]",
-            "Modified pointers 1/2/≥3 [%]",
-        ],
-    );
-    for (group, opt1) in [(64, true), (64, false)] {
-        log(&format!("loop-fig13: group {group}, optimization 1 {opt1}"));
-        let cfg = LoopConfig { group, optimization1: opt1, ..LoopConfig::default() };
-        let mut l = Loop::build(ribs.clone(), &cfg).map_err(|e| e.to_string())?;
-        let (mut ns, mut ptrs) = (Vec::with_capacity(ups.v4.len()), [0u64; 3]);
-        for &(p, hop) in &ups.v4 {
-            let before = l.stats().modified_pointers;
-            let t0 = Instant::now();
-            match hop {
-                Some(h) => l.insert(0, p, h).map(|_| ()),
-                None => l.remove(0, &p).map(|_| ()),
-            }
-            .map_err(|e| e.to_string())?;
-            ns.push(t0.elapsed().as_nanos() as f64);
-            let changed = (l.stats().modified_pointers - before) as usize;
-            if changed > 0 {
-                ptrs[(changed - 1).min(2)] += 1;
-            }
-        }
-        let mean = ns.iter().sum::<f64>() / ns.len().max(1) as f64;
-        let total = ptrs.iter().sum::<u64>().max(1) as f64;
-        let share: Vec<String> = ptrs.iter().map(|&c| f(100.0 * c as f64 / total, 1)).collect();
-        st.row(vec![
-            group.to_string(),
-            opt1.to_string(),
-            f(mean, 0),
-            f(percentile(&mut ns, 0.5), 0),
-            f(percentile(&mut ns, 0.99), 0),
-            f(1e3 / mean, 2),
-            share.join(" / "),
-        ]);
-    }
-    st.notes.push("Time: one `insert`/`remove` call (RIB and structure), wall clock.".into());
-    Ok(vec![st])
-}
-
-/// Fig. 14: f(n) build of the first n FIBs, g(n) deleting FIB n+1, h(n) inserting FIB n.
-pub fn fig14(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>, String> {
-    let mut st = Study::new(
-        "loop-fig14",
-        "LOOP Fig. 14: time to build, insert and delete FIBs".into(),
-        &["Set", "n", "f(n) build [ms]", "g(n) delete FIB n+1 [ms]", "h(n) insert FIB n [ms]"],
-    );
-    let mut all = sets(input);
-    all.truncate(1);
-    all.push(perturbed(input, 4)?);
-    let cfg = LoopConfig::default();
-    for (name, ribs) in &all {
-        for n in 1..ribs.len() {
-            log(&format!("loop-fig14: {name} n={n}"));
-            let (build, _) = median_ms(3, || Loop::build(ribs[..n].to_vec(), &cfg));
-            let mut g = Vec::new();
-            let mut h = Vec::new();
-            for _ in 0..3 {
-                let mut l = Loop::build(ribs[..=n].to_vec(), &cfg).map_err(|e| e.to_string())?;
-                let t0 = Instant::now();
-                l.remove_table(n as u32).map_err(|e| e.to_string())?;
-                g.push(t0.elapsed().as_secs_f64() * 1e3);
-                if n >= 2 {
-                    let mut l =
-                        Loop::build(ribs[..n - 1].to_vec(), &cfg).map_err(|e| e.to_string())?;
-                    let rib = ribs[n - 1].clone();
-                    let t0 = Instant::now();
-                    l.add_table(rib).map_err(|e| e.to_string())?;
-                    h.push(t0.elapsed().as_secs_f64() * 1e3);
-                }
-            }
-            let m =
-                |v: &mut Vec<f64>| if v.is_empty() { "-".into() } else { f(percentile(v, 0.5), 1) };
-            st.row(vec![name.clone(), n.to_string(), f(build, 1), m(&mut g), m(&mut h)]);
-        }
-    }
-    st.notes.push(
-        "Medians of 3; the RIB clone handed to `add_table` is made outside the timer.".into(),
-    );
     Ok(vec![st])
 }
 

@@ -5,7 +5,8 @@
 //! [`Study`] tables: column names and rows of already-formatted cells, printed as Markdown
 //! and kept in the JSON report. Layout: [`poptrie`] (Table 2, §4.9, Fig. 7), [`sail`]
 //! (on-chip and off-chip bytes, update speed), [`cpe`] (Tables 3, 5–8), [`bloom`] (Table 3
-//! counts before and after CPE), [`loop_`] (Fig. 9/10, 13, 14 and the 18-table headline).
+//! counts before and after CPE), [`loop_`] (Fig. 9/10 and the 18-table headline),
+//! [`loop_updates`] (Fig. 13 and 14, with SAIL_M and a rebuilt comparator).
 //!
 //! Studies are sized to run in seconds on a loaded 2-core machine: lookup rates are timed
 //! for [`StudyInput::seconds`], sampled figures (Fig. 7) draw a stated number of addresses.
@@ -14,6 +15,7 @@ pub mod bloom;
 pub mod cpe;
 mod heatmap;
 pub mod loop_;
+pub mod loop_updates;
 pub mod poptrie;
 pub mod sail;
 mod util;
@@ -73,8 +75,8 @@ pub fn run(
         "cpe-tables" => cpe::tables(input, log),
         "bloomfwd-table3" => bloom::table3(input),
         "loop-fig9" => loop_::fig9(input, log),
-        "loop-fig13" => loop_::fig13(input, log),
-        "loop-fig14" => loop_::fig14(input, log),
+        "loop-fig13" => loop_updates::fig13(input, log),
+        "loop-fig14" => loop_updates::fig14(input, log),
         "loop-headline" => loop_::headline(input, log),
         _ => Err(format!("'{name}' is not a study preset")),
     }

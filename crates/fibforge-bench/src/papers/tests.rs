@@ -87,3 +87,29 @@ fn sail_memory_splits_every_variant_on_and_off_chip() {
 fn kib_of(bytes: u64) -> String {
     super::util::kib(bytes)
 }
+
+#[test]
+fn loop_update_studies_time_every_structure_with_no_mismatch() {
+    let t = [table(&ROUTES)];
+    let path = std::env::temp_dir().join(format!("fibforge-fig13-{}.txt", std::process::id()));
+    let stream = "1 a 10.1.2.0/24 1.1.1.1\n2 a 10.1.2.3/32 1.1.1.2\n3 w 10.1.0.0/16 0.0.0.0\n\
+                  4 a 0.0.0.0/1 1.1.1.3\n5 w 10.1.2.3/32 0.0.0.0\n";
+    std::fs::write(&path, stream).unwrap();
+    let mut log = |_: &str| {};
+    let fig13 = StudyInput { updates: Some(path.clone()), ..input(&t) };
+    let st = &run("loop-fig13", &fig13, &mut log).unwrap()[0];
+    std::fs::remove_file(&path).unwrap();
+    let names: Vec<&str> = st.rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+    assert!(names[2].starts_with("SAIL_M") && names[3].contains("REBUILD"), "{names:?}");
+    for row in &st.rows {
+        assert_eq!(row.len(), st.columns.len(), "{row:?}");
+        assert_eq!(row.last().unwrap(), "0", "mismatches: {row:?}");
+    }
+    let st = &run("loop-fig14", &input(&t), &mut log).unwrap()[0];
+    assert_eq!(st.rows.len(), 3, "n = 1 … 3 of 4 perturbed tables");
+    for row in &st.rows {
+        assert_eq!(row.len(), st.columns.len(), "{row:?}");
+        assert!(row[5..].iter().all(|c| c.parse::<f64>().is_ok() || c == "-"), "{row:?}");
+    }
+}

@@ -76,7 +76,7 @@ impl Composites {
 }
 
 /// Sub-slot `j` of `region`, `stride` bits down.
-fn child<A: Address>(region: &Prefix<A>, stride: u32, j: usize) -> Prefix<A> {
+pub(super) fn child<A: Address>(region: &Prefix<A>, stride: u32, j: usize) -> Prefix<A> {
     let len = region.len() + stride;
     let addr = region.addr().to_u128() | (j as u128) << (A::BITS - len);
     Prefix::from_parts_unchecked(A::from_u128(addr), len)

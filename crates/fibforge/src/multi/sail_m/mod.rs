@@ -18,19 +18,42 @@
 //! 32 bits otherwise ([`Width`], `width=auto|16|32` as SAIL_L).
 //! Next hops are full 32-bit ids: no cap on their number.
 //!
+//! **Files**: `build.rs` (the merged levels), `update.rs` (route changes in place, the
+//! composites' reference counts), `writer.rs` ([`SailMWriter`]: RIBs and the update calls).
+//!
 //! **Invariants.** A slot is a chunk exactly when some table has a route longer than the
 //! slot inside it; a leaf's composite holds, for each table, its longest match for the whole
 //! slot. Chunk ids are assigned in address order, level by level; the last level holds
 //! composites only. Composite ids are assigned in first-seen (address) order.
 //!
 //! **Limits.** IPv6 prefixes up to /64 only, as SAIL_L (a table with a longer prefix is
-//! refused with [`BuildError::Unsupported`] naming the table and prefix). Updates are not
-//! incremental (the paper's SAIL_M update cost is unbounded): build a new structure. Chunk
-//! and composite ids have 31 bits.
+//! refused with [`BuildError::Unsupported`] naming the table and prefix). Chunk and composite
+//! ids have 31 bits.
+//!
+//! **Updates** ([`SailMWriter`]: `insert` / `remove` of one route of one table, as LOOP's
+//! writer). The RIB of that table changes, then only the slots the route touches are walked
+//! (`update.rs`), SAIL_L's update procedure on the merged levels: a slot the route covers
+//! keeps its kind and gets its composite with the table's column replaced (left alone where a
+//! longer route of the same table shadows the route); a slot strictly containing it becomes a
+//! chunk (built from every table's RIB) when some table now has a longer route inside it, or
+//! is freed back to a leaf of every table's answer when none has. Composites are reference
+//! counted and their ids reused; freed chunks are reused per level. Invariants after every
+//! update: the answers, the set of chunk slots and the set of live composites are a fresh
+//! build's (ids may differ); every leaf word holds one reference to its composite. The cost
+//! is bounded by the route's slots not shadowed in its table: one word and one chunk path for
+//! a /25–/32, 2^(24 − l) words for a /l of /17–/24, up to the whole table for a short route
+//! (the paper's unbounded case). A chunk or composite id past 16-bit words rebuilds the
+//! structure in 32-bit words (`last_update_path() == "rebuild"`).
 
 mod build;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_update;
+mod update;
+mod writer;
+
+pub use writer::SailMWriter;
 
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
