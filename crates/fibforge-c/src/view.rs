@@ -9,7 +9,7 @@
 //! Offline readers have no such protection, so they get no view.
 
 use crate::error::{Error, Status, guard};
-use crate::ffi::Reader4;
+use crate::handle::ReaderHandle;
 use crate::ptr::borrow;
 use fibforge::algo::poptrie::{RAW_LAYOUT_VERSION, RawArrays};
 use fibforge::sync::AnyReader;
@@ -69,7 +69,7 @@ impl View4 {
 }
 
 /// The view of an online Poptrie reader.
-fn view_of(reader: &Reader4) -> Result<View4, Error> {
+fn view_of(reader: &ReaderHandle<u32>) -> Result<View4, Error> {
     let AnyReader::Poptrie(r) = &reader.reader else {
         let msg = "views exist for Poptrie tables only (this table is a bplus); use \
                    fibforge_reader4_lookup";
@@ -92,7 +92,7 @@ fn view_of(reader: &Reader4) -> Result<View4, Error> {
 /// # Safety
 /// As documented in `fibforge.h`: `r` is NULL or a live reader that only this thread uses
 /// now; `out` is NULL or valid for writing one `fibforge_view4`.
-pub unsafe fn reader_view4(r: *const Reader4, out: *mut View4) -> Status {
+pub unsafe fn reader_view4(r: *const ReaderHandle<u32>, out: *mut View4) -> Status {
     if out.is_null() {
         crate::error::set_last_error("view is NULL");
         return Status::Null;

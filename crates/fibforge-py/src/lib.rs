@@ -2,6 +2,7 @@
 //! (`pyproject.toml` in this folder).
 //!
 //! - [`table`]: `fibforge.Table`, the user-facing class, and `_rebuild` for unpickling;
+//! - [`algos`]: the `algo=` argument (its default, the structures it names);
 //! - [`side`]: one address family (writer behind a mutex, lock-free reader);
 //! - [`batch`]: numpy batch lookups with the GIL released;
 //! - [`columns`]: other integer dtypes and text columns (parsed in Rust) for the batches;
@@ -19,6 +20,7 @@
 //!
 //! Python tests: `crates/fibforge-py/tests` (pytest), run by `./test.sh`.
 
+pub mod algos;
 pub mod arrow;
 pub mod batch;
 pub mod columns;

@@ -1,5 +1,6 @@
-//! `Table.load`: a file (text table or MRT dump, any compression) into a `Table` whose
-//! values are the file's value column: the next hop's text (`value="next_hop"`) or the origin
+//! `Table.load`: a file (text table or MRT dump, any compression) into the routes and values
+//! of a `Table` (which [`table`](crate::table) builds from them) whose values are the file's
+//! value column: the next hop's text (`value="next_hop"`) or the origin
 //! AS as an int (`value="origin_as"`), read by fibforge-io ([`fibforge_io::ValueColumn`]).
 //!
 //! The file's next-hop ids are mapped to the table's value ids (each distinct value
@@ -7,8 +8,8 @@
 //! ([`values::encode`]) without the GIL. Loading a multi-peer MRT RIB without `peer=` or
 //! `peer_as=` warns (`UserWarning`) naming the peers whose routes were merged.
 
+use crate::algos::structures;
 use crate::convert::Mode;
-use crate::table::{PyTable, structures};
 pub use crate::value_column::{value_column, value_object};
 use crate::values::{self, Values};
 use fibforge::{Address, Rib};
@@ -21,7 +22,6 @@ use std::path::Path;
 /// `Table.load`'s options, checked before the file is read.
 pub struct Options {
     mode: Mode,
-    algo: String,
     read: ReadConfig,
 }
 
@@ -37,7 +37,12 @@ impl Options {
         let mode = Mode::parse(family)?;
         structures(mode, algo)?;
         let read = read_config(value, peer, peer_as)?;
-        Ok(Options { mode, algo: algo.to_string(), read })
+        Ok(Options { mode, read })
+    }
+
+    /// The families the table holds (`family=`).
+    pub fn mode(&self) -> Mode {
+        self.mode
     }
 }
 
@@ -58,8 +63,12 @@ pub fn read_config(value: &str, peer: Option<&str>, peer_as: Option<u32>) -> PyR
     Ok(ReadConfig { peer, value, ..Default::default() })
 }
 
-/// Reads `path` into a table (see the module docs).
-pub fn load(py: Python<'_>, path: &Path, options: &Options) -> PyResult<PyTable> {
+/// Reads `path` into a table's IPv4 and IPv6 routes and its values (see the module docs).
+pub fn load(
+    py: Python<'_>,
+    path: &Path,
+    options: &Options,
+) -> PyResult<(Rib<u32>, Rib<u128>, Values)> {
     let loaded = py
         .detach(|| fibforge_io::read_table(path, &options.read))
         .map_err(|e| read_error(e.error))?;
@@ -89,7 +98,7 @@ pub fn load(py: Python<'_>, path: &Path, options: &Options) -> PyResult<PyTable>
         .collect::<PyResult<Vec<u32>>>()?;
     let (v4, v6) = (loaded.v4, loaded.v6);
     let (v4, v6) = py.detach(|| (reencode(&v4, &ids), reencode(&v6, &ids)));
-    py.detach(|| PyTable::from_ribs(options.mode, &options.algo, v4, v6, values))
+    Ok((v4, v6, values))
 }
 
 /// The routes of `rib` with each file next-hop id `i` replaced by value id `ids[i]` and the

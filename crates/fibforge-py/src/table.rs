@@ -6,12 +6,13 @@
 //! values themselves live in [`Values`], shared by both families. Loading a file lives in
 //! [`crate::load`].
 
+pub use crate::algos::{DEFAULT_ALGO, structures};
 use crate::batch::{self, Sides};
 use crate::convert::{self, Addr, Key, Mode};
 use crate::side::{Lookups, Side};
 use crate::state;
 use crate::values::{self, Values};
-use fibforge::sync::{AnyKey, Structure};
+use fibforge::sync::AnyKey;
 use fibforge::{Address, AnyPrefix, BuildError, NextHop, Prefix, Rib};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyKeyError, PyValueError};
@@ -181,7 +182,9 @@ impl PyTable {
         }
         let algo = algo.unwrap_or(DEFAULT_ALGO);
         let options = crate::load::Options::parse(family, algo, value, peer, peer_as)?;
-        Ok(Py::new(py, crate::load::load(py, &path, &options)?)?.into_any())
+        let (v4, v6, values) = crate::load::load(py, &path, &options)?;
+        let table = py.detach(|| PyTable::from_ribs(options.mode(), algo, v4, v6, values))?;
+        Ok(Py::new(py, table)?.into_any())
     }
 
     /// "ipv4", "ipv6" or "auto".
@@ -470,20 +473,6 @@ pub fn rebuild(
     let (v4, v6) =
         py.detach(|| (state::decode::<u32>(v4, count), state::decode::<u128>(v6, count)));
     PyTable::from_ribs(mode, algo, v4.map_err(bad)?, v6.map_err(bad)?, Values::from_list(values)?)
-}
-
-/// The `algo` argument's default.
-pub const DEFAULT_ALGO: &str = "poptrie";
-
-/// The structures `algo` names for the families `mode` holds (None for a family it drops);
-/// ValueError naming the valid choices when the name or an option is bad.
-pub fn structures(mode: Mode, algo: &str) -> PyResult<(Option<Structure>, Option<Structure>)> {
-    fn one<A: AnyKey>(keep: bool, algo: &str) -> PyResult<Option<Structure>> {
-        keep.then(|| Structure::parse::<A>(algo))
-            .transpose()
-            .map_err(|e| PyValueError::new_err(e.to_string()))
-    }
-    Ok((one::<u32>(mode != Mode::V6, algo)?, one::<u128>(mode != Mode::V4, algo)?))
 }
 
 fn build_error(e: BuildError) -> PyErr {

@@ -33,7 +33,9 @@
 //! update: never a mix. A batch is applied prefix by prefix.
 
 mod any;
-mod grace;
+// Named directly by the structures' reclamation (`algo/poptrie/reclaim.rs`): it depends on
+// nothing here but `prim`, while this file depends on Poptrie (the default structure).
+pub(crate) mod grace;
 mod left_right;
 mod prim;
 mod publish;

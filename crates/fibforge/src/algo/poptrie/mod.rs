@@ -379,7 +379,7 @@ impl<A: Key> Poptrie<A> {
     /// update unlinks are reused only after a grace period of that domain (readers are online
     /// or pinned around their lookups, as [`crate::sync::Table`]'s readers are). The arenas
     /// get 1/8 spare capacity, so updates rarely have to copy them.
-    pub fn defer_reclamation(&mut self, grace: crate::sync::Grace) {
+    pub fn defer_reclamation(&mut self, grace: crate::sync::grace::Grace) {
         self.reclaim.share(grace);
         self.reserve_headroom();
     }

@@ -3,9 +3,10 @@
 
 use super::LoopConfig;
 use super::build::{Emitter, VecSink};
-use super::layout::{Core, Shape, atomic_vec};
+use super::layout::{Core, Shape};
 use super::pmt;
 use super::update::Store;
+use super::words::{atomic_vec, filled};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
@@ -83,13 +84,4 @@ pub(super) fn copied(from: &[AtomicU32], capacity: usize) -> Arc<[AtomicU32]> {
         to.store(x.load(Ordering::Relaxed), Ordering::Relaxed);
     }
     v.into()
-}
-
-/// Atomic words holding `values`, with room for `capacity`.
-pub(super) fn filled(values: &[u32], capacity: usize) -> Box<[AtomicU32]> {
-    let v = atomic_vec(capacity.max(values.len()));
-    for (slot, &x) in v.iter().zip(values) {
-        slot.store(x, Ordering::Relaxed);
-    }
-    v
 }

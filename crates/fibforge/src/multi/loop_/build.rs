@@ -8,8 +8,9 @@
 //! become the PortMapTable index of their composite (one raw next hop per table).
 
 use super::encode::{Special, encode_group, encode_sparse};
-use super::layout::{PAYLOAD_MAX, Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry};
+use super::layout::{Shape, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry};
 use super::pmt::columns::Book;
+use super::words::{PAYLOAD_MAX, limit_error};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
@@ -81,15 +82,6 @@ pub(super) struct Emitter<'a, A: Address> {
     pub ribs: &'a [Option<Rib<A>>],
     pub shape: &'a Shape,
     pub sparse_limit: usize,
-}
-
-pub(super) fn limit_error(what: &'static str) -> BuildError {
-    BuildError::LimitExceeded {
-        algo: "loop",
-        what,
-        limit: PAYLOAD_MAX as u64,
-        found: PAYLOAD_MAX as u64 + 1,
-    }
 }
 
 impl<A: Address> Emitter<'_, A> {

@@ -20,6 +20,7 @@
 //! Publication: the writer fills new group or sparse storage, then stores its offset (or the
 //! entry pointing at it) with `Release`; readers load offsets and entries with `Acquire`.
 
+use super::words::{PAYLOAD_BITS, PAYLOAD_MAX};
 use crate::addr::Address;
 use crate::nexthop::NextHop;
 use std::sync::Arc;
@@ -28,8 +29,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub(super) const TAG_PMT: u32 = 0;
 pub(super) const TAG_CHUNK: u32 = 1;
 pub(super) const TAG_SPARSE: u32 = 2;
-pub(super) const PAYLOAD_BITS: u32 = 30;
-pub(super) const PAYLOAD_MAX: u32 = (1 << PAYLOAD_BITS) - 1;
 
 #[inline]
 pub(super) fn entry(tag: u32, payload: u32) -> u32 {
@@ -98,10 +97,6 @@ pub(super) struct Core {
 #[inline]
 pub(super) fn codeword(word: u32, cluster: usize) -> u32 {
     (word >> (16 * (cluster & 1))) & 0xffff
-}
-
-pub(super) fn atomic_vec(len: usize) -> Box<[AtomicU32]> {
-    (0..len).map(|_| AtomicU32::new(0)).collect()
 }
 
 impl Core {

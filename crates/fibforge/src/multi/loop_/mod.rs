@@ -60,7 +60,8 @@
 //! ([`LoopReader`], [`LoopView`]), `grace.rs` (storage handed back after its grace period),
 //! `assemble.rs` (built vectors into live arrays), `build.rs` / `encode.rs` / `layout.rs`
 //! (the structure), `update.rs`, `merge.rs`, `merge_patch.rs`, `sweep.rs` (its changes),
-//! `batch.rs` (interleaved lookups), `pmt/` (the PortMapTable), `single.rs` (one table as a
+//! `batch.rs` (interleaved lookups), `pmt/` (the PortMapTable), `words.rs` (the payload limit
+//! and atomic word arrays every part shares), `single.rs` (one table as a
 //! [`Lookup`](crate::fib::Lookup) structure).
 
 mod assemble;
@@ -78,6 +79,7 @@ mod single;
 mod sweep;
 mod tables;
 mod update;
+mod words;
 mod writer;
 
 /// The types `grace.rs` is written against (loom's primitives and the same `sync` files in

@@ -13,10 +13,11 @@
 //! land on a PortMapTable element skip the RIB walk entirely ([`announce_leaf`]); other
 //! announcements skip the "does this element still need a chunk" RIB scans on their way down.
 
-use super::build::{Emitter, Sink, limit_error};
+use super::build::{Emitter, Sink};
 use super::encode::{encode_group, group_len};
 use super::layout::{Core, TAG_CHUNK, TAG_PMT, TAG_SPARSE, entry, payload, tag};
 use super::pmt::Pmt;
+use super::words::limit_error;
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;

@@ -28,7 +28,7 @@
 //! that fall out of use through route updates are found by a sweep and reused the same way
 //! (see [`sweep`](super::super::sweep)).
 
-use super::super::build::limit_error;
+use super::super::words::limit_error;
 use super::index::{FastMap, PmtIndex, mix, term};
 use crate::fib::BuildError;
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -15,7 +15,7 @@
 //! every table, adding or removing a table rewrites every row in use (time grows with the
 //! number of tables); a removed table's column stays as "no route" (one run at most).
 
-use super::super::build::limit_error;
+use super::super::words::{filled, limit_error};
 use crate::fib::BuildError;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -60,8 +60,8 @@ impl Packed {
         }
         let per = width.div_ceil(32) + width.min(4);
         let used = words.len() as u32;
-        let words = super::super::assemble::filled(&words, words.len() + spare_entries * per);
-        let offsets = super::super::assemble::filled(&offsets, entries + spare_entries);
+        let words = filled(&words, words.len() + spare_entries * per);
+        let offsets = filled(&offsets, entries + spare_entries);
         (Packed { width, offsets, words }, used)
     }
 
