@@ -11,7 +11,7 @@
 //!   16-byte records `{vector, base0, base1}` and a leaf for every leaf slot (no runs), the
 //!   leaf of slot `n` at `base0 + popcount(!vector & mask(n)) - 1`. Both layouts share the
 //!   build, the walks, the batches, the dispatch and the updates: the record is a type
-//!   parameter ([`layout::Record`]), so each layout gets its own compiled walk. Incremental
+//!   parameter (`layout::Record`), so each layout gets its own compiled walk. Incremental
 //!   updates work for both (property-tested against a fresh compile). The basic layout has
 //!   no root fan-out (no record can stand for a leaf slot), no export file and no raw view
 //!   for the C ABI: those refuse it with an error naming `leafvec=off`.
