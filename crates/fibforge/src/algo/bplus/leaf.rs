@@ -14,14 +14,10 @@
 //! offset to `u32::MAX - 1` keeps the padding out of the count. The rank is one compare of
 //! the line against the probe's offset with the header lanes masked off.
 
-use super::node::{Isa, Line32, TreeKey};
+use super::node::{HEAD, Isa, Line32, TreeKey};
 
-/// Header words of a line (base low and high, first position, shift).
-pub(super) const HEAD: usize = 4;
 /// Keys per line at most: the base and one per offset word.
 pub(super) const MAX_KEYS: usize = 1 + 16 - HEAD;
-/// Bit mask of the offset lanes of a line.
-pub(super) const OFFSET_LANES: u32 = 0xFFFF & !((1 << HEAD) - 1);
 
 /// The relative leaf level of a tree.
 #[derive(Clone)]

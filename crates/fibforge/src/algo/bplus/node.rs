@@ -8,7 +8,11 @@
 //! 64-bit compare); the portable twin counts in a loop. All three give the same rank, and
 //! the tests check that on every table.
 
-use super::leaf::HEAD;
+/// Header words of a relative leaf line (`leaf.rs`: base low and high, first position,
+/// shift); the rank of such a line counts only the words after them.
+pub(super) const HEAD: usize = 4;
+/// Bit mask of the offset lanes of a relative leaf line.
+pub(super) const OFFSET_LANES: u32 = 0xFFFF & !((1 << HEAD) - 1);
 
 /// A key type of the tree: `u32` (IPv4) or `u64` (IPv6 top half).
 pub trait TreeKey: Copy + Ord + Default + Send + Sync + std::fmt::Debug + 'static {
@@ -130,7 +134,7 @@ pub(super) use x86::{Avx2, Avx512};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::super::leaf::OFFSET_LANES;
+    use super::OFFSET_LANES;
     use super::{Isa, Line32, Line64};
     use std::arch::x86_64::*;
 
