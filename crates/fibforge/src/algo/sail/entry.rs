@@ -129,6 +129,25 @@ impl Overflow {
 
 /// `Overflow::what` for chunk counts.
 pub(crate) const CHUNKS: &str = "chunks per level (chunk ids)";
+
+/// A zeroed chunk of `2^stride` words in `level` for an update: a freed one from `free`, or
+/// a new one at the end (capacity grown by eighths, so updates rarely copy the level).
+pub(crate) fn alloc_chunk<E: Entry>(
+    free: &mut Vec<u32>,
+    level: &mut Vec<E>,
+    stride: u32,
+) -> Result<u32, Overflow> {
+    if let Some(id) = free.pop() {
+        return Ok(id);
+    }
+    let id = level.len() >> stride;
+    if id > E::MAX_PAYLOAD as usize {
+        return Err(Overflow { what: CHUNKS, found: id as u64 + 1 });
+    }
+    crate::algo::grow_by_eighths(level, 1 << stride);
+    level.resize(level.len() + (1 << stride), E::default());
+    Ok(id as u32)
+}
 /// `Overflow::what` for next-hop raw values.
 pub(crate) const HOPS: &str = "next-hop raw value (index + 1)";
 

@@ -28,7 +28,7 @@
 //! do), whatever the configured width.
 
 use super::dispatch;
-use super::entry::{CHUNKS, Entry, HOPS, Overflow};
+use super::entry::{Entry, HOPS, Overflow, alloc_chunk};
 use super::push;
 use super::sail_l::{Core, NAME, STRIDE, SailL, TOP, Tables, check_lengths, child, max_len};
 use crate::addr::Address;
@@ -135,17 +135,7 @@ impl<A: Address, E: Entry> Core<A, E> {
 
     /// A zeroed chunk at `levels[depth]`: a freed one, or a new one at the end.
     fn alloc(&mut self, depth: usize) -> Result<u32, Overflow> {
-        if let Some(id) = self.free[depth].pop() {
-            return Ok(id);
-        }
-        let words = &mut self.levels[depth];
-        let id = words.len() >> STRIDE;
-        if id > E::MAX_PAYLOAD as usize {
-            return Err(Overflow { what: CHUNKS, found: id as u64 + 1 });
-        }
-        crate::algo::grow_by_eighths(words, 1 << STRIDE);
-        words.resize(words.len() + (1 << STRIDE), E::default());
-        Ok(id as u32)
+        alloc_chunk(&mut self.free[depth], &mut self.levels[depth], STRIDE)
     }
 
     /// Frees the chunk `word` names at `levels[depth]` (if it names one) and those below it.

@@ -27,7 +27,7 @@
 use super::Core;
 use super::build::{STRIDE, TOP, child, leaf};
 use crate::addr::Address;
-use crate::algo::sail::entry::{CHUNKS, Entry, Overflow};
+use crate::algo::sail::entry::{Entry, Overflow, alloc_chunk};
 use crate::algo::sail::push;
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
@@ -242,17 +242,7 @@ impl<A: Address, E: Entry> Update<'_, A, E> {
 
     /// A zeroed chunk at `levels[depth]`: a freed one, or a new one at the end.
     fn alloc(&mut self, depth: usize) -> Result<u32, Overflow> {
-        if let Some(id) = self.book.free_chunks[depth].pop() {
-            return Ok(id);
-        }
-        let words = &mut self.core.levels[depth];
-        let id = words.len() >> STRIDE;
-        if id > E::MAX_PAYLOAD as usize {
-            return Err(Overflow { what: CHUNKS, found: id as u64 + 1 });
-        }
-        crate::algo::grow_by_eighths(words, 1 << STRIDE);
-        words.resize(words.len() + (1 << STRIDE), E::default());
-        Ok(id as u32)
+        alloc_chunk(&mut self.book.free_chunks[depth], &mut self.core.levels[depth], STRIDE)
     }
 
     /// Drops the reference `word` holds: a leaf's composite, or every leaf below a chunk at
