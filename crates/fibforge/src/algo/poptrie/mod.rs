@@ -309,8 +309,7 @@ impl<A: Key> Fib<A> {
     #[inline(always)]
     pub(crate) fn lookup(&self, a: A) -> Option<NextHop> {
         // The basic layout's walks stay out of line: inlined beside the default layout's three
-        // they made every single lookup of the default slower (a 35 % drop measured on
-        // repeated addresses, docs/experiments/poptrie.md).
+        // they slowed the default's single lookups (docs/experiments/poptrie.md).
         let raw = match &self.cores {
             Cores::Tiny(c) => c.lookup_with(self.isa, a),
             Cores::Narrow(c) => c.lookup_with(self.isa, a),
