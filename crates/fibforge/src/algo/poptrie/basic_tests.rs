@@ -3,7 +3,6 @@
 
 use super::tests::{arb_table, assert_same, hop, probes, rib_from, supported_isas};
 use super::*;
-use crate::addr::Address;
 use crate::registry::AlgoSpec;
 use proptest::prelude::*;
 
