@@ -2,8 +2,9 @@
 //! next-hop changes over a small address space, applied to the RIB and to every
 //! [`Incremental`] structure; after each batch every structure must answer exactly as the RIB.
 //!
-//! This is what the `diff_updates_v4`/`diff_updates_v6` fuzz targets (`fuzz/`) run, and what
-//! the tests run on fixed and random byte strings. [`run`] panics, naming the structure, the
+//! The `diff_updates_*` fuzz targets (`fuzz/`) run [`run_one`] (the first byte picks one
+//! structure, the rest is the sequence); the tests run [`run`] (every structure) on fixed and
+//! random byte strings. [`run`] panics, naming the structure, the
 //! batch and the first differing addresses, when a structure disagrees with the RIB or refuses
 //! an update; any other outcome is a pass.
 //!
@@ -201,6 +202,27 @@ pub struct Outcome {
 pub fn run<A: SequenceFamily>(bytes: &[u8], keep: impl Fn(&str) -> bool) -> Outcome {
     let subjects = A::subjects().into_iter().filter(|(name, _)| keep(name)).collect();
     run_with(bytes, subjects)
+}
+
+/// Runs the rest of `bytes` as a sequence against ONE of the structures `keep` selects: the
+/// first byte picks it (modulo their number, in [`SequenceFamily::subjects`] order), so an
+/// input costs one structure's compile and updates, and coverage guidance spreads the inputs
+/// over all of them. Returns the structure's name with the outcome; `None` for an empty input
+/// or when `keep` selects nothing.
+///
+/// # Panics
+/// As [`run`].
+pub fn run_one<A: SequenceFamily>(
+    bytes: &[u8],
+    keep: impl Fn(&str) -> bool,
+) -> Option<(&'static str, Outcome)> {
+    let (&pick, rest) = bytes.split_first()?;
+    let mut subjects: Vec<_> = A::subjects().into_iter().filter(|(name, _)| keep(name)).collect();
+    if subjects.is_empty() {
+        return None;
+    }
+    let chosen = subjects.swap_remove(usize::from(pick) % subjects.len());
+    Some((chosen.0, run_with(rest, vec![chosen])))
 }
 
 /// Runs `bytes` as a sequence against the given structures.

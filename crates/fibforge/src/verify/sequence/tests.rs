@@ -59,6 +59,25 @@ fn every_structure_follows_nested_updates() {
     assert!(v4.checked > 0 && v6.checked > 0);
 }
 
+#[test]
+fn the_first_byte_picks_each_structure_in_turn() {
+    // Cheap structures only (a debug build): every one is reachable, in `subjects` order.
+    let cheap =
+        |name: &str| !name.contains("18") && !matches!(name, "dir24_8" | "sail_b" | "sail_u");
+    let names: Vec<_> = u32::subjects().into_iter().map(|(n, _)| n).filter(|n| cheap(n)).collect();
+    // One initial route, then a removal: a batch runs, so the structure was really exercised.
+    let sequence = [1, 1 << 2, 8, 10, 0, 2, 8, 10, 0];
+    for (i, want) in names.iter().enumerate() {
+        let pick = u8::try_from(i + names.len()).unwrap(); // wraps modulo the count
+        let input: Vec<u8> = std::iter::once(pick).chain(sequence).collect();
+        let (name, out) = run_one::<u32>(&input, cheap).unwrap();
+        assert_eq!((name, out.batches), (*want, 1));
+        assert!(out.checked > 0);
+    }
+    assert_eq!(run_one::<u32>(&[], cheap), None);
+    assert_eq!(run_one::<u32>(&[0, 0], |_| false), None);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(crate::verify::cases(16)))]
     #[test]
