@@ -19,17 +19,22 @@ pub const NAMES: &[(&str, &str)] = &[
         "trie_overlap",
         "Trie Overlap (Fu & Rexford 2008): leaf-pushed, level-compressed; fill=F, root=N, stride=N",
     ),
-    ("trie_braiding", "Trie Braiding (Song et al. 2010), greedy braiding bits; braid=on|off"),
+    (
+        "trie_braiding",
+        "Trie Braiding (Song et al. 2010), braiding bits; braid=optimal|greedy|off (optimal)",
+    ),
     ("bitmap_trie", "Bitmap-assisted Trie (LOOP §II): per-node table bitmap + next-hop array"),
 ];
 
 /// The specs `bench --multi` measures: every comparator, the Merged Trie with and without
-/// leaf pushing.
+/// leaf pushing, Trie Braiding with its three braiding choices.
 pub const BENCH_SPECS: &[&str] = &[
     "merged_trie:leafpush=off",
     "merged_trie:leafpush=on",
     "trie_overlap",
     "trie_braiding",
+    "trie_braiding:braid=greedy",
+    "trie_braiding:braid=off",
     "bitmap_trie",
 ];
 

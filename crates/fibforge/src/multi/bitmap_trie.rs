@@ -15,11 +15,14 @@
 //!
 //! **Limits.** Node counts and next-hop array entries below 2^32. No incremental updates here
 //! (the scheme allows them; this baseline is measured for storage and lookup speed); batches
-//! are per-key loops.
+//! walk 16 keys interleaved (`lanes`).
 
+use super::braiding::Braid;
+use super::lanes::{Walk, batch};
 use super::trie_build::{NONE, limit, merge};
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
+use crate::algo::prefetch;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
 use crate::registry::AlgoSpec;
@@ -54,7 +57,7 @@ pub struct BitmapTrie<A: Address> {
 impl<A: Address> BitmapTrie<A> {
     /// Merges `tables` (VRF id = position).
     pub fn build(tables: &[Rib<A>]) -> Result<Self, BuildError> {
-        let m = merge(tables, false);
+        let m = merge(tables, Braid::Off);
         let total: usize = tables.iter().map(Rib::len).sum();
         if m.child.len() as u64 > u32::MAX as u64 || total as u64 > u32::MAX as u64 {
             let found = (m.child.len() as u64).max(total as u64);
@@ -88,6 +91,12 @@ impl<A: Address> BitmapTrie<A> {
     /// Table `v`'s hop at node `i`, if its bit is set.
     #[inline]
     fn hop_at(&self, i: usize, v: usize) -> Option<NextHop> {
+        self.hop_index(i, v).and_then(|x| NextHop::from_raw(self.hops[x]))
+    }
+
+    /// The index in `hops` of table `v`'s hop at node `i`, if its bit is set.
+    #[inline]
+    fn hop_index(&self, i: usize, v: usize) -> Option<usize> {
         let bm = &self.bits[i * self.words..][..self.words];
         let (w, b) = (v / 64, v % 64);
         if bm[w] >> b & 1 == 0 {
@@ -95,7 +104,7 @@ impl<A: Address> BitmapTrie<A> {
         }
         let before: u32 = bm[..w].iter().map(|x| x.count_ones()).sum::<u32>()
             + (bm[w] & ((1u64 << b) - 1)).count_ones();
-        NextHop::from_raw(self.hops[(self.nodes[i].base + before) as usize])
+        Some((self.nodes[i].base + before) as usize)
     }
 }
 
@@ -124,10 +133,52 @@ impl<A: Address> MultiLookup<A> for BitmapTrie<A> {
         best
     }
 
+    /// Interleaved walks (`lanes`).
+    fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
+        batch(self, self.vrfs, keys, out);
+    }
+
     /// Nodes, bitmaps and the next-hop array.
     fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * size_of::<Node>()
             + self.bits.capacity() * size_of::<u64>()
             + self.hops.capacity() * size_of::<u32>()
+    }
+}
+
+/// A lane: node, depth, and the `hops` index of the deepest set bit so far (`usize::MAX`:
+/// none). Each step prefetches the next node, its bitmap, and the hop it found, which is read
+/// only at the end.
+impl<A: Address> Walk<A> for BitmapTrie<A> {
+    type State = (u32, u32, usize);
+
+    #[inline]
+    fn start(&self, _: usize, _: A) -> (u32, u32, usize) {
+        (0, 0, usize::MAX)
+    }
+
+    #[inline]
+    fn step(&self, (i, d, best): &mut (u32, u32, usize), v: usize, addr: A) -> bool {
+        if let Some(x) = self.hop_index(*i as usize, v) {
+            prefetch::read(&self.hops, x);
+            *best = x;
+        }
+        if *d == A::BITS {
+            return true;
+        }
+        match self.nodes[*i as usize].child[addr.bit(*d) as usize] {
+            0 => true,
+            c => {
+                (*i, *d) = (c, *d + 1);
+                prefetch::read(&self.nodes, c as usize);
+                prefetch::read(&self.bits, c as usize * self.words + v / 64);
+                false
+            }
+        }
+    }
+
+    #[inline]
+    fn finish(&self, &(_, _, best): &(u32, u32, usize), _: usize) -> Option<NextHop> {
+        self.hops.get(best).and_then(|&h| NextHop::from_raw(h))
     }
 }

@@ -5,12 +5,18 @@
 //!
 //! **Build.** The tables' binary tries are merged one after another into a shared trie
 //! (`trie_build::merge` with braiding). At each node a table chooses its *braiding bit*: when
-//! set, the table's left child is mapped onto the shared right child and vice versa. The
-//! choice is greedy, top-down: the orientation that overlaps more nodes, estimating the
-//! overlap of two subtrees as the smaller of their sizes. The paper's optimal braiding (a
-//! dynamic program over isomorphism classes of subtrees, for two tries) is not implemented;
-//! the greedy choice is its cheap stand-in, as the paper's multi-trie heuristic also merges
-//! tries one by one.
+//! set, the table's left child is mapped onto the shared right child and vice versa. Option
+//! `braid=optimal|greedy|off` (default `optimal`; `on` means `optimal`) picks how:
+//! - `optimal`: each table is braided against the trie built so far by the paper's dynamic
+//!   program over isomorphism classes of subtrees (`braid_exact`: the most shared nodes, exact),
+//!   as long as it needs at most a few memoised class pairs per table node; past that budget
+//!   (full tables whose subtrees differ) by a one-level lookahead with exact straight overlaps
+//!   (`braid_choice`), which still never adds more nodes than the plain merge. Braiding a
+//!   table optimally against an earlier braided trie can leave a later table less to overlap
+//!   than the plain trie would, so the build also merges without braiding and keeps the
+//!   smaller trie: its node count is never above `braid=off`'s.
+//! - `greedy`: overlaps estimated by subtree sizes (the earlier stand-in; it can add nodes).
+//! - `off`: no bit set, the Merged Trie's shape with the bits, to measure what braiding saves.
 //!
 //! **Layout.** `nodes[i] = { child: [u32; 2], comp: u32 }` (12 bytes; node 0 the root, child
 //! 0 meaning none; `comp` the PortMapTable id of the routes on the node, 0 for none) and a
@@ -24,39 +30,55 @@
 //! empty, so they never change its answer.
 //!
 //! **Limits.** Node counts and PortMapTable ids below 2^31. No incremental updates (a change
-//! may invalidate the global braiding); batches are per-key loops.
+//! may invalidate the global braiding); batches walk 16 keys interleaved (`lanes`,
+//! `walk_plain`).
 
+use super::lanes::batch;
 use super::merged::{Node, plain_nodes, pmt_hop};
 use super::trie_build::{LEAF, Pmt, limit, merge, node_composites};
+use super::walk_plain::{Flip, PlainWalk};
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
 use crate::registry::AlgoSpec;
+use crate::registry::bad_option as bad;
 use crate::rib::Rib;
 use std::marker::PhantomData;
 
 const NAME: &str = "trie_braiding";
 
-/// Trie Braiding options (`braid=on|off`, default on; off gives the Merged Trie's shape
-/// with braiding bits, to measure what braiding saves).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BraidingConfig {
-    /// Choose braiding bits (greedy); off leaves every bit 0.
-    pub braid: bool,
+/// How braiding bits are chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Braid {
+    /// The paper's exact program per table within a budget, else a one-level lookahead;
+    /// never more nodes than [`Braid::Off`].
+    #[default]
+    Optimal,
+    /// Size-bound estimates (the earlier stand-in).
+    Greedy,
+    /// No braiding: the Merged Trie's shape with braiding bits, to measure what braiding saves.
+    Off,
 }
 
-impl Default for BraidingConfig {
-    fn default() -> Self {
-        BraidingConfig { braid: true }
-    }
+/// Trie Braiding options (`braid=optimal|greedy|off`, default optimal).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BraidingConfig {
+    /// How braiding bits are chosen.
+    pub braid: Braid,
 }
 
 impl BraidingConfig {
-    /// Parses `braid=on|off`.
+    /// Parses `braid=optimal|greedy|off` (`on` is `optimal`).
     pub fn from_spec(spec: &AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options(NAME, &["braid"])?;
-        Ok(BraidingConfig { braid: spec.get_bool(NAME, "braid", true)? })
+        let braid = match spec.options.get("braid").map(String::as_str) {
+            None | Some("optimal" | "on") => Braid::Optimal,
+            Some("greedy") => Braid::Greedy,
+            Some("off") => Braid::Off,
+            Some(v) => return Err(bad(NAME, "braid", v, "expected optimal, greedy or off")),
+        };
+        Ok(BraidingConfig { braid })
     }
 }
 
@@ -67,13 +89,20 @@ pub struct TrieBraiding<A: Address> {
     braid: Vec<u64>,
     pmt: Vec<u32>,
     vrfs: usize,
+    exact: usize,
     family: PhantomData<fn() -> A>,
 }
 
 impl<A: Address> TrieBraiding<A> {
     /// Braids `tables` (VRF id = position) into one trie.
     pub fn build(tables: &[Rib<A>], cfg: &BraidingConfig) -> Result<Self, BuildError> {
-        let m = merge(tables, cfg.braid);
+        let mut m = merge(tables, cfg.braid);
+        if cfg.braid == Braid::Optimal {
+            let plain = merge(tables, Braid::Off);
+            if plain.child.len() < m.child.len() {
+                m = plain;
+            }
+        }
         if m.child.len() as u64 >= LEAF as u64 {
             return Err(limit(NAME, "trie nodes", LEAF as u64, m.child.len() as u64));
         }
@@ -85,7 +114,14 @@ impl<A: Address> TrieBraiding<A> {
             let bit = node as usize * n + v as usize;
             braid[bit / 64] |= 1 << (bit % 64);
         }
-        Ok(TrieBraiding { nodes, braid, pmt: pmt.into_hops(), vrfs: n, family: PhantomData })
+        let exact = m.exact;
+        Ok(TrieBraiding { nodes, braid, pmt: pmt.into_hops(), vrfs: n, exact, family: PhantomData })
+    }
+
+    /// Tables braided by the exact program (`braid=optimal`; the others by the lookahead),
+    /// 0 when the plain merge was smaller and kept.
+    pub fn exact_tables(&self) -> usize {
+        self.exact
     }
 
     /// Trie nodes, distinct vectors and braiding bits set.
@@ -96,8 +132,26 @@ impl<A: Address> TrieBraiding<A> {
 
     #[inline]
     fn swapped(&self, node: usize, v: usize) -> usize {
-        let bit = node * self.vrfs + v;
-        (self.braid[bit / 64] >> (bit % 64)) as usize & 1
+        BraidBits { bits: &self.braid, vrfs: self.vrfs }.flip(node, v)
+    }
+}
+
+/// The braiding bits as the batch walk reads them.
+struct BraidBits<'a> {
+    bits: &'a [u64],
+    vrfs: usize,
+}
+
+impl Flip for BraidBits<'_> {
+    #[inline]
+    fn flip(&self, i: usize, v: usize) -> usize {
+        let bit = i * self.vrfs + v;
+        (self.bits[bit / 64] >> (bit % 64)) as usize & 1
+    }
+
+    #[inline]
+    fn prefetch(&self, i: usize, v: usize) {
+        crate::algo::prefetch::read(self.bits, (i * self.vrfs + v) / 64);
     }
 }
 
@@ -127,6 +181,13 @@ impl<A: Address> MultiLookup<A> for TrieBraiding<A> {
             }
         }
         best
+    }
+
+    /// Interleaved walks (`lanes`).
+    fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
+        let flip = BraidBits { bits: &self.braid, vrfs: self.vrfs };
+        let walk = PlainWalk { nodes: &self.nodes, pmt: &self.pmt, vrfs: self.vrfs, flip };
+        batch(&walk, self.vrfs, keys, out);
     }
 
     /// Nodes, braiding bits and PortMapTable.

@@ -21,9 +21,13 @@
 //! table's longest route covering the leaf, and every internal node has both children.
 //!
 //! **Limits.** Node counts and PortMapTable ids below 2^31 (a `LimitExceeded` error beyond).
-//! No incremental updates (build a new structure); batches are per-key loops.
+//! No incremental updates (build a new structure); batches walk 16 keys interleaved
+//! (`lanes`, `walk_plain`).
 
+use super::braiding::Braid;
+use super::lanes::batch;
 use super::trie_build::{LEAF, NONE, Pmt, leaf_push, limit, merge, node_composites};
+use super::walk_plain::{NoFlip, PlainWalk, PushedWalk};
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
 use crate::fib::BuildError;
@@ -83,7 +87,7 @@ pub struct MergedTrie<A: Address> {
 impl<A: Address> MergedTrie<A> {
     /// Merges `tables` (VRF id = position).
     pub fn build(tables: &[Rib<A>], cfg: &MergedConfig) -> Result<Self, BuildError> {
-        let m = merge(tables, false);
+        let m = merge(tables, Braid::Off);
         if m.child.len() as u64 >= LEAF as u64 {
             return Err(limit(NAME, "trie nodes", LEAF as u64, m.child.len() as u64));
         }
@@ -149,6 +153,19 @@ impl<A: Address> MultiLookup<A> for MergedTrie<A> {
                     d += 1;
                 }
                 pmt_hop(&self.pmt, self.vrfs, w & !LEAF, v)
+            }
+        }
+    }
+
+    /// Interleaved walks (`lanes`).
+    fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
+        let (pmt, vrfs) = (&self.pmt[..], self.vrfs);
+        match &self.shape {
+            Shape::Plain(nodes) => {
+                batch(&PlainWalk { nodes, pmt, vrfs, flip: NoFlip }, vrfs, keys, out)
+            }
+            Shape::Pushed { root, pairs } => {
+                batch(&PushedWalk { root: *root, pairs, pmt, vrfs }, vrfs, keys, out)
             }
         }
     }

@@ -14,8 +14,11 @@
 
 pub mod baselines;
 pub mod bitmap_trie;
+mod braid_choice;
+mod braid_exact;
 pub mod braiding;
 pub mod generate;
+mod lanes;
 pub mod loop_;
 pub mod merged;
 pub mod overlap;
@@ -23,7 +26,10 @@ mod per_table;
 pub mod sail_m;
 #[cfg(test)]
 mod tests_baselines;
+#[cfg(test)]
+mod tests_braiding;
 mod trie_build;
+mod walk_plain;
 
 pub use per_table::PerTable;
 

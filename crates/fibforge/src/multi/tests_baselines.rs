@@ -3,7 +3,7 @@
 //! tables, the edge tables, generated sets, IPv6 and random sets; and the options' effects.
 
 use super::baselines::{BENCH_SPECS, build};
-use super::braiding::{BraidingConfig, TrieBraiding};
+use super::braiding::{Braid, BraidingConfig, TrieBraiding};
 use super::merged::{MergedConfig, MergedTrie};
 use super::overlap::{OverlapConfig, TrieOverlap};
 use super::{MultiLookup, VrfId};
@@ -28,6 +28,7 @@ const SPECS: &[&str] = &[
     "trie_overlap:stride=8,root=16",
     "trie_braiding",
     "trie_braiding:braid=off",
+    "trie_braiding:braid=greedy",
     "bitmap_trie",
 ];
 
@@ -138,6 +139,7 @@ fn options_are_checked() {
         "trie_overlap:root=17",
         "trie_overlap:stride=40",
         "trie_braiding:x=1",
+        "trie_braiding:braid=maybe",
         "bitmap_trie:a=b",
     ] {
         let spec: AlgoSpec = bad.parse().unwrap();
@@ -156,7 +158,7 @@ fn braiding_overlaps_mirrored_tables() {
         routes.iter().map(|&(a, l)| (Prefix::new_masked(!a, l).unwrap(), hop(2))).collect();
     let ribs = [t0, t1];
     let braided = TrieBraiding::build(&ribs, &BraidingConfig::default()).unwrap();
-    let plain = TrieBraiding::build(&ribs, &BraidingConfig { braid: false }).unwrap();
+    let plain = TrieBraiding::build(&ribs, &BraidingConfig { braid: Braid::Off }).unwrap();
     let merged = MergedTrie::build(&ribs, &MergedConfig::default()).unwrap();
     assert_eq!(plain.counts().0, merged.counts().0, "braid=off is the merged shape");
     assert_eq!(braided.counts().0, 18, "one path of 17 nodes below the root, shared");

@@ -7,7 +7,7 @@
 //! parent, so indices grow downwards), each table's routes as `(node, vrf, raw hop)` and, for
 //! Trie Braiding, the `(node, vrf)` pairs whose children that table sees swapped. A table's own
 //! trie is merged into the shared one top-down; with braiding each table node chooses the
-//! orientation of its children greedily (see [`choose_swap`]).
+//! orientation of its children (`braid_choice`: greedy or the one-level lookahead).
 //!
 //! **Invariants.** A table's route of length `l` sits on a node of depth `l` reached from the
 //! root by the route's bits, each bit XOR-ed with that table's swap bit of the node it leaves;
@@ -15,6 +15,9 @@
 //! [`Pmt`] id 0 is the all-empty vector.
 
 use super::VrfId;
+use super::braid_choice::{greedy, lookahead};
+use super::braid_exact::Exact;
+use super::braiding::Braid;
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::rib::Rib;
@@ -24,10 +27,17 @@ use std::collections::HashMap;
 pub(super) const NONE: u32 = u32::MAX;
 
 /// One table's binary trie with subtree sizes (build time only).
-struct TableTrie {
-    child: Vec<[u32; 2]>,
+pub(super) struct TableTrie {
+    pub child: Vec<[u32; 2]>,
     hop: Vec<u32>,
     size: Vec<u32>,
+}
+
+impl TableTrie {
+    /// The size of subtree `n` (0 for `NONE`).
+    pub(super) fn size_of(&self, n: u32) -> u32 {
+        if n == NONE { 0 } else { self.size[n as usize] }
+    }
 }
 
 fn table_trie<A: Address>(rib: &Rib<A>) -> TableTrie {
@@ -63,6 +73,22 @@ pub(super) struct Merged {
     /// `(node, vrf)`: table `vrf` sees the children of `node` swapped.
     pub swaps: Vec<(u32, VrfId)>,
     pub vrfs: usize,
+    /// Tables braided by the exact program (`braid=optimal` within its budget).
+    pub exact: usize,
+}
+
+/// How the table being merged chooses its braiding bits.
+enum Chooser {
+    Off,
+    Greedy,
+    Lookahead,
+    Exact(Exact),
+}
+
+/// The exact program's budget of memoised class pairs for a table of `nodes` nodes: a few
+/// per node keeps it linear in the table.
+fn exact_budget(nodes: usize) -> usize {
+    4 * nodes + 1024
 }
 
 impl Merged {
@@ -78,40 +104,66 @@ impl Merged {
         first
     }
 
-    fn size_of(&self, n: u32) -> u32 {
+    /// The size of shared subtree `n` (0 for `NONE`).
+    pub(super) fn size_of(&self, n: u32) -> u32 {
         if n == NONE { 0 } else { self.size[n as usize] }
     }
 }
 
 /// Merges the tables' tries (VRF id = position); `braid` lets each table swap children.
-pub(super) fn merge<A: Address>(ribs: &[Rib<A>], braid: bool) -> Merged {
+pub(super) fn merge<A: Address>(ribs: &[Rib<A>], braid: Braid) -> Merged {
     let mut m = Merged {
         child: vec![[NONE; 2]],
         size: vec![1],
         routes: Vec::new(),
         swaps: Vec::new(),
         vrfs: ribs.len(),
+        exact: 0,
     };
     for (v, rib) in ribs.iter().enumerate() {
         if rib.is_empty() {
             continue;
         }
         let t = table_trie(rib);
-        merge_into(&mut m, &t, 0, 0, v as VrfId, braid);
+        let mut ch = match braid {
+            Braid::Off => Chooser::Off,
+            Braid::Greedy => Chooser::Greedy,
+            Braid::Optimal => match Exact::new(&m, &t, exact_budget(t.child.len())) {
+                Some(e) => Chooser::Exact(e),
+                None => Chooser::Lookahead,
+            },
+        };
+        m.exact += matches!(ch, Chooser::Exact(_)) as usize;
+        merge_into(&mut m, &t, (0, 0, None), v as VrfId, &mut ch);
     }
     m.routes.sort_unstable();
     m.swaps.sort_unstable();
     m
 }
 
-/// Maps table node `tn` onto shared node `s` and recurses (depth at most the address width).
-fn merge_into(m: &mut Merged, t: &TableTrie, s: u32, tn: u32, v: VrfId, braid: bool) {
+/// Maps table node `tn` onto shared node `s` and recurses (depth at most the address width);
+/// `known` is `braid_choice::straight(s, tn)` when already counted.
+fn merge_into(
+    m: &mut Merged,
+    t: &TableTrie,
+    (s, tn, known): (u32, u32, Option<u32>),
+    v: VrfId,
+    ch: &mut Chooser,
+) {
     let hop = t.hop[tn as usize];
     if hop != 0 {
         m.routes.push((s, v, hop));
     }
     let tc = t.child[tn as usize];
-    let swap = braid && choose_swap(m, s, t, tc);
+    let (swap, below) = match ch {
+        Chooser::Off => (false, None),
+        Chooser::Greedy => (greedy(m, s, t, tc), None),
+        Chooser::Exact(e) => (e.swap(m, s, tc), None),
+        Chooser::Lookahead => {
+            let c = lookahead(m, s, t, tc, known);
+            (c.swap, Some(c.below))
+        }
+    };
     if swap {
         m.swaps.push((s, v));
     }
@@ -121,27 +173,19 @@ fn merge_into(m: &mut Merged, t: &TableTrie, s: u32, tn: u32, v: VrfId, braid: b
         }
         let target = side ^ swap as usize;
         let mut sc = m.child[s as usize][target];
+        let mut known = below.map(|b| b[side]);
         if sc == NONE {
             sc = m.child.len() as u32;
             m.child.push([NONE; 2]);
             m.size.push(1);
             m.child[s as usize][target] = sc;
+            // A new childless node overlaps only itself.
+            known = known.map(|_| 1);
         }
-        merge_into(m, t, sc, c, v, braid);
+        merge_into(m, t, (sc, c, known), v, ch);
     }
     let [a, b] = m.child[s as usize];
     m.size[s as usize] = 1 + m.size_of(a) + m.size_of(b);
-}
-
-/// Greedy braiding: swap when crossing the table's children onto the shared ones overlaps
-/// more nodes, each pair of subtrees estimated to share `min` of their sizes (the most two
-/// subtrees can share). A heuristic standing in for the paper's optimal mapping.
-fn choose_swap(m: &Merged, s: u32, t: &TableTrie, tc: [u32; 2]) -> bool {
-    let [s0, s1] = m.child[s as usize].map(|c| m.size_of(c));
-    let [t0, t1] = tc.map(|c| if c == NONE { 0 } else { t.size[c as usize] });
-    let straight = s0.min(t0) + s1.min(t1);
-    let crossed = s1.min(t0) + s0.min(t1);
-    crossed > straight
 }
 
 /// The PortMapTable: each distinct per-table vector of raw next hops stored once.
