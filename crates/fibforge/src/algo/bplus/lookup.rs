@@ -109,22 +109,16 @@ impl<A: Key> Fib<A> {
     }
 }
 
-/// The interval of key `k`: the directory, then the tree below the node it names.
-#[inline(always)]
-fn position<I: Isa, A: Key>(fib: &Fib<A>, k: A::T) -> usize {
-    if k == A::T::MAX {
-        return fib.max_pos;
-    }
-    match fib.dir.entry(k) {
-        Entry::Direct(pos) => pos,
-        Entry::Descend { level, node } => fib.tree.search_from::<I>(level, node, k),
-    }
-}
-
-/// One lookup.
+/// One lookup: the directory, then the tree below the node it names.
 #[inline(always)]
 fn one<I: Isa, S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A) -> Option<NextHop> {
-    let pos = position::<I, A>(fib, addr.top());
+    let k = addr.top();
+    let pos = match fib.dir.entry(k) {
+        _ if k == A::T::MAX => fib.max_pos,
+        Entry::Hop(hop) => return NextHop::from_raw(hop),
+        Entry::Direct(pos) => pos,
+        Entry::Descend { level, node } => fib.tree.search_from::<I>(level, node, k),
+    };
     NextHop::from_raw(fib.answer::<S>(hops.get(pos), addr))
 }
 
@@ -144,6 +138,10 @@ fn batch<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
         match fib.dir.entry(k) {
             _ if k == A::T::MAX => {
                 out[i] = fib.answer::<S>(hops.get(fib.max_pos), addr);
+                continue;
+            }
+            Entry::Hop(hop) => {
+                out[i] = hop;
                 continue;
             }
             Entry::Direct(pos) => {

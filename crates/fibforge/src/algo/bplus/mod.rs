@@ -26,7 +26,8 @@
 //!   that move boundaries get one for the intervals they touch.
 //! - A front directory (`dir.rs`, option `dir`): one word per value of the top 16 key bits,
 //!   either the interval of a block that holds only one, or the deepest tree node every key
-//!   of the block passes. Batches walk the rest in lock step from the root (`lookup.rs`,
+//!   of the block passes (option `dhop`: a one-interval block holds the interval's next hop
+//!   itself, rewritten with it by updates). Batches walk the rest in lock step from the root (`lookup.rs`,
 //!   option `lanes`).
 //! - `profile.rs`: the path of one lookup (levels, nodes, side table) and the lines per
 //!   level, for profiles (`examples/bplus_profile.rs`); never on the lookup path.
@@ -94,6 +95,9 @@ pub struct Config {
     pub delta: usize,
     /// The front directory on the top 16 key bits (see the module doc).
     pub dir: bool,
+    /// Directory blocks inside one interval hold its next hop, not only its position
+    /// (`dir.rs`): one read instead of two for addresses the directory answers.
+    pub dir_hops: bool,
     /// Addresses a batch walks in lock step: 8, 16 or 32.
     pub lanes: usize,
     /// The layout of the leaf level; `None` picks relative leaves for IPv6 and plain leaves
@@ -112,7 +116,7 @@ pub enum Leaf {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { isa: None, delta: 4096, dir: true, lanes: LANES, leaf: None }
+        Config { isa: None, delta: 4096, dir: true, dir_hops: true, lanes: LANES, leaf: None }
     }
 }
 
@@ -262,7 +266,7 @@ impl<A: Key> crate::sync::Concurrent<A> for BPlus<A> {
 impl Config {
     /// The configuration `spec` names (`bplus:isa=avx2,delta=1024`).
     pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, BuildError> {
-        spec.check_options("bplus", &["isa", "delta", "dir", "lanes", "leaf"])?;
+        spec.check_options("bplus", &["isa", "delta", "dir", "dhop", "lanes", "leaf"])?;
         let isa = cpu::Isa::from_option("bplus", spec)?;
         let delta = spec.get_u32("bplus", "delta", Config::default().delta as u32)?;
         if !(1..=1 << 20).contains(&delta) {
@@ -273,6 +277,7 @@ impl Config {
             });
         }
         let dir = spec.get_bool("bplus", "dir", true)?;
+        let dir_hops = spec.get_bool("bplus", "dhop", true)?;
         let lanes = spec.get_u32("bplus", "lanes", LANES as u32)? as usize;
         if ![8, 16, 32].contains(&lanes) {
             return Err(BuildError::BadOption {
@@ -290,6 +295,6 @@ impl Config {
                 return Err(crate::registry::bad_option("bplus", "leaf", v, why));
             }
         };
-        Ok(Config { isa, delta: delta as usize, dir, lanes, leaf })
+        Ok(Config { isa, delta: delta as usize, dir, dir_hops, lanes, leaf })
     }
 }

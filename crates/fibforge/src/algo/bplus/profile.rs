@@ -32,7 +32,7 @@ impl<A: Key> Fib<A> {
         let x = k.min(A::T::MAX_BELOW);
         let (direct, start_level) = match self.dir.entry(k) {
             _ if k == A::T::MAX => (true, 0),
-            Entry::Direct(_) => (true, 0),
+            Entry::Direct(_) | Entry::Hop(_) => (true, 0),
             Entry::Descend { level, .. } => (false, level),
         };
         let mut nodes = vec![0];

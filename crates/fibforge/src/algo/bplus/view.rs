@@ -82,7 +82,7 @@ impl<A: Key> Fib<A> {
             None => A::T::PER_NODE < super::leaf::MAX_KEYS,
         };
         let tree = Tree::build(&keys, rel);
-        let dir = Dir::build(&tree, max_pos, cfg.dir);
+        let dir = Dir::build(&tree, max_pos, cfg.dir, cfg.dir_hops, |p| hops.get(p), hops.tag());
         Ok(Fib { isa, lanes: cfg.lanes, tree, dir, hops, max_pos, sides })
     }
 
@@ -95,6 +95,18 @@ impl<A: Key> Fib<A> {
     /// The first key of the interval at `pos`.
     pub(super) fn key_at(&self, pos: usize) -> A::T {
         if pos < self.tree.len() { self.tree.key(pos) } else { A::T::MAX }
+    }
+
+    /// Writes `word` as the answer of the interval at `pos`, and into the directory blocks
+    /// inside it (see `dir.rs`).
+    pub(super) fn set_word(&self, pos: usize, word: u32) {
+        self.hops.set(pos, word);
+        let last = if pos == self.max_pos {
+            A::T::MAX
+        } else {
+            A::T::from_u128_lossy(self.key_at(pos + 1).to_u128() - 1)
+        };
+        self.dir.refresh(pos, self.key_at(pos), last, word, self.hops.tag());
     }
 
     /// The first address of the interval at `pos`.
