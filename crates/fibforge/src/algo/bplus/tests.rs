@@ -18,6 +18,17 @@ fn isas() -> Vec<Isa> {
 /// Both leaf layouts.
 const LEAVES: [Option<Leaf>; 3] = [Some(Leaf::Plain), Some(Leaf::Rel), None];
 
+/// Directory variants: `dir`, `[dhop, dir2, bgroup]`, lanes.
+const VARIANTS: [(bool, [bool; 3], usize); 7] = [
+    (true, [true; 3], 16),
+    (true, [false; 3], 16),
+    (true, [true, false, true], 16),
+    (true, [false, true, false], 16),
+    (false, [true; 3], 16),
+    (true, [true; 3], 8),
+    (true, [true; 3], 32),
+];
+
 /// Builds `rib` with every instruction set and leaf layout, with and without the directory,
 /// and checks it on its probes.
 fn check<A: Key>(name: &str, rib: &Rib<A>, extra: &[A]) {
@@ -26,13 +37,23 @@ fn check<A: Key>(name: &str, rib: &Rib<A>, extra: &[A]) {
     addrs.extend([A::ZERO, A::from_u128(u128::MAX), A::from_u128(1), A::from_u128(u128::MAX - 1)]);
     for isa in isas() {
         for leaf in LEAVES {
-            let variants = [(true, true, 16), (true, false, 16), (false, true, 16), (true, true, 8)];
-            for (dir, dir_hops, lanes) in variants.into_iter().chain([(true, true, 32)]) {
-                let cfg = Config { isa: Some(isa), dir, dir_hops, lanes, leaf, ..Config::default() };
+            for (dir, [dir_hops, dir2, bgroup], lanes) in VARIANTS {
+                let cfg = Config {
+                    isa: Some(isa),
+                    dir,
+                    dir_hops,
+                    dir2,
+                    bgroup,
+                    lanes,
+                    leaf,
+                    ..Config::default()
+                };
                 let fib = BPlus::compile(rib, &cfg).unwrap();
                 let what = format!(
-                    "{name} ({}, {leaf:?} leaves, dir {dir}, dhop {dir_hops}, {lanes} lanes)",
-                    isa.name()
+                    "{name} ({}, {leaf:?} leaves, dir {dir} [dhop, dir2, bgroup] {:?}, {lanes} \
+                     lanes)",
+                    isa.name(),
+                    [dir_hops, dir2, bgroup]
                 );
                 assert_same(&what, &fib, rib, &addrs);
             }
@@ -342,6 +363,7 @@ fn updates_change_directly_answered_hops() {
             let mut rib = start.clone();
             let cfg = Config { delta, ..Config::default() };
             let mut fib = BPlus::compile(&rib, &cfg).unwrap();
+            assert!(fib.view().dir.sub_tables() > 0, "the crowded block has a second level");
             for (step, &(r, h)) in changes.iter().enumerate() {
                 let (a, len, _) = routes[r];
                 let p = Prefix::new_masked(a, len).unwrap();
@@ -364,14 +386,55 @@ fn updates_change_directly_answered_hops() {
         }
     }
     // Hop changes move no boundary (in place); removing the /16 and putting it back moves
-    // boundaries (side tables), as do the /17 and the last block's route.
-    let changes = [(0, Some(7)), (1, Some(8)), (2, Some(9)), (3, Some(10)), (3, None), (4, None),
-        (3, Some(11)), (4, Some(12)), (0, Some(13)), (5, Some(14)), (5, None), (0, None)];
+    // boundaries (side tables), as do the /17 and the last block's route. Route 6 is a /20
+    // (16 second-level blocks) inside a block crowded with 3000 routes.
+    let changes = [
+        (0, Some(7)),
+        (1, Some(8)),
+        (2, Some(9)),
+        (3, Some(10)),
+        (3, None),
+        (4, None),
+        (6, Some(15)),
+        (3, Some(11)),
+        (4, Some(12)),
+        (0, Some(13)),
+        (5, Some(14)),
+        (6, Some(16)),
+        (5, None),
+        (6, None),
+        (0, None),
+        (6, Some(17)),
+    ];
     let ones = u32::MAX;
-    run::<u32>(&[(0, 0, 1), (0x0A00_0000, 8, 2), (0x0A10_0000, 12, 3), (0x0A20_0000, 16, 4),
-        (0x0A30_0000, 17, 5), (ones, 16, 6)], &changes);
+    let crowd = 0x0A40_0000;
+    let v4: Vec<(u32, u32, u32)> = [
+        (0, 0, 1),
+        (0x0A00_0000, 8, 2),
+        (0x0A10_0000, 12, 3),
+        (0x0A20_0000, 16, 4),
+        (0x0A30_0000, 17, 5),
+        (ones, 16, 6),
+        (crowd + 0x8000, 20, 6),
+    ]
+    .into_iter()
+    .chain((0..3000).map(|i| (crowd + i * 5, 32, i % 4)))
+    .collect();
+    run::<u32>(&v4, &changes);
     let b = 0x2000u128 << 112;
     let ones = u128::MAX;
-    run::<u128>(&[(0, 0, 1), (b, 8, 2), (b + (1 << 116), 12, 3), (b + (2 << 112), 16, 4),
-        (b + (3 << 112), 17, 5), (ones, 16, 6)], &changes);
+    let crowd = 0x2001u128 << 112;
+    let v6: Vec<(u128, u32, u32)> = [
+        (0, 0, 1),
+        (b, 8, 2),
+        (b + (1 << 116), 12, 3),
+        (b + (2 << 112), 16, 4),
+        (b + (3 << 112), 17, 5),
+        (ones, 16, 6),
+        (crowd + (0x8000 << 96), 20, 6),
+    ]
+    .into_iter()
+    .chain((0..3000u128).map(|i| (crowd + (0xdb8 << 96) + (i << 80), 48, (i % 4) as u32)))
+    .collect();
+    run::<u128>(&v6, &changes);
 }
