@@ -97,7 +97,8 @@ pub struct Config {
     /// The front directory on the top 16 key bits (see the module doc).
     pub dir: bool,
     /// Directory blocks inside one interval hold its next hop, not only its position
-    /// (`dir.rs`): one read instead of two for addresses the directory answers.
+    /// (`dir.rs`): one read instead of two for addresses the directory answers. Off by
+    /// default until measured (`docs/experiments/bplus.md`), like `dir2` and `bgroup`.
     pub dir_hops: bool,
     /// Second-level directory tables (8 more key bits) for populous blocks (`dir.rs`).
     pub dir2: bool,
@@ -126,9 +127,9 @@ impl Default for Config {
             isa: None,
             delta: 4096,
             dir: true,
-            dir_hops: true,
-            dir2: true,
-            bgroup: true,
+            dir_hops: false,
+            dir2: false,
+            bgroup: false,
             lanes: LANES,
             leaf: None,
         }
@@ -295,9 +296,9 @@ impl Config {
             });
         }
         let dir = spec.get_bool("bplus", "dir", true)?;
-        let dir_hops = spec.get_bool("bplus", "dhop", true)?;
-        let dir2 = spec.get_bool("bplus", "dir2", true)?;
-        let bgroup = spec.get_bool("bplus", "bgroup", true)?;
+        let dir_hops = spec.get_bool("bplus", "dhop", false)?;
+        let dir2 = spec.get_bool("bplus", "dir2", false)?;
+        let bgroup = spec.get_bool("bplus", "bgroup", false)?;
         let lanes = spec.get_u32("bplus", "lanes", LANES as u32)? as usize;
         if ![8, 16, 32].contains(&lanes) {
             return Err(BuildError::BadOption {

@@ -234,7 +234,7 @@ fn replay<A: Key>(
     dir_hops: bool,
 ) {
     let mut rib: Rib<A> = start.iter().copied().collect();
-    let cfg = Config { delta, leaf, dir_hops, ..Config::default() };
+    let cfg = Config { delta, leaf, dir_hops, dir2: true, bgroup: true, ..Config::default() };
     let mut fib = BPlus::compile(&rib, &cfg).unwrap();
     for (i, &(p, h)) in ops.iter().enumerate() {
         match h {
@@ -361,7 +361,7 @@ fn updates_change_directly_answered_hops() {
         let start = table::<A>(routes);
         for delta in [1, 8] {
             let mut rib = start.clone();
-            let cfg = Config { delta, ..Config::default() };
+            let cfg = Config { delta, dir_hops: true, dir2: true, ..Config::default() };
             let mut fib = BPlus::compile(&rib, &cfg).unwrap();
             assert!(fib.view().dir.sub_tables() > 0, "the crowded block has a second level");
             for (step, &(r, h)) in changes.iter().enumerate() {
