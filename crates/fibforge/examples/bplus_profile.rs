@@ -168,8 +168,8 @@ fn print_paths(f: &BPlus<u128>, addrs: &[u128]) {
     let descend = addrs.len() - direct;
     println!(
         "  paths: {} addresses; {:.1} % answered by the directory; the others read {} tree lines \
-         (batch, from the root) or {:.2} (single, from the directory's level {:.2}); {:.2} % \
-         of them need a side table",
+         from the root or {:.2} from the directory's level {:.2} (single lookups, and batches \
+         with bgroup); {:.2} % of them need a side table",
         addrs.len(),
         100.0 * direct as f64 / addrs.len() as f64,
         lines.len(),

@@ -129,6 +129,15 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
             isa_opt("auto|portable|avx2|avx512: the node-rank instructions"),
             Opt { key: "delta", help: "side-table slots for updates, 1 to 1048576" },
             Opt { key: "dir", help: "on|off: the 16-bit front directory" },
+            Opt { key: "dhop", help: "on|off: one-interval directory blocks hold their next hop" },
+            Opt {
+                key: "dir2",
+                help: "on|off: 8 more key bits for the directory's populous blocks",
+            },
+            Opt {
+                key: "bgroup",
+                help: "on|off: batch lanes start at their directory node, by level",
+            },
             Opt { key: "lanes", help: "8|16|32: batch lanes walked in lock step" },
             Opt {
                 key: "leaf",

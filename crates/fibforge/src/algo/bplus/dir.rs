@@ -1,59 +1,168 @@
 //! The front directory: one word per block of the top 16 key bits, so that most lookups
 //! skip the tree's upper levels and many skip the tree altogether.
 //!
-//! A block whose keys all fall in one interval is answered directly (`DIRECT | position`):
-//! uniform random IPv6 traffic mostly lands in such blocks (the /16s without routes). For
-//! other blocks the word names the deepest node through which every key of the block
-//! descends. Positions and nodes only change with a rebuild, so updates never touch the
-//! directory.
+//! A block whose keys all fall in one interval is answered directly: uniform random IPv6
+//! traffic mostly lands in such blocks (the /16s without routes). Its word holds the
+//! interval's raw next hop itself (`DIRECT | HOP | hop`, option `dhop`, when the interval's
+//! word is a raw next hop below 2^30), so such a lookup reads one word; otherwise
+//! (`DIRECT | position`) the lookup reads the interval's word. For other blocks the word names
+//! the deepest node through which every key of the block descends.
+//!
+//! Second level (option `dir2`): a populous block, whose node is more than one inner level
+//! above the leaves, gets a table of `2^SUB_BITS` words of the same kinds for the next key
+//! bits (`SUB | table`), so that lookups in it start deeper (at most `MAX_SUBS` tables, kept
+//! only where they start some key deeper than the block's own node).
+//!
+//! Invariants: positions and nodes only change with a rebuild. A direct block's interval
+//! (the one holding all its keys) is fixed between rebuilds too, but its word is not: every
+//! write of an interval word is followed by [`Dir::refresh`] of the blocks (and second-level
+//! blocks) inside that interval, so a `HOP` word always equals its interval's word (a reader
+//! may see the old word or the new one, as with the interval word itself). Words are
+//! atomics for that writer.
 
+use super::Config;
 use super::node::{Portable, TreeKey};
 use super::tree::Tree;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Top key bits indexing the directory.
 pub(super) const DIR_BITS: u32 = 16;
-/// A word answered by one interval: the low bits are its position.
+/// Key bits below the top ones indexing a second-level table.
+pub(super) const SUB_BITS: u32 = 8;
+/// Second-level tables at most (1 KiB each).
+const MAX_SUBS: usize = 256;
+/// A word answered by one interval: the low bits are its position, or with `HOP` its hop.
 pub(super) const DIRECT: u32 = 1 << 31;
+/// With `DIRECT`: the low bits are the interval's raw next hop (below `HOP`).
+const HOP: u32 = 1 << 30;
+/// Without `DIRECT`: the low bits name a second-level table (node words have levels below 8,
+/// so this bit is free in them).
+const SUB: u32 = 1 << 30;
 const LEVEL_SHIFT: u32 = 27;
 const NODE_MASK: u32 = (1 << LEVEL_SHIFT) - 1;
 
 /// The directory of a tree.
 pub(super) struct Dir {
     /// `None`: no directory (option `dir=off`): every lookup descends from the root.
-    words: Option<Box<[u32]>>,
+    words: Option<Box<[AtomicU32]>>,
+    /// The second-level tables, `2^SUB_BITS` words each, one after the other.
+    sub: Box<[AtomicU32]>,
+    /// Direct blocks hold raw next hops (option `dhop`), not only positions.
+    hops: bool,
 }
 
 /// Where a lookup goes after the directory.
 pub(super) enum Entry {
+    /// This raw next hop (the word of the interval holding the whole block).
+    Hop(u32),
     /// The interval at this position.
     Direct(usize),
     /// Descend from this node of this level.
     Descend { level: usize, node: usize },
 }
 
-impl Dir {
-    /// The directory of `tree` (whose last-key interval is `max_pos`), or none.
-    pub(super) fn build<K: TreeKey>(tree: &Tree<K>, max_pos: usize, enabled: bool) -> Dir {
-        if !enabled {
-            return Dir { words: None };
+/// What the words of a tree's blocks are built from.
+struct Builder<'a, K: TreeKey, W> {
+    tree: &'a Tree<K>,
+    max_pos: usize,
+    word: W,
+    tag: u32,
+    hops: bool,
+}
+
+impl<K: TreeKey, W: Fn(usize) -> u32> Builder<'_, K, W> {
+    /// The word of the keys `first..=last` (one block).
+    fn block(&self, first: u128, last: u128) -> u32 {
+        let (first, last) = (K::from_u128_lossy(first), K::from_u128_lossy(last));
+        let lo = self.tree.search::<Portable>(first);
+        let hi_pos = if last == K::MAX { self.max_pos } else { self.tree.search::<Portable>(last) };
+        if lo == hi_pos {
+            return direct_word(lo, (self.word)(lo), self.tag, self.hops);
         }
+        // Keys below K::MAX descend; the last key itself is answered apart.
+        let hi = self.tree.search::<Portable>(last);
+        let (level, node) = shared_ancestor(self.tree, lo, hi);
+        ((level as u32) << LEVEL_SHIFT) | node as u32
+    }
+
+    /// The second-level words of block `block` (whose word is `top`), when they start some
+    /// key deeper than `top` does.
+    fn sub(&self, block: u128, top: u32) -> Option<Vec<u32>> {
+        let level = (top >> LEVEL_SHIFT) as usize;
+        if top & DIRECT != 0 || level + 1 >= self.tree.height() {
+            return None;
+        }
+        let shift = key_bits::<K>() - DIR_BITS - SUB_BITS;
+        let base = block << SUB_BITS;
+        let words: Vec<u32> = (base..base + (1 << SUB_BITS))
+            .map(|b| self.block(b << shift, ((b + 1) << shift) - 1))
+            .collect();
+        words
+            .iter()
+            .any(|&w| w & DIRECT != 0 || (w >> LEVEL_SHIFT) as usize > level)
+            .then_some(words)
+    }
+}
+
+impl Dir {
+    /// The directory `cfg` asks for (`dir`, `dhop`, `dir2`) of `tree`, whose last-key
+    /// interval is `max_pos`; `word` gives each interval's word, whose side-table tag is `tag`.
+    pub(super) fn build<K: TreeKey>(
+        tree: &Tree<K>,
+        max_pos: usize,
+        cfg: &Config,
+        word: impl Fn(usize) -> u32,
+        tag: u32,
+    ) -> Dir {
+        let hops = cfg.dir_hops;
+        if !cfg.dir {
+            return Dir { words: None, sub: Box::new([]), hops };
+        }
+        assert!(max_pos < HOP as usize, "positions must fit 30 bits");
+        let b = Builder { tree, max_pos, word, tag, hops };
         let shift = key_bits::<K>() - DIR_BITS;
+        let mut sub = Vec::new();
         let words = (0..1u128 << DIR_BITS)
             .map(|block| {
-                let first = K::from_u128_lossy(block << shift);
-                let last = K::from_u128_lossy(((block + 1) << shift) - 1);
-                let lo = tree.search::<Portable>(first);
-                let hi_pos = if last == K::MAX { max_pos } else { tree.search::<Portable>(last) };
-                if lo == hi_pos {
-                    return DIRECT | lo as u32;
+                let top = b.block(block << shift, ((block + 1) << shift) - 1);
+                let full = sub.len() >= MAX_SUBS << SUB_BITS;
+                match b.sub(block, top).filter(|_| cfg.dir2 && !full) {
+                    Some(words) => {
+                        let table = (sub.len() >> SUB_BITS) as u32;
+                        sub.extend(words);
+                        AtomicU32::new(SUB | table)
+                    }
+                    None => AtomicU32::new(top),
                 }
-                // Keys below K::MAX descend; the last key itself is answered apart.
-                let hi = tree.search::<Portable>(last);
-                let (level, node) = shared_ancestor(tree, lo, hi);
-                ((level as u32) << LEVEL_SHIFT) | node as u32
             })
             .collect();
-        Dir { words: Some(words) }
+        let sub = sub.into_iter().map(AtomicU32::new).collect();
+        Dir { words: Some(words), sub, hops }
+    }
+
+    /// Rewrites the words of the blocks lying wholly inside the interval at `pos`, keys
+    /// `first..=last`, after its word changed to `word` (side-table tag `tag`).
+    pub(super) fn refresh<K: TreeKey>(&self, pos: usize, first: K, last: K, word: u32, tag: u32) {
+        let Some(words) = self.words.as_ref().filter(|_| self.hops) else { return };
+        let (first, last) = (first.to_u128(), last.to_u128());
+        let new = direct_word(pos, word, tag, true);
+        let shift = key_bits::<K>() - DIR_BITS;
+        for block in inside(first, last, shift) {
+            words[block as usize].store(new, Ordering::Release);
+        }
+        // The blocks holding the interval's ends may have second-level blocks inside it.
+        for block in [first >> shift, last >> shift] {
+            let top = words[block as usize].load(Ordering::Relaxed);
+            if top & (DIRECT | SUB) != SUB {
+                continue;
+            }
+            let table = ((top & !SUB) as usize) << SUB_BITS;
+            let base = block << SUB_BITS;
+            let r = inside(first, last, shift - SUB_BITS);
+            for b in r.start.max(base)..r.end.min(base + (1 << SUB_BITS)) {
+                self.sub[table + (b - base) as usize].store(new, Ordering::Release);
+            }
+        }
     }
 
     /// The entry of key `k`.
@@ -62,9 +171,19 @@ impl Dir {
         let Some(words) = &self.words else {
             return Entry::Descend { level: 0, node: 0 };
         };
-        let word = words[(k.to_u128() >> (key_bits::<K>() - DIR_BITS)) as usize];
+        let k = k.to_u128();
+        let mut word = words[(k >> (key_bits::<K>() - DIR_BITS)) as usize].load(Ordering::Relaxed);
+        if word & (DIRECT | SUB) == SUB {
+            let below = (k >> (key_bits::<K>() - DIR_BITS - SUB_BITS)) as usize;
+            let i = (((word & !SUB) as usize) << SUB_BITS) | (below & ((1 << SUB_BITS) - 1));
+            word = self.sub[i].load(Ordering::Relaxed);
+        }
         if word & DIRECT != 0 {
-            Entry::Direct((word & !DIRECT) as usize)
+            if word & HOP != 0 {
+                Entry::Hop(word & !(DIRECT | HOP))
+            } else {
+                Entry::Direct((word & !DIRECT) as usize)
+            }
         } else {
             Entry::Descend {
                 level: (word >> LEVEL_SHIFT) as usize,
@@ -76,21 +195,37 @@ impl Dir {
     /// The share of blocks answered directly, or `None` without a directory.
     pub(super) fn direct_share(&self) -> Option<f64> {
         let words = self.words.as_ref()?;
-        let direct = words.iter().filter(|&&w| w & DIRECT != 0).count();
+        let direct = words.iter().filter(|w| w.load(Ordering::Relaxed) & DIRECT != 0).count();
         Some(direct as f64 / words.len() as f64)
+    }
+
+    /// Second-level tables.
+    pub(super) fn sub_tables(&self) -> usize {
+        self.sub.len() >> SUB_BITS
     }
 
     /// Bytes of the directory.
     pub(super) fn memory_bytes(&self) -> usize {
         self.words.as_ref().map_or(0, |w| std::mem::size_of_val(&**w))
+            + std::mem::size_of_val(&*self.sub)
     }
+}
+
+/// The blocks of `2^shift` keys lying wholly inside `first..=last`.
+fn inside(first: u128, last: u128, shift: u32) -> std::ops::Range<u128> {
+    // A block partly outside holds keys of other intervals.
+    first.div_ceil(1 << shift)..(last + 1) >> shift
+}
+
+/// The word of a block answered by the interval at `pos`, whose word is `word`.
+fn direct_word(pos: usize, word: u32, tag: u32, hops: bool) -> u32 {
+    if hops && word & tag == 0 && word < HOP { DIRECT | HOP | word } else { DIRECT | pos as u32 }
 }
 
 /// Bits of a key.
 fn key_bits<K: TreeKey>() -> u32 {
     (std::mem::size_of::<K>() * 8) as u32
 }
-
 /// The deepest level whose node is an ancestor of the leaves of both positions, and that
 /// node.
 fn shared_ancestor<K: TreeKey>(tree: &Tree<K>, lo: usize, hi: usize) -> (usize, usize) {

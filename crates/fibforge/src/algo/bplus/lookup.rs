@@ -5,7 +5,8 @@
 //! either. A lookup starts at the directory (`dir.rs`): most addresses of uniform IPv6
 //! traffic end there; single lookups of the others descend from the node it names. A batch
 //! gathers the others into groups of `lanes` (8, 16 or 32) that walk the tree from the root
-//! in lock step: each lane's next node is prefetched as soon as its rank is known, and the
+//! in lock step (option `bgroup`: groups of one start level each, from their directory
+//! nodes): each lane's next node is prefetched as soon as its rank is known, and the
 //! other lanes' work at that level hides the fetch. The tree's height is a constant of each
 //! instantiation, so the level loop unrolls.
 
@@ -109,28 +110,22 @@ impl<A: Key> Fib<A> {
     }
 }
 
-/// The interval of key `k`: the directory, then the tree below the node it names.
-#[inline(always)]
-fn position<I: Isa, A: Key>(fib: &Fib<A>, k: A::T) -> usize {
-    if k == A::T::MAX {
-        return fib.max_pos;
-    }
-    match fib.dir.entry(k) {
-        Entry::Direct(pos) => pos,
-        Entry::Descend { level, node } => fib.tree.search_from::<I>(level, node, k),
-    }
-}
-
-/// One lookup.
+/// One lookup: the directory, then the tree below the node it names.
 #[inline(always)]
 fn one<I: Isa, S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A) -> Option<NextHop> {
-    let pos = position::<I, A>(fib, addr.top());
+    let k = addr.top();
+    let pos = match fib.dir.entry(k) {
+        _ if k == A::T::MAX => fib.max_pos,
+        Entry::Hop(hop) => return NextHop::from_raw(hop),
+        Entry::Direct(pos) => pos,
+        Entry::Descend { level, node } => fib.tree.search_from::<I>(level, node, k),
+    };
     NextHop::from_raw(fib.answer::<S>(hops.get(pos), addr))
 }
 
 /// A batch: addresses the directory answers are done at once; the others gather in groups
 /// of `L` that walk the tree in lock step from the root (the last group of a batch may be
-/// smaller).
+/// smaller), or with option `bgroup` from their directory nodes (`batch_by_start`).
 #[inline(always)]
 fn batch<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,
@@ -138,7 +133,10 @@ fn batch<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     addrs: &[A],
     out: &mut [u32],
 ) {
-    let mut lanes = Lanes { index: [0; L], key: [A::T::default(); L], len: 0 };
+    if fib.group_starts {
+        return batch_by_start::<I, S, A, L>(fib, hops, addrs, out);
+    }
+    let mut lanes = Lanes::<A::T, L>::new();
     for (i, &addr) in addrs.iter().enumerate() {
         let k = addr.top();
         match fib.dir.entry(k) {
@@ -146,36 +144,95 @@ fn batch<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
                 out[i] = fib.answer::<S>(hops.get(fib.max_pos), addr);
                 continue;
             }
+            Entry::Hop(hop) => {
+                out[i] = hop;
+                continue;
+            }
             Entry::Direct(pos) => {
                 out[i] = fib.answer::<S>(hops.get(pos), addr);
                 continue;
             }
-            // Lock steps start at the root: starting each lane at its directory node cost more
-            // (lanes at mixed levels) than the cached upper levels it skips.
+            // Lock steps start at the root here: moving lanes to a shared level cost more than
+            // the cached upper levels it skipped (`batch_by_start` sorts them by level instead).
             Entry::Descend { .. } => {}
         };
         let g = lanes.len;
         (lanes.index[g], lanes.key[g]) = (i, k.min(A::T::MAX_BELOW));
         lanes.len += 1;
         if lanes.len == L {
-            lock_step::<I, S, A, L>(fib, hops, addrs, out, &lanes);
+            lock_step::<I, S, A, L>(fib, hops, addrs, out, &lanes, 0);
             lanes.len = 0;
         }
     }
     if lanes.len > 0 {
-        lock_step::<I, S, A, L>(fib, hops, addrs, out, &lanes);
+        lock_step::<I, S, A, L>(fib, hops, addrs, out, &lanes, 0);
     }
 }
 
-/// Lanes gathered for one lock step: the address's index in the batch and its key
-/// (clamped below `K::MAX`).
+/// Start levels a batch sorts its lanes into (directory node words have 3 level bits).
+const CLASSES: usize = 8;
+
+/// A batch whose lanes start at the node the directory names: lanes are sorted into one
+/// class per start level as they come (a counting sort in a stream), and each full class
+/// walks in lock step from its level, so no lane waits for levels it does not need.
+#[inline(always)]
+fn batch_by_start<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
+    fib: &Fib<A>,
+    hops: &S,
+    addrs: &[A],
+    out: &mut [u32],
+) {
+    let mut classes: [Lanes<A::T, L>; CLASSES] = std::array::from_fn(|_| Lanes::new());
+    for (i, &addr) in addrs.iter().enumerate() {
+        let k = addr.top();
+        let (level, node) = match fib.dir.entry(k) {
+            _ if k == A::T::MAX => {
+                out[i] = fib.answer::<S>(hops.get(fib.max_pos), addr);
+                continue;
+            }
+            Entry::Hop(hop) => {
+                out[i] = hop;
+                continue;
+            }
+            Entry::Direct(pos) => {
+                out[i] = fib.answer::<S>(hops.get(pos), addr);
+                continue;
+            }
+            Entry::Descend { level, node } => (level, node),
+        };
+        let lanes = &mut classes[level];
+        let g = lanes.len;
+        (lanes.index[g], lanes.key[g], lanes.node[g]) = (i, k.min(A::T::MAX_BELOW), node);
+        lanes.len += 1;
+        if lanes.len == L {
+            lock_step::<I, S, A, L>(fib, hops, addrs, out, lanes, level);
+            lanes.len = 0;
+        }
+    }
+    for (level, lanes) in classes.iter().enumerate() {
+        if lanes.len > 0 {
+            lock_step::<I, S, A, L>(fib, hops, addrs, out, lanes, level);
+        }
+    }
+}
+
+/// Lanes gathered for one lock step: the address's index in the batch, its key (clamped
+/// below `K::MAX`) and, for lanes that start below the root, their start node.
 struct Lanes<K, const L: usize> {
     index: [usize; L],
     key: [K; L],
+    node: [usize; L],
     len: usize,
 }
 
-/// Walks the gathered lanes in lock step from the root (dispatched on the tree height).
+impl<K: Default + Copy, const L: usize> Lanes<K, L> {
+    fn new() -> Self {
+        Lanes { index: [0; L], key: [K::default(); L], node: [0; L], len: 0 }
+    }
+}
+
+/// Walks the gathered lanes in lock step from level `start` (the root, or the level of
+/// every lane's start node), dispatched on the tree height.
 #[inline(always)]
 fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,
@@ -183,28 +240,30 @@ fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     addrs: &[A],
     out: &mut [u32],
     lanes: &Lanes<A::T, L>,
+    start: usize,
 ) {
     match fib.tree.height() {
-        0 => group::<I, S, A, 0, L>(fib, hops, addrs, out, lanes),
-        1 => group::<I, S, A, 1, L>(fib, hops, addrs, out, lanes),
-        2 => group::<I, S, A, 2, L>(fib, hops, addrs, out, lanes),
-        3 => group::<I, S, A, 3, L>(fib, hops, addrs, out, lanes),
-        4 => group::<I, S, A, 4, L>(fib, hops, addrs, out, lanes),
-        5 => group::<I, S, A, 5, L>(fib, hops, addrs, out, lanes),
-        6 => group::<I, S, A, 6, L>(fib, hops, addrs, out, lanes),
-        7 => group::<I, S, A, 7, L>(fib, hops, addrs, out, lanes),
+        0 => group::<I, S, A, 0, L>(fib, hops, addrs, out, lanes, start),
+        1 => group::<I, S, A, 1, L>(fib, hops, addrs, out, lanes, start),
+        2 => group::<I, S, A, 2, L>(fib, hops, addrs, out, lanes, start),
+        3 => group::<I, S, A, 3, L>(fib, hops, addrs, out, lanes, start),
+        4 => group::<I, S, A, 4, L>(fib, hops, addrs, out, lanes, start),
+        5 => group::<I, S, A, 5, L>(fib, hops, addrs, out, lanes, start),
+        6 => group::<I, S, A, 6, L>(fib, hops, addrs, out, lanes, start),
+        7 => group::<I, S, A, 7, L>(fib, hops, addrs, out, lanes, start),
         _ => {
             for g in 0..lanes.len {
                 let i = lanes.index[g];
-                let pos = fib.tree.search::<I>(lanes.key[g]);
+                let node = if start == 0 { 0 } else { lanes.node[g] };
+                let pos = fib.tree.search_from::<I>(start, node, lanes.key[g]);
                 out[i] = fib.answer::<S>(hops.get(pos), addrs[i]);
             }
         }
     }
 }
 
-/// `lanes.len` lookups in lock step from the root through the `D` inner levels and the
-/// leaves.
+/// `lanes.len` lookups in lock step from level `start` (the root when 0) through the `D`
+/// inner levels and the leaves.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // lane `g` indexes several parallel arrays
 fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
@@ -213,12 +272,20 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     addrs: &[A],
     out: &mut [u32],
     lanes: &Lanes<A::T, L>,
+    start: usize,
 ) {
     let tree = &fib.tree;
     let n = lanes.len;
     let rel = tree.rel();
     let mut node = [0usize; L];
+    if start > 0 {
+        node = lanes.node;
+    }
+    // The unrolled levels above `start` are skipped by one predictable branch each.
     for level in 0..D {
+        if level < start {
+            continue;
+        }
         let prefetch_below = tree.level_len(level + 1) > PREFETCH_FROM_LINES;
         match rel {
             Some(rel) if level + 1 == D => {

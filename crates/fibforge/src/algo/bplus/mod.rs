@@ -26,8 +26,10 @@
 //!   that move boundaries get one for the intervals they touch.
 //! - A front directory (`dir.rs`, option `dir`): one word per value of the top 16 key bits,
 //!   either the interval of a block that holds only one, or the deepest tree node every key
-//!   of the block passes. Batches walk the rest in lock step from the root (`lookup.rs`,
-//!   option `lanes`).
+//!   of the block passes (option `dhop`: a one-interval block holds the interval's next hop
+//!   itself, rewritten with it by updates; option `dir2`: populous blocks get a second level
+//!   on 8 more bits). Batches walk the rest in lock step (`lookup.rs`, option `lanes`), each
+//!   lane from its directory node, in one lock step per start level (option `bgroup`).
 //! - `profile.rs`: the path of one lookup (levels, nodes, side table) and the lines per
 //!   level, for profiles (`examples/bplus_profile.rs`); never on the lookup path.
 //! - The last key (`K::MAX`, e.g. the block `ffff:ffff:ffff:ffff::/64`) cannot be a tree key
@@ -94,6 +96,15 @@ pub struct Config {
     pub delta: usize,
     /// The front directory on the top 16 key bits (see the module doc).
     pub dir: bool,
+    /// Directory blocks inside one interval hold its next hop, not only its position
+    /// (`dir.rs`): one read instead of two for addresses the directory answers. Off by
+    /// default until measured (`docs/experiments/bplus.md`), like `dir2` and `bgroup`.
+    pub dir_hops: bool,
+    /// Second-level directory tables (8 more key bits) for populous blocks (`dir.rs`).
+    pub dir2: bool,
+    /// Batch lanes start at their directory node, sorted into one lock step per start
+    /// level (`lookup.rs`), instead of all at the root.
+    pub bgroup: bool,
     /// Addresses a batch walks in lock step: 8, 16 or 32.
     pub lanes: usize,
     /// The layout of the leaf level; `None` picks relative leaves for IPv6 and plain leaves
@@ -112,7 +123,16 @@ pub enum Leaf {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { isa: None, delta: 4096, dir: true, lanes: LANES, leaf: None }
+        Config {
+            isa: None,
+            delta: 4096,
+            dir: true,
+            dir_hops: false,
+            dir2: false,
+            bgroup: false,
+            lanes: LANES,
+            leaf: None,
+        }
     }
 }
 
@@ -262,7 +282,10 @@ impl<A: Key> crate::sync::Concurrent<A> for BPlus<A> {
 impl Config {
     /// The configuration `spec` names (`bplus:isa=avx2,delta=1024`).
     pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, BuildError> {
-        spec.check_options("bplus", &["isa", "delta", "dir", "lanes", "leaf"])?;
+        spec.check_options(
+            "bplus",
+            &["isa", "delta", "dir", "dhop", "dir2", "bgroup", "lanes", "leaf"],
+        )?;
         let isa = cpu::Isa::from_option("bplus", spec)?;
         let delta = spec.get_u32("bplus", "delta", Config::default().delta as u32)?;
         if !(1..=1 << 20).contains(&delta) {
@@ -273,6 +296,9 @@ impl Config {
             });
         }
         let dir = spec.get_bool("bplus", "dir", true)?;
+        let dir_hops = spec.get_bool("bplus", "dhop", false)?;
+        let dir2 = spec.get_bool("bplus", "dir2", false)?;
+        let bgroup = spec.get_bool("bplus", "bgroup", false)?;
         let lanes = spec.get_u32("bplus", "lanes", LANES as u32)? as usize;
         if ![8, 16, 32].contains(&lanes) {
             return Err(BuildError::BadOption {
@@ -290,6 +316,6 @@ impl Config {
                 return Err(crate::registry::bad_option("bplus", "leaf", v, why));
             }
         };
-        Ok(Config { isa, delta: delta as usize, dir, lanes, leaf })
+        Ok(Config { isa, delta: delta as usize, dir, dir_hops, dir2, bgroup, lanes, leaf })
     }
 }

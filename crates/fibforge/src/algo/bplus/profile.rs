@@ -13,8 +13,8 @@ use super::view::Fib;
 pub struct Path {
     /// Answered by the directory word (or the last key's own word): no tree line read.
     pub direct: bool,
-    /// The level a single lookup starts its descent at (the directory's node); batches
-    /// start every descending lane at the root (level 0).
+    /// The level a single lookup starts its descent at (the directory's node, second level
+    /// included); batches start there too with option `bgroup`, else at the root (level 0).
     pub start_level: usize,
     /// The node of each level from the root to the leaf (the leaf last), as a batch lane
     /// visits them.
@@ -32,7 +32,7 @@ impl<A: Key> Fib<A> {
         let x = k.min(A::T::MAX_BELOW);
         let (direct, start_level) = match self.dir.entry(k) {
             _ if k == A::T::MAX => (true, 0),
-            Entry::Direct(_) => (true, 0),
+            Entry::Direct(_) | Entry::Hop(_) => (true, 0),
             Entry::Descend { level, .. } => (false, level),
         };
         let mut nodes = vec![0];

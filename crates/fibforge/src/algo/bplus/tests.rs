@@ -1,6 +1,8 @@
 use super::tree::Tree;
 use super::{BPlus, Config, Key, Leaf};
-use crate::algo::testkit::{arb_routes, assert_same, edge_tables, hop, probes, table};
+use crate::algo::testkit::{
+    arb_routes, assert_same, boundaries_near_routes, edge_tables, hop, probes, table,
+};
 use crate::cpu::Isa;
 use crate::fib::{Compile, Incremental, Lookup};
 use crate::prefix::Prefix;
@@ -16,6 +18,17 @@ fn isas() -> Vec<Isa> {
 /// Both leaf layouts.
 const LEAVES: [Option<Leaf>; 3] = [Some(Leaf::Plain), Some(Leaf::Rel), None];
 
+/// Directory variants: `dir`, `[dhop, dir2, bgroup]`, lanes.
+const VARIANTS: [(bool, [bool; 3], usize); 7] = [
+    (true, [true; 3], 16),
+    (true, [false; 3], 16),
+    (true, [true, false, true], 16),
+    (true, [false, true, false], 16),
+    (false, [true; 3], 16),
+    (true, [true; 3], 8),
+    (true, [true; 3], 32),
+];
+
 /// Builds `rib` with every instruction set and leaf layout, with and without the directory,
 /// and checks it on its probes.
 fn check<A: Key>(name: &str, rib: &Rib<A>, extra: &[A]) {
@@ -24,11 +37,24 @@ fn check<A: Key>(name: &str, rib: &Rib<A>, extra: &[A]) {
     addrs.extend([A::ZERO, A::from_u128(u128::MAX), A::from_u128(1), A::from_u128(u128::MAX - 1)]);
     for isa in isas() {
         for leaf in LEAVES {
-            for (dir, lanes) in [(true, 16), (false, 16), (true, 8), (true, 32)] {
-                let cfg = Config { isa: Some(isa), dir, lanes, leaf, ..Config::default() };
+            for (dir, [dir_hops, dir2, bgroup], lanes) in VARIANTS {
+                let cfg = Config {
+                    isa: Some(isa),
+                    dir,
+                    dir_hops,
+                    dir2,
+                    bgroup,
+                    lanes,
+                    leaf,
+                    ..Config::default()
+                };
                 let fib = BPlus::compile(rib, &cfg).unwrap();
-                let what =
-                    format!("{name} ({}, {leaf:?} leaves, dir {dir}, {lanes} lanes)", isa.name());
+                let what = format!(
+                    "{name} ({}, {leaf:?} leaves, dir {dir} [dhop, dir2, bgroup] {:?}, {lanes} \
+                     lanes)",
+                    isa.name(),
+                    [dir_hops, dir2, bgroup]
+                );
                 assert_same(&what, &fib, rib, &addrs);
             }
         }
@@ -205,9 +231,10 @@ fn replay<A: Key>(
     ops: &[(Prefix<A>, Option<u32>)],
     delta: usize,
     leaf: Option<Leaf>,
+    dir_hops: bool,
 ) {
     let mut rib: Rib<A> = start.iter().copied().collect();
-    let cfg = Config { delta, leaf, ..Config::default() };
+    let cfg = Config { delta, leaf, dir_hops, dir2: true, bgroup: true, ..Config::default() };
     let mut fib = BPlus::compile(&rib, &cfg).unwrap();
     for (i, &(p, h)) in ops.iter().enumerate() {
         match h {
@@ -215,7 +242,8 @@ fn replay<A: Key>(
             None => rib.remove(&p),
         };
         fib.apply_changes(&rib, &[p]).unwrap();
-        let addrs = probes(&rib, 50, i as u64);
+        let mut addrs = probes(&rib, 50, i as u64);
+        addrs.extend(boundaries_near_routes(&rib, 16));
         assert_same(&format!("after op {i} ({p:?} -> {h:?})"), &fib, &rib, &addrs);
     }
     let fresh = BPlus::compile(&rib, &cfg).unwrap();
@@ -257,14 +285,14 @@ proptest! {
 
     #[test]
     fn updates_v4(start in arb_routes::<u32>(60, 6), ops in arb_ops::<u32>(), delta in 1usize..6,
-                  leaf in proptest::sample::select(LEAVES.to_vec())) {
-        replay(&start, &ops, delta, leaf);
+                  leaf in proptest::sample::select(LEAVES.to_vec()), dir_hops in any::<bool>()) {
+        replay(&start, &ops, delta, leaf, dir_hops);
     }
 
     #[test]
     fn updates_v6(start in arb_routes::<u128>(60, 6), ops in arb_ops::<u128>(), delta in 1usize..6,
-                  leaf in proptest::sample::select(LEAVES.to_vec())) {
-        replay(&start, &ops, delta, leaf);
+                  leaf in proptest::sample::select(LEAVES.to_vec()), dir_hops in any::<bool>()) {
+        replay(&start, &ops, delta, leaf, dir_hops);
     }
 }
 
@@ -322,4 +350,91 @@ fn next_hops_beyond_the_word_limit_are_refused_by_updates_too() {
     rib.insert(p, crate::NextHop::from_index(1 << 31));
     assert!(fib.apply_changes(&rib, &[p]).is_err(), "a rebuild could not hold this hop");
     assert!(BPlus::compile(&rib, &Config::default()).is_err());
+}
+
+/// Updates that change the hop of intervals holding whole directory blocks (a /0, /8 and /12
+/// over many blocks, a /16 that is exactly one block, a /17 half of one): the directory's
+/// words follow, through in-place rewrites and through side tables and back.
+#[test]
+fn updates_change_directly_answered_hops() {
+    fn run<A: Key>(routes: &[(A, u32, u32)], changes: &[(usize, Option<u32>)]) {
+        let start = table::<A>(routes);
+        for delta in [1, 8] {
+            let mut rib = start.clone();
+            let cfg = Config { delta, dir_hops: true, dir2: true, ..Config::default() };
+            let mut fib = BPlus::compile(&rib, &cfg).unwrap();
+            assert!(fib.view().dir.sub_tables() > 0, "the crowded block has a second level");
+            for (step, &(r, h)) in changes.iter().enumerate() {
+                let (a, len, _) = routes[r];
+                let p = Prefix::new_masked(a, len).unwrap();
+                match h {
+                    Some(h) => rib.insert(p, hop(h)),
+                    None => rib.remove(&p),
+                };
+                fib.apply_changes(&rib, &[p]).unwrap();
+                let mut addrs = boundaries_near_routes(&rib, 16);
+                addrs.extend(boundaries_near_routes(&start, 16));
+                addrs.extend(probes(&rib, 200, step as u64));
+                assert_same(&format!("step {step}, delta {delta}"), &fib, &rib, &addrs);
+            }
+            let fresh = BPlus::compile(&rib, &cfg).unwrap();
+            let addrs = probes(&rib, 2000, 5);
+            let (mut a, mut b) = (vec![None; addrs.len()], vec![None; addrs.len()]);
+            fib.lookup_batch(&addrs, &mut a);
+            fresh.lookup_batch(&addrs, &mut b);
+            assert_eq!(a, b, "updated structure differs from a fresh compile");
+        }
+    }
+    // Hop changes move no boundary (in place); removing the /16 and putting it back moves
+    // boundaries (side tables), as do the /17 and the last block's route. Route 6 is a /20
+    // (16 second-level blocks) inside a block crowded with 3000 routes.
+    let changes = [
+        (0, Some(7)),
+        (1, Some(8)),
+        (2, Some(9)),
+        (3, Some(10)),
+        (3, None),
+        (4, None),
+        (6, Some(15)),
+        (3, Some(11)),
+        (4, Some(12)),
+        (0, Some(13)),
+        (5, Some(14)),
+        (6, Some(16)),
+        (5, None),
+        (6, None),
+        (0, None),
+        (6, Some(17)),
+    ];
+    let ones = u32::MAX;
+    let crowd = 0x0A40_0000;
+    let v4: Vec<(u32, u32, u32)> = [
+        (0, 0, 1),
+        (0x0A00_0000, 8, 2),
+        (0x0A10_0000, 12, 3),
+        (0x0A20_0000, 16, 4),
+        (0x0A30_0000, 17, 5),
+        (ones, 16, 6),
+        (crowd + 0x8000, 20, 6),
+    ]
+    .into_iter()
+    .chain((0..3000).map(|i| (crowd + i * 5, 32, i % 4)))
+    .collect();
+    run::<u32>(&v4, &changes);
+    let b = 0x2000u128 << 112;
+    let ones = u128::MAX;
+    let crowd = 0x2001u128 << 112;
+    let v6: Vec<(u128, u32, u32)> = [
+        (0, 0, 1),
+        (b, 8, 2),
+        (b + (1 << 116), 12, 3),
+        (b + (2 << 112), 16, 4),
+        (b + (3 << 112), 17, 5),
+        (ones, 16, 6),
+        (crowd + (0x8000 << 96), 20, 6),
+    ]
+    .into_iter()
+    .chain((0..3000u128).map(|i| (crowd + (0xdb8 << 96) + (i << 80), 48, (i % 4) as u32)))
+    .collect();
+    run::<u128>(&v6, &changes);
 }

@@ -34,7 +34,7 @@ impl<A: Key> BPlus<A> {
         let retired = self.slots_in(view, lo, hi);
         let how = if let Some(words) = in_place_words(view, lo, hi, &ranges) {
             for (k, w) in words.into_iter().enumerate() {
-                view.hops.set(lo + k, w);
+                view.set_word(lo + k, w);
             }
             Repaint::InPlace
         } else {
@@ -46,7 +46,7 @@ impl<A: Key> BPlus<A> {
             view.sides.publish(slot, Side::new(&ranges));
             let word = view.hops.tag() | slot as u32;
             for pos in lo..=hi {
-                view.hops.set(pos, word);
+                view.set_word(pos, word);
             }
             self.spans[slot] = Some((lo, hi));
             self.next_slot += 1;

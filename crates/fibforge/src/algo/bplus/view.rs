@@ -16,6 +16,8 @@ pub struct Fib<A: Key> {
     pub(super) isa: cpu::Isa,
     /// Lanes of a batch's lock step (8, 16 or 32).
     pub(super) lanes: usize,
+    /// Batch lanes start at their directory node, grouped by level (option `bgroup`).
+    pub(super) group_starts: bool,
     pub(super) tree: Tree<A::T>,
     pub(super) dir: Dir,
     /// One word per interval, and one more when the last key (`K::MAX`) starts an interval
@@ -82,8 +84,17 @@ impl<A: Key> Fib<A> {
             None => A::T::PER_NODE < super::leaf::MAX_KEYS,
         };
         let tree = Tree::build(&keys, rel);
-        let dir = Dir::build(&tree, max_pos, cfg.dir);
-        Ok(Fib { isa, lanes: cfg.lanes, tree, dir, hops, max_pos, sides })
+        let dir = Dir::build(&tree, max_pos, cfg, |p| hops.get(p), hops.tag());
+        Ok(Fib {
+            isa,
+            lanes: cfg.lanes,
+            group_starts: cfg.dir && cfg.bgroup,
+            tree,
+            dir,
+            hops,
+            max_pos,
+            sides,
+        })
     }
 
     /// The interval holding key `k`.
@@ -95,6 +106,18 @@ impl<A: Key> Fib<A> {
     /// The first key of the interval at `pos`.
     pub(super) fn key_at(&self, pos: usize) -> A::T {
         if pos < self.tree.len() { self.tree.key(pos) } else { A::T::MAX }
+    }
+
+    /// Writes `word` as the answer of the interval at `pos`, and into the directory blocks
+    /// inside it (see `dir.rs`).
+    pub(super) fn set_word(&self, pos: usize, word: u32) {
+        self.hops.set(pos, word);
+        let last = if pos == self.max_pos {
+            A::T::MAX
+        } else {
+            A::T::from_u128_lossy(self.key_at(pos + 1).to_u128() - 1)
+        };
+        self.dir.refresh(pos, self.key_at(pos), last, word, self.hops.tag());
     }
 
     /// The first address of the interval at `pos`.
@@ -133,7 +156,11 @@ impl<A: Key> Fib<A> {
         let leaves = if self.tree.rel().is_some() { "relative" } else { "plain" };
         let sides = (0..self.sides.capacity()).filter(|&s| self.sides.is_used(s)).count();
         let dir = match self.dir.direct_share() {
-            Some(share) => format!("dir: {:.1} % of /16 blocks direct", share * 100.0),
+            Some(share) => format!(
+                "dir: {:.1} % of /16 blocks direct, {} second-level tables",
+                share * 100.0,
+                self.dir.sub_tables()
+            ),
             None => "no dir".to_string(),
         };
         format!(
