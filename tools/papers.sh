@@ -17,7 +17,7 @@ mkdir -p "$OUT"
 ALL=(poptrie-table2 poptrie-table3 poptrie-table3-all poptrie-table4 poptrie-traffic poptrie-fig8
      poptrie-table5 poptrie-ipv6 poptrie-updates poptrie-fig7
      sail-memory sail-traces sail-12fibs
-     cpe-table3 cpe-tables cpe-lookup
+     cpe-table3 cpe-tables cpe-table11 cpe-lookup
      bloomfwd-fpr bloomfwd-threads bloomfwd-matching bloomfwd-traffic bloomfwd-tables
      bloomfwd-ipv6 bloomfwd-table3 bloomfwd-fig5
      loop-fig9 loop-fig12 loop-fig13 loop-fig14 loop-headline)

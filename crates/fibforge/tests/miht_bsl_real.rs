@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use fibforge::algo::bsl::hybrid::{BslHybrid, HybridConfig};
-use fibforge::algo::bsl::{Bsl, BslConfig};
+use fibforge::algo::bsl::{Bsl, BslConfig, FirstLevel};
 use fibforge::algo::miht::{Miht, MihtConfig};
 use fibforge::{Address, Compile, Rib};
 
@@ -17,14 +17,22 @@ fn check_miht<A: Address>(name: &str, rib: &Rib<A>, step: usize) {
     check(&format!("{name} miht"), &fib, &addrs, &want);
 }
 
-/// Binary search on lengths, plain and expanded to each of `levels`.
+/// Binary search on lengths, plain and expanded to each of `levels`; for IPv4 also the first
+/// of `levels` with the full-array first level (§6.3).
 fn check_bsl<A: Address>(name: &str, rib: &Rib<A>, step: usize, levels: &[u32]) {
     let addrs = probes(rib, step, 100_000, 5);
     let want = expected(rib, &addrs);
-    let cfgs = std::iter::once(None).chain(levels.iter().map(|&k| Some(k)));
-    for levels in cfgs {
-        let fib = Bsl::compile(rib, &BslConfig { levels }).unwrap();
-        check(&format!("{name} bsl {levels:?}"), &fib, &addrs, &want);
+    let mut cfgs: Vec<BslConfig> = std::iter::once(None)
+        .chain(levels.iter().map(|&k| Some(k)))
+        .map(|levels| BslConfig { levels, ..BslConfig::default() })
+        .collect();
+    if A::BITS == 32 {
+        let levels = levels.first().copied();
+        cfgs.push(BslConfig { levels, first: FirstLevel::Array, ..BslConfig::default() });
+    }
+    for cfg in cfgs {
+        let fib = Bsl::compile(rib, &cfg).unwrap();
+        check(&format!("{name} bsl {cfg:?}"), &fib, &addrs, &want);
     }
 }
 

@@ -4,7 +4,7 @@
 //! Each study takes the loaded tables (and, for update studies, an update stream) and returns
 //! [`Study`] tables: column names and rows of already-formatted cells, printed as Markdown
 //! and kept in the JSON report. Layout: [`poptrie`] (Table 2, §4.9, Fig. 7), [`sail`]
-//! (on-chip and off-chip bytes, update speed), [`cpe`] (Tables 3, 5–8), [`bloom`] (Table 3
+//! (on-chip and off-chip bytes, update speed), [`cpe`] (Tables 3, 5–8), [`cpe_bsl`] (Table 11), [`bloom`] (Table 3
 //! counts before and after CPE), [`loop_`] (Fig. 9/10 and the 18-table headline),
 //! [`loop_updates`] (Fig. 13 and 14, with SAIL_M and a rebuilt comparator).
 //!
@@ -13,6 +13,7 @@
 
 pub mod bloom;
 pub mod cpe;
+pub mod cpe_bsl;
 mod heatmap;
 pub mod loop_;
 pub mod loop_updates;
@@ -48,6 +49,7 @@ pub const STUDIES: &[(&str, &str)] = &[
     ("sail-memory", "SAIL: on-chip (bitmap) and off-chip bytes, update speed"),
     ("cpe-table3", "CPE Table 3: 8-8-8-8 trie nodes, memory, build and leaf-push time"),
     ("cpe-tables", "CPE Tables 5-8: memory by levels, fixed and variable strides, packed"),
+    ("cpe-table11", "CPE Table 11: binary search on lengths, 3 levels, first level an array"),
     ("bloomfwd-table3", "Bloomfwd Table 3: keys per level before and after CPE"),
     ("loop-fig9", "LOOP Fig. 9/10: storage by number of FIBs against the baselines"),
     ("loop-fig13", "LOOP Fig. 13: update time and updates/s"),
@@ -73,6 +75,7 @@ pub fn run(
         "sail-memory" => sail::memory(input, log),
         "cpe-table3" => cpe::table3(input, log),
         "cpe-tables" => cpe::tables(input, log),
+        "cpe-table11" => cpe_bsl::table11(input, log),
         "bloomfwd-table3" => bloom::table3(input),
         "loop-fig9" => loop_::fig9(input, log),
         "loop-fig13" => loop_updates::fig13(input, log),

@@ -113,3 +113,17 @@ fn loop_update_studies_time_every_structure_with_no_mismatch() {
         assert!(row[5..].iter().all(|c| c.parse::<f64>().is_ok() || c == "-"), "{row:?}");
     }
 }
+
+#[test]
+fn cpe_table11_reports_three_levels_and_both_memories() {
+    let t = [table(&ROUTES)];
+    let st = &run("cpe-table11", &input(&t), &mut |_| {}).unwrap()[0];
+    let row = &st.rows[0];
+    assert_eq!(row.len(), st.columns.len(), "{row:?}");
+    // At (16,24,32) the first level is a full array of 2^16 4-byte entries: 256 KiB at least.
+    assert!(row[2].parse::<u64>().unwrap() >= 256, "{row:?}");
+    let lens: Vec<u32> = row[4].split(',').map(|l| l.parse().unwrap()).collect();
+    assert_eq!(lens.len(), 3, "{row:?}");
+    assert_eq!(lens.last(), Some(&25), "the longest route is a /25: {row:?}");
+    assert!(row[6].parse::<f64>().unwrap() > 0.0, "{row:?}");
+}

@@ -40,6 +40,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("cpe-table3", "CPE Table 3: 8-8-8-8 trie nodes, memory, build and leaf-push time"),
     ("cpe-tables", "CPE Tables 5-8: memory by levels, fixed and variable strides, packed"),
     ("cpe-lookup", "CPE Table 10/11: lookup rates of the expanded tries and binary search"),
+    ("cpe-table11", "CPE Table 11: binary search on lengths, 3 levels, first level an array"),
     ("bloomfwd-table3", "Bloomfwd Table 3: keys per level before and after CPE"),
     ("bloomfwd-fig5", "Bloomfwd Fig. 5: one table subsampled to 1/2 ... 1/16 (FILE#subK)"),
     ("loop-fig9", "LOOP Fig. 9/10: storage by number of FIBs against the baselines"),
@@ -115,7 +116,7 @@ fn apply_more(name: &str, s: &mut Settings, paths: &mut Vec<PathBuf>) -> anyhow:
             default_tables(paths, &[0])?
         }
         n if n.starts_with("loop-") => default_tables(paths, &[0])?,
-        "cpe-table3" | "cpe-tables" | "bloomfwd-table3" => {
+        "cpe-table3" | "cpe-tables" | "cpe-table11" | "bloomfwd-table3" => {
             if paths.is_empty() {
                 *paths = shared_or_default(&CPE_TABLES, DEFAULT_TABLES[0])?;
             }

@@ -227,7 +227,11 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
         name: "bsl",
         summary: "binary search on prefix lengths with markers (Waldvogel 1997), one cache line \
                   per probe",
-        options: &[Opt { key: "levels", help: "CPE to K lengths (Srinivasan-Varghese §6)" }],
+        options: &[
+            Opt { key: "levels", help: "CPE to K lengths (Srinivasan-Varghese §6)" },
+            Opt { key: "lengths", help: "L1/L2/...: CPE to these lengths (Table 11: 16/24/32)" },
+            Opt { key: "first", help: "hash|array: shortest length as a full array (§6.3, <=20)" },
+        ],
         ipv4: Some(bsl::<u32>),
         ipv6: Some(bsl::<u128>),
     },

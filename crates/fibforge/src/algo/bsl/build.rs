@@ -1,15 +1,18 @@
 //! Compiling binary search on lengths: the searched lengths and their prefixes (the routes,
 //! or their controlled expansion), then the markers with precomputed best matching prefixes,
-//! then one hash table per length.
+//! then one hash table per length (an array for the first with `first=array`).
 
 use super::level::Level;
-use super::{Bsl, BslConfig, MARKER, MAX_ENTRIES};
+use super::{Bsl, BslConfig, FirstLevel, MARKER, MAX_ARRAY_BITS, MAX_ENTRIES};
 use crate::addr::Address;
-use crate::algo::cpe::{ExpansionCosts, expand_each, min_expansion_levels};
+use crate::algo::cpe::{
+    ExpansionCosts, Levels, expand_each, expansion_count, min_expansion_levels,
+};
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
 use crate::rib::Rib;
 use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
 
 /// Prefixes of one searched length: address → value.
 type Entries<A> = HashMap<A, u32>;
@@ -22,13 +25,30 @@ pub(super) fn build<A: Address>(rib: &Rib<A>, cfg: &BslConfig) -> Result<Bsl<A>,
     }
     let default = rib.get(&Prefix::DEFAULT_ROUTE).map_or(0, |h| h.raw());
     let rest: Rib<A> = rib.iter().filter(|(p, _)| p.len() > 0).collect();
-    let (lens, mut maps) = match cfg.levels {
-        None => by_length(&rest),
-        Some(k) => expanded(&rest, k)?,
+    let (lens, mut maps) = match (cfg.levels, &cfg.lengths) {
+        (Some(k), _) => expanded(&rest, k)?,
+        (None, Some(lengths)) => fixed(&rest, lengths)?,
+        (None, None) => by_length(&rest),
     };
+    let array = cfg.first == FirstLevel::Array;
+    if let Some(&first) = lens.first().filter(|&&l| array && l > MAX_ARRAY_BITS) {
+        let reason = format!(
+            "the first searched length is {first}; a full array is allowed up to \
+             {MAX_ARRAY_BITS} bits (use first=hash, or levels/lengths that start shorter)"
+        );
+        return Err(BuildError::BadOption { algo: "bsl", option: "first=array".into(), reason });
+    }
     add_markers(rib, &lens, &mut maps);
-    let levels = lens.iter().zip(&maps).map(|(&len, m)| Level::build(len, m)).collect();
-    Ok(Bsl { default, levels })
+    let mut hash_time = Duration::ZERO;
+    let mut levels = Vec::with_capacity(lens.len());
+    for (j, (&len, m)) in lens.iter().zip(&maps).enumerate() {
+        let t0 = Instant::now();
+        levels.push(Level::build(len, m, array && j == 0));
+        if !(array && j == 0) {
+            hash_time += t0.elapsed();
+        }
+    }
+    Ok(Bsl { default, levels, hash_time })
 }
 
 /// The routes grouped by their length.
@@ -54,6 +74,34 @@ fn expanded<A: Address>(rib: &Rib<A>, k: u32) -> Result<(Vec<u32>, Vec<Entries<A
     let Some((count, levels)) = min_expansion_levels(&costs, k) else {
         return Ok((Vec::new(), Vec::new()));
     };
+    expand_to(rib, &levels, count)
+}
+
+/// The controlled expansion of `rib` (no default route) to the given `lengths`.
+fn fixed<A: Address>(
+    rib: &Rib<A>,
+    lengths: &[u32],
+) -> Result<(Vec<u32>, Vec<Entries<A>>), BuildError> {
+    let levels = Levels::new(lengths, A::BITS).map_err(|e| match e {
+        BuildError::BadOption { option, reason, .. } => BuildError::BadOption {
+            algo: "bsl",
+            option: option.replacen("levels", "lengths", 1),
+            reason,
+        },
+        e => e,
+    })?;
+    let counts = expansion_count(rib, &levels)?;
+    let count = counts.iter().fold(0u128, |a, &c| a.saturating_add(c));
+    expand_to(rib, &levels, u64::try_from(count).unwrap_or(u64::MAX))
+}
+
+/// The expansion of `rib` to `levels` (`count` prefixes, refused above [`MAX_ENTRIES`]);
+/// lengths that receive no prefix are dropped.
+fn expand_to<A: Address>(
+    rib: &Rib<A>,
+    levels: &Levels,
+    count: u64,
+) -> Result<(Vec<u32>, Vec<Entries<A>>), BuildError> {
     if count > MAX_ENTRIES {
         let what = "expanded prefixes";
         return Err(BuildError::LimitExceeded {
@@ -64,7 +112,7 @@ fn expanded<A: Address>(rib: &Rib<A>, k: u32) -> Result<(Vec<u32>, Vec<Entries<A
         });
     }
     let mut maps: Vec<Entries<A>> = vec![HashMap::new(); levels.len()];
-    expand_each(rib, &levels, |j, p, h| {
+    expand_each(rib, levels, |j, p, h| {
         maps[j].insert(p.addr(), h.raw());
     })?;
     Ok(levels.lens().iter().copied().zip(maps).filter(|(l, m)| *l > 0 && !m.is_empty()).unzip())

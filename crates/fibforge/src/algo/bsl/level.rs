@@ -1,14 +1,16 @@
 //! One searched length: its hash table, keyed by the first `len` address bits in the
 //! narrowest key type that holds them (32, 64 or 128 bits; narrower keys fit more slots in
-//! a bucket line).
+//! a bucket line), or for the first length with `first=array` a full array indexed by them.
 
+use super::array::ArrayTable;
 use super::hash::{Bucket32, Bucket64, Bucket128, OneLineTable};
 use crate::addr::Address;
 use std::collections::HashMap;
 
-/// A hash table of one of the three key widths.
+/// A hash table of one of the three key widths, or a full array.
 #[derive(Clone, Debug)]
 pub(super) enum LevelTable {
+    Array(ArrayTable),
     K32(OneLineTable<Bucket32>),
     K64(OneLineTable<Bucket64>),
     K128(OneLineTable<Bucket128>),
@@ -19,6 +21,10 @@ macro_rules! with_key {
     ($level:expr, $addr:expr, |$t:ident, $key:ident| $body:expr) => {{
         let len = $level.len;
         match &$level.table {
+            LevelTable::Array($t) => {
+                let $key = $addr.bits(0, len);
+                $body
+            }
             LevelTable::K32($t) => {
                 let $key = $addr.bits(0, len) as u32;
                 $body
@@ -46,10 +52,14 @@ pub(super) struct Level<A: Address> {
 }
 
 impl<A: Address> Level<A> {
-    /// Builds the table of length `len` (1..=BITS) from entries keyed by the prefix address.
-    pub(super) fn build(len: u32, entries: &HashMap<A, u32>) -> Self {
+    /// Builds the table of length `len` (1..=BITS) from entries keyed by the prefix address:
+    /// a full array when `array` (the caller checks `len <= MAX_ARRAY_BITS`), else hashed.
+    pub(super) fn build(len: u32, entries: &HashMap<A, u32>, array: bool) -> Self {
         let markers = entries.values().filter(|&&v| v & super::MARKER != 0).count();
-        let table = if len <= 32 {
+        let table = if array {
+            let m = entries.iter().map(|(&a, &v)| (a.bits(0, len), v)).collect();
+            LevelTable::Array(ArrayTable::build(len, &m))
+        } else if len <= 32 {
             let m = entries.iter().map(|(&a, &v)| (a.bits(0, len) as u32, v)).collect();
             LevelTable::K32(OneLineTable::build(&m))
         } else if len <= 64 {
@@ -61,6 +71,11 @@ impl<A: Address> Level<A> {
         };
         let entries = entries.len();
         Level { len, entries, markers, table, _addr: std::marker::PhantomData }
+    }
+
+    /// Whether this length is a full array.
+    pub(super) fn is_array(&self) -> bool {
+        matches!(self.table, LevelTable::Array(_))
     }
 
     /// The value stored for `addr`'s first `len` bits (0: none).
@@ -87,6 +102,7 @@ impl LevelTable {
     #[inline(always)]
     pub(super) fn prefetch(&self, b: usize) {
         match self {
+            LevelTable::Array(t) => t.prefetch(b),
             LevelTable::K32(t) => t.prefetch(b),
             LevelTable::K64(t) => t.prefetch(b),
             LevelTable::K128(t) => t.prefetch(b),
@@ -95,6 +111,7 @@ impl LevelTable {
 
     pub(super) fn buckets(&self) -> usize {
         match self {
+            LevelTable::Array(t) => t.buckets(),
             LevelTable::K32(t) => t.buckets(),
             LevelTable::K64(t) => t.buckets(),
             LevelTable::K128(t) => t.buckets(),
@@ -103,6 +120,7 @@ impl LevelTable {
 
     pub(super) fn memory_bytes(&self) -> usize {
         match self {
+            LevelTable::Array(t) => t.memory_bytes(),
             LevelTable::K32(t) => t.memory_bytes(),
             LevelTable::K64(t) => t.memory_bytes(),
             LevelTable::K128(t) => t.memory_bytes(),

@@ -15,14 +15,20 @@
 //!   6.2): expand the table to the `K` lengths chosen by the CPE dynamic program
 //!   ([`crate::algo::cpe::min_expansion_levels`], fewest expanded prefixes), so the search
 //!   takes at most `ceil(log2(K + 1))` probes.
+//! - Option `lengths=L1/L2/…`: expand to these lengths instead (Table 11's `(16,24,32)`).
 //! - Hash tables that read one cache line per probe (`hash.rs`, "semi-perfect hashing" §6.3).
+//! - Option `first=array` (§6.3, "the first 16-17 bit table is implemented as a full
+//!   array"): the table of the shortest searched length becomes a direct-indexed array
+//!   (`array.rs`) holding the same values, so only that probe changes; allowed while that
+//!   length is at most [`MAX_ARRAY_BITS`].
 //!
 //! The default route is kept apart (the answer before any probe) and never expanded.
 //!
 //! # Layout
 //!
 //! `levels`: one `{len, table}` per searched length; `table` has 32-, 64- or 128-bit keys by
-//! `len` (the first `len` address bits), values `MARKER | raw next hop` (`raw = 0`: no route).
+//! `len` (the first `len` address bits), values `MARKER | raw next hop` (`raw = 0`: no route);
+//! with `first=array` the first level's `table` is an array of `2^len` such values.
 //!
 //! # Invariants
 //!
@@ -38,18 +44,39 @@
 //! entries can change with one route). The IPv6 hybrid of §7 (hashing on lengths 32, 64, 96,
 //! then tries) is [`hybrid::BslHybrid`] (`bsl_hybrid`).
 
+mod array;
 mod build;
 mod hash;
 pub mod hybrid;
 mod level;
 impl BslConfig {
     /// The configuration `spec` names: `levels=K` (expand to K lengths; 0 or absent: every
-    /// route length).
+    /// route length), `lengths=L1/L2/…` (expand to these lengths), `first=hash|array`.
     pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
-        spec.check_options("bsl", &["levels"])?;
+        spec.check_options("bsl", &["levels", "lengths", "first"])?;
         let levels = spec.get_u32("bsl", "levels", 0)?;
-        Ok(BslConfig { levels: (levels > 0).then_some(levels) })
+        let lengths = spec.options.get("lengths").map(|v| parse_lengths(v)).transpose()?;
+        if levels > 0 && lengths.is_some() {
+            let reason = "give levels or lengths, not both".into();
+            return Err(BuildError::BadOption { algo: "bsl", option: "lengths".into(), reason });
+        }
+        let first = match spec.options.get("first").map(String::as_str) {
+            None | Some("hash") => FirstLevel::Hash,
+            Some("array") => FirstLevel::Array,
+            Some(v) => return Err(bad_option("first", v, "expected hash or array")),
+        };
+        Ok(BslConfig { levels: (levels > 0).then_some(levels), lengths, first })
     }
+}
+
+/// `L1/L2/…` as lengths (their order and range are checked when building).
+fn parse_lengths(v: &str) -> Result<Vec<u32>, BuildError> {
+    let bad = || bad_option("lengths", v, "expected lengths like 16/24/32");
+    v.split('/').map(|l| l.trim().parse().map_err(|_| bad())).collect()
+}
+
+fn bad_option(key: &str, value: &str, reason: &str) -> BuildError {
+    BuildError::BadOption { algo: "bsl", option: format!("{key}={value}"), reason: reason.into() }
 }
 
 #[cfg(test)]
@@ -64,8 +91,12 @@ use level::Level;
 /// Value bit: a longer prefix placed this entry; the search continues right.
 const MARKER: u32 = 1 << 31;
 
-/// Largest number of expanded prefixes `levels=K` may produce.
+/// Largest number of expanded prefixes `levels=K` or `lengths=…` may produce.
 pub const MAX_ENTRIES: u64 = 1 << 26;
+
+/// Longest first searched length `first=array` accepts: its array has `2^len` 4-byte slots,
+/// so 20 bits bound it at 4 MiB (the paper's array is 16–17 bits).
+pub const MAX_ARRAY_BITS: u32 = 20;
 
 /// Build options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -73,6 +104,20 @@ pub struct BslConfig {
     /// Expand to this many lengths chosen by the CPE dynamic program (`None`: search every
     /// distinct route length).
     pub levels: Option<u32>,
+    /// Expand to exactly these lengths (strictly increasing; exclusive with `levels`).
+    pub lengths: Option<Vec<u32>>,
+    /// How the table of the shortest searched length is stored.
+    pub first: FirstLevel,
+}
+
+/// How the table of the shortest searched length is stored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FirstLevel {
+    /// A one-line-per-probe hash table, like every other length.
+    #[default]
+    Hash,
+    /// A full array indexed by the first `len` bits (§6.3); `len <= MAX_ARRAY_BITS`.
+    Array,
 }
 
 /// Binary search on prefix lengths; see the module doc.
@@ -81,6 +126,8 @@ pub struct Bsl<A: Address> {
     /// Raw next hop of the default route (0: none).
     default: u32,
     levels: Vec<Level<A>>,
+    /// See [`BslStats::hash_time`].
+    hash_time: std::time::Duration,
 }
 
 /// Sizes of a built table.
@@ -92,8 +139,15 @@ pub struct BslStats {
     pub entries: Vec<usize>,
     /// Markers per length (entries with the marker bit, including prefixes that are markers).
     pub markers: Vec<usize>,
-    /// Buckets per length.
+    /// Buckets per length (slots for an array level).
     pub buckets: Vec<usize>,
+    /// Bytes per length's table.
+    pub bytes: Vec<usize>,
+    /// Whether the first length is a full array.
+    pub first_array: bool,
+    /// Time the build spent building the hash tables, finding their per-group seeds included
+    /// (the paper's "time to find hash", Table 11).
+    pub hash_time: std::time::Duration,
 }
 
 impl<A: Address> Bsl<A> {
@@ -104,6 +158,9 @@ impl<A: Address> Bsl<A> {
             entries: self.levels.iter().map(|l| l.entries).collect(),
             markers: self.levels.iter().map(|l| l.markers).collect(),
             buckets: self.levels.iter().map(|l| l.table.buckets()).collect(),
+            bytes: self.levels.iter().map(|l| l.table.memory_bytes()).collect(),
+            first_array: self.levels.first().is_some_and(|l| l.is_array()),
+            hash_time: self.hash_time,
         }
     }
 

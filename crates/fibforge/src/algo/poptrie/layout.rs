@@ -40,8 +40,8 @@ pub trait Key: Address {
     /// The cursor one level deeper.
     fn advance(k: Self::Cursor) -> Self::Cursor;
     /// Root fan-out is supported (`fanout.rs`): IPv6 only, so IPv4 lookups carry no test
-    /// for it (IPv4 tables have thousands of roots and walks of one or two levels: ris2015
-    /// took 58.7 MiB with it and half the lookup rate).
+    /// for it (IPv4 tables have thousands of roots and walks of one or two levels, so fan-out
+    /// costs them memory and rate; figures in `docs/experiments/poptrie.md`).
     const FANOUT: bool;
     /// The address's first 64 bits (zero-padded), left-aligned.
     fn window(self) -> u64;
