@@ -22,7 +22,10 @@
  *   - A new reader is OFFLINE. An offline reader's lookups are correct and safe, but each
  *     call synchronises with the writer (a store and a memory fence, like an epoch pin).
  *   - fibforge_reader*_online() registers the thread's interest: from then on lookups do no
- *     synchronisation at all (a load of the published structure and the walk). In exchange
+ *     synchronisation at all (the walk of the structure the reader took when it went online
+ *     or last reported). An online reader therefore sees a structure the writer replaced
+ *     (a rebuild; with bplus, an update that moves interval boundaries) at its next
+ *     quiescent state; changes written in place show at once. In exchange
  *     the writer cannot reuse memory it retires until the reader reports a quiescent state
  *     with fibforge_reader*_quiescent() (typically once per burst or poll loop, between
  *     lookups: no result pointer is kept across it, lookups return values only) or goes

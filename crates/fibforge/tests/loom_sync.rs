@@ -99,7 +99,8 @@ fn replaced_views_are_freed_only_after_online_readers_report() {
 }
 
 /// A reader that stays online and never reports: nothing it may hold is freed, however often
-/// the writer reclaims; dropping its registration releases everything.
+/// the writer reclaims (including the view it loaded first and keeps using, as an online
+/// `Reader` does); dropping its registration releases everything.
 #[test]
 fn a_silent_reader_delays_reclamation_and_never_sees_freed_memory() {
     model(|| {
@@ -108,10 +109,13 @@ fn a_silent_reader_delays_reclamation_and_never_sees_freed_memory() {
         reg.online();
         let p = published.clone();
         let reader = thread::spawn(move || {
-            // SAFETY: online and silent: see the first model.
-            let v = unsafe { &*p.load() }.read();
+            // SAFETY: online and silent: see the first model. The reference is kept and read
+            // again, as an online `Reader` keeps the view it loaded at its last report.
+            let held = unsafe { &*p.load() };
+            let v = held.read();
             let w = unsafe { &*p.load() }.read();
             assert!(w >= v);
+            assert_eq!(held.read(), v, "the held view is intact while the reader is silent");
             reg // handed back, still online
         });
         published.publish(&View::new(2));

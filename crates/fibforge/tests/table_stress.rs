@@ -155,10 +155,11 @@ fn readers_see_only_real_routes<A: Key, F: Concurrent<A>>(
             std::thread::spawn(move || {
                 let mut x = 0x9E37_79B9_7F4A_7C15 ^ t;
                 let mut checked = 0u64;
-                let mut burst = |lookup: &dyn Fn(A) -> Option<NextHop>| {
+                // An online reader answers for the view it took at its last report (or going
+                // online), so the oldest version it may show is the one stored before that.
+                let mut burst = |v0: usize, lookup: &dyn Fn(A) -> Option<NextHop>| {
                     for _ in 0..256 {
                         let i = xorshift(&mut x) as usize % probes.len();
-                        let v0 = version.load(Ordering::Acquire);
                         let got = lookup(probes[i]);
                         let v1 = version.load(Ordering::Acquire) + 1; // one may be in flight
                         assert!(
@@ -171,16 +172,19 @@ fn readers_see_only_real_routes<A: Key, F: Concurrent<A>>(
                 };
                 // Reader 0: QSBR (online, a quiescent state after each burst); reader 1:
                 // pinned bursts, offline in between.
+                let mut taken = version.load(Ordering::Acquire);
                 if t == 0 {
                     reader.online();
                 }
                 while !done.load(Ordering::Acquire) {
                     if t == 0 {
-                        burst(&|a| reader.lookup(a));
+                        burst(taken, &|a| reader.lookup(a));
+                        taken = version.load(Ordering::Acquire);
                         reader.quiescent();
                     } else {
+                        taken = version.load(Ordering::Acquire);
                         let pinned = reader.pin();
-                        burst(&|a| pinned.lookup(a));
+                        burst(taken, &|a| pinned.lookup(a));
                     }
                 }
                 checked

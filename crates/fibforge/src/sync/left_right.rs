@@ -159,14 +159,18 @@ mod tests {
         let p = "10.1.0.0/16".parse().unwrap();
         let first = Arc::as_ptr(t.fib().view());
         t.insert(p, hop(2)).unwrap();
+        assert_eq!(r.lookup(0x0A01_0203), Some(hop(1)), "online: the view of its last report");
+        r.quiescent();
         assert_eq!(r.lookup(0x0A01_0203), Some(hop(2)));
         assert_ne!(Arc::as_ptr(t.fib().view()), first, "the spare became current");
         r.quiescent();
         t.insert(p, hop(3)).unwrap();
         assert_eq!(t.fib().last_update_path(), Some("spare"), "the old copy was reused");
         assert_eq!(Arc::as_ptr(t.fib().view()), first);
+        r.quiescent();
         assert_eq!(r.lookup(0x0A01_0203), Some(hop(3)));
         t.remove(&p).unwrap();
+        r.quiescent();
         assert_eq!(r.lookup(0x0A01_0203), Some(hop(1)));
     }
 

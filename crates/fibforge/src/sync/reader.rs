@@ -2,9 +2,13 @@
 //! states) and [`Pinned`] (a burst that brings an offline reader online and back).
 //!
 //! A reader is registered with its table's [`Grace`](super::Grace) domain from creation to
-//! drop. While *online* its lookups load the published view and walk it with no other work;
-//! the writer frees nothing the reader may hold until the reader reports a quiescent state
-//! ([`Reader::quiescent`]), goes offline, or is dropped. While *offline* (the initial state)
+//! drop. While *online* it holds the view published when it went online or last reported,
+//! and its lookups walk that view with no other work (not even a load of the published
+//! pointer, which the compiler can then keep out of a lookup loop); the writer frees nothing
+//! the reader may hold until the reader reports a quiescent state ([`Reader::quiescent`]),
+//! goes offline, or is dropped. So an online reader sees a replaced view (a rebuild, a
+//! structure swapped by an update) at its next report; changes the writer makes in place
+//! show at once. While *offline* (the initial state)
 //! the writer does not wait for it, and each lookup brings it online for its own duration
 //! (a store and a fence, the cost of an epoch pin).
 //!
@@ -27,8 +31,9 @@ type Marker<A> = PhantomData<(fn(A) -> A, Cell<()>)>;
 
 /// A lookup handle for one thread (QSBR, see [`crate::sync`]), created offline by
 /// [`Table::reader`](super::Table::reader). Online ([`online`](Self::online)), a lookup only
-/// loads the published view and walks it, and the writer keeps what it retires until the
-/// reader reports ([`quiescent`](Self::quiescent)), goes offline or is dropped. Offline, each
+/// walks the view held since the last report, and the writer keeps what it retires until the
+/// reader reports ([`quiescent`](Self::quiescent)), goes offline or is dropped; a view the
+/// writer replaced shows at the next report. Offline, each
 /// lookup synchronises for its own duration. `Send`, not `Sync`.
 pub struct Reader<A: Address, V: Lookup<A> + 'static> {
     session: Session<V>,
@@ -81,10 +86,9 @@ impl<A: Address, V: Lookup<A>> Reader<A, V> {
     /// One lookup: only the walk when online; when offline, goes online for the lookup.
     #[inline]
     pub fn lookup(&self, addr: A) -> Option<NextHop> {
-        if self.session.is_online() {
-            self.session.current().lookup(addr)
-        } else {
-            self.lookup_offline(addr)
+        match self.session.current() {
+            Some(v) => v.lookup(addr),
+            None => self.lookup_offline(addr),
         }
     }
 
@@ -94,7 +98,7 @@ impl<A: Address, V: Lookup<A>> Reader<A, V> {
     /// for the table as it was), so take it again after each quiescent state.
     #[inline]
     pub fn view(&self) -> Option<&V> {
-        self.session.is_online().then(|| self.session.current())
+        self.session.current()
     }
 
     /// Looks up `addrs` into `out` (offline: online for the batch).
@@ -127,7 +131,7 @@ impl<A: Address, V: Lookup<A>> Pinned<'_, A, V> {
     /// The current view, valid while pinned.
     #[inline(always)]
     pub fn view(&self) -> &V {
-        self.reader.session.current()
+        self.reader.session.current().expect("a pinned reader is online")
     }
 
     /// One lookup.

@@ -5,9 +5,10 @@
 //! A reader is registered with the writer's [`Grace`](crate::sync::Grace) domain from
 //! creation to drop. Offline (the initial state), each call brings it online for its own
 //! duration (a store and a fence, the cost of an epoch pin) and the writer does not wait for
-//! it in between. Online ([`LoopReader::online`]), a lookup only loads the published
-//! structure and walks it; what the writer retires meanwhile is kept until the reader reports
-//! a quiescent state ([`LoopReader::quiescent`]), goes offline or is dropped.
+//! it in between. Online ([`LoopReader::online`]), a lookup only walks the structure held
+//! since going online or the last report; what the writer retires meanwhile is kept until
+//! the reader reports a quiescent state ([`LoopReader::quiescent`]), goes offline or is
+//! dropped, and a structure the writer replaced shows at that report.
 //!
 //! Soundness rests on what the types enforce: a `LoopReader` is `Send` but not `Sync` (its
 //! slot is used by one thread at a time), every method that ends a read-side section takes
