@@ -21,7 +21,11 @@
 //! table's longest route covering the leaf, and every internal node has both children.
 //!
 //! **Limits.** Node counts and PortMapTable ids below 2^31 (a `LimitExceeded` error beyond).
-//! No incremental updates (build a new structure); batches are per-key loops.
+//! Batches are per-key loops.
+//!
+//! **Updates** (`leafpush=off` only): [`MergedWriter`] inserts and removes one route of one
+//! table in place, creating and freeing nodes on its path (`merged/update.rs`). The
+//! leaf-pushed shape has none (build a new structure).
 
 use super::trie_build::{LEAF, NONE, Pmt, leaf_push, limit, merge, node_composites};
 use super::{MultiLookup, VrfId};
@@ -31,6 +35,12 @@ use crate::nexthop::NextHop;
 use crate::registry::AlgoSpec;
 use crate::rib::Rib;
 use std::marker::PhantomData;
+
+#[cfg(test)]
+mod tests_update;
+mod update;
+
+pub use update::MergedWriter;
 
 const NAME: &str = "merged_trie";
 
