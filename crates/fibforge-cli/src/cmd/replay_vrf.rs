@@ -33,7 +33,7 @@ impl Placement {
 
 /// A many-table structure with per-table route updates.
 pub trait MultiWriter<A: Address>: MultiLookup<A> + Sized + 'static {
-    type Config: Send + Sync + 'static;
+    type Config: Default + Clone + Send + Sync + 'static;
     fn build(tables: Vec<Rib<A>>, cfg: &Self::Config) -> Result<Self, BuildError>;
     fn set(&mut self, vrf: VrfId, p: Prefix<A>, hop: Option<NextHop>) -> Result<(), BuildError>;
     fn path(&self) -> Option<&'static str> {
@@ -76,6 +76,19 @@ pub struct VrfConfig<A: Address, C> {
     pub vrf: usize,
     /// The other tables, in VRF order (the loaded table goes in at `vrf`).
     pub others: Arc<Vec<Rib<A>>>,
+}
+
+impl<A: Address, C: Clone> Clone for VrfConfig<A, C> {
+    fn clone(&self) -> Self {
+        VrfConfig { inner: self.inner.clone(), vrf: self.vrf, others: self.others.clone() }
+    }
+}
+
+/// The loaded table alone (table 0 of 1).
+impl<A: Address, C: Default> Default for VrfConfig<A, C> {
+    fn default() -> Self {
+        VrfConfig { inner: C::default(), vrf: 0, others: Arc::default() }
+    }
 }
 
 impl<A: Address, C> VrfConfig<A, C> {

@@ -84,18 +84,18 @@ fn workload(n: usize, k: usize) -> (Vec<Rib<u32>>, Vec<Update>) {
     let ups = (0..k)
         .map(|i| {
             let r = xorshift(&mut x);
-            let (v, p) = if i % 100 == 0 {
+            let (v, p) = if i.is_multiple_of(100) {
                 (
                     (r % 3) as VrfId,
                     Prefix4::new_masked(r as u32, 4 + (r >> 40) as u32 % 10).unwrap(),
                 )
-            } else if r % 3 == 0 {
+            } else if r.is_multiple_of(3) {
                 let p = Prefix4::new_masked(r as u32, 8 + (r >> 40) as u32 % 25).unwrap();
                 ((r >> 20) as VrfId % 3, p)
             } else {
                 routes[(r >> 8) as usize % routes.len()]
             };
-            (v, p, (i % 4 != 0).then(|| hop((r >> 52 & 63) as u32)))
+            (v, p, (!i.is_multiple_of(4)).then(|| hop((r >> 52 & 63) as u32)))
         })
         .collect();
     (tables, ups)
