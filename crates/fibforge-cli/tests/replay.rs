@@ -115,7 +115,8 @@ fn replay_all_runs_every_updatable_structure_without_mismatch() {
     for want in ["poptrie", "bplus", "radix", "loop", "bloomfwd", "miht", "treebitmap6"] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
-    for want in ["dir24_8", "sail_b", "sail_u", "sail_l", "dxr16", "cpe_var:leafpush=off"] {
+    for want in ["dir24_8", "sail_b", "sail_u", "sail_l", "sail_m", "dxr16", "cpe_var:leafpush=off"]
+    {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
     for r in runs {

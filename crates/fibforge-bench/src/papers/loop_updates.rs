@@ -4,8 +4,9 @@
 //!
 //! SAIL_M follows routes incrementally ([`SailMWriter`]) but has no table insertion or
 //! deletion: Fig. 14 gives it both a rebuild of the n tables and the FIB's routes inserted
-//! (or withdrawn) one by one through its route updates. Trie Overlap has no incremental path
-//! at all (the paper's rebuild comparator): every row naming it is a rebuild from scratch.
+//! (or withdrawn) one by one through its route updates. The Merged Trie (`leafpush=off`)
+//! follows Fig. 13's routes in place too ([`MergedWriter`]). Trie Overlap has no incremental
+//! path at all (the paper's rebuild comparator): every row naming it is a rebuild from scratch.
 
 use super::loop_::{perturbed, sets};
 use super::util::{f, median_ms, percentile};
@@ -13,6 +14,7 @@ use super::{Study, StudyInput};
 use crate::replay::load_updates;
 use fibforge::multi::baselines;
 use fibforge::multi::loop_::{Loop, LoopConfig};
+use fibforge::multi::merged::MergedWriter;
 use fibforge::multi::sail_m::SailMWriter;
 use fibforge::multi::{MultiLookup, VrfId};
 use fibforge::registry::AlgoSpec;
@@ -59,7 +61,8 @@ fn timing_cells(ns: &mut [f64]) -> [String; 4] {
 }
 
 /// Fig. 13: the update stream into VRF 0 of two perturbed tables, one update at a time, for
-/// LOOP (with and without Optimization 1), SAIL_M, and Trie Overlap rebuilt per update.
+/// LOOP (with and without Optimization 1), SAIL_M and the Merged Trie in place, and Trie Overlap
+/// rebuilt per update.
 pub fn fig13(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>, String> {
     let path = input.updates.as_ref().ok_or("loop-fig13 needs an update stream (--updates)")?;
     let mut hops = fibforge_io::Table::new(&Default::default());
@@ -99,12 +102,16 @@ pub fn fig13(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>
     let label = format!("SAIL_M (in place; {rebuilds} rebuilds to 32-bit words)");
     let [mean, p50, p99, rate] = timing_cells(&mut ns);
     st.row(vec![label, ups.len().to_string(), mean, p50, p99, rate, "-".into(), bad.to_string()]);
+    log("loop-fig13: Merged Trie in place");
+    st.row(merged_row(&ribs, &ups)?);
     log("loop-fig13: Trie Overlap rebuilt per update");
     st.row(rebuild_row(&ribs, &ups[..ups.len().min(REBUILD_SAMPLE)])?);
     st.notes.push(
         "Time: one `insert`/`remove` call (RIB and structure), wall clock, same tables and \
          stream for every row. SAIL_M rewrites the slots of the route in place \
-         (`SailMWriter`). Trie Overlap has no incremental path: each of its updates is a \
+         (`SailMWriter`); the Merged Trie (`MergedWriter`, no RIB: the route is one entry of \
+         one node's vector) creates or frees the nodes on the route's path and changes that \
+         entry. Trie Overlap has no incremental path: each of its updates is a \
          rebuild of both tables from scratch (the RIB change included), timed for the first \
          updates only. Mismatches: lookups differing from the RIBs after the stream, at the \
          first, last and next address of every updated prefix, both tables."
@@ -141,6 +148,29 @@ fn loop_row(
     let label = format!("LOOP group {group}, optimization 1 {}", if opt1 { "on" } else { "off" });
     let [mean, p50, p99, rate] = timing_cells(&mut ns);
     Ok(vec![label, ups.len().to_string(), mean, p50, p99, rate, share.join(" / "), bad.to_string()])
+}
+
+/// The Merged Trie (`leafpush=off`) following `ups` in place ([`MergedWriter`]).
+fn merged_row(ribs: &[Rib<u32>], ups: &[Update4]) -> Result<Vec<String>, String> {
+    let mut w = MergedWriter::build(ribs, &Default::default()).map_err(|e| e.to_string())?;
+    let mut truth = ribs.to_vec();
+    let mut ns = time_stream(ups, |p, hop| {
+        match hop {
+            Some(h) => w.insert(0, p, h).map(|_| ()),
+            None => w.remove(0, &p).map(|_| ()),
+        }
+        .map_err(|e| e.to_string())
+    })?;
+    for &(p, hop) in ups {
+        match hop {
+            Some(h) => truth[0].insert(p, h),
+            None => truth[0].remove(&p),
+        };
+    }
+    let bad = mismatches(&w, |v| truth[v as usize].clone(), ups);
+    let [mean, p50, p99, rate] = timing_cells(&mut ns);
+    let label = "Merged Trie (leafpush=off, in place)".to_string();
+    Ok(vec![label, ups.len().to_string(), mean, p50, p99, rate, "-".into(), bad.to_string()])
 }
 
 /// Trie Overlap rebuilt from scratch after each update of `ups`.

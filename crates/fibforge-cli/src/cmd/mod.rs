@@ -10,6 +10,7 @@ pub mod lookup;
 mod presets;
 pub mod replay;
 pub mod replay_algos;
+pub mod replay_vrf;
 pub mod soak;
 pub mod stats;
 pub mod verify;

@@ -5,12 +5,15 @@
 //! of the updated structure against a fresh compile of the final RIB, and the final
 //! comparison with a fresh compile and with the RIB.
 //!
+//! `--tables T --vrf N` (LOOP and SAIL_M): the stream into table N of T (`replay_vrf.rs`).
+//!
 //! The family with more updates in the stream is replayed unless `--family` names one (the
 //! other family's updates are counted in `skipped_updates`). `--algo all` replays every
 //! structure with updates (see `replay_algos.rs`) and ends with one table of all of them.
 //! Exit status 1 when a final structure differs.
 
-use super::replay_algos::{COMMON, IPV4_ONLY, Job, ReplayFamily, concurrency, replay_any};
+use super::replay_algos::{COMMON, IPV4_ONLY, Job, MULTI, ReplayFamily, concurrency, replay_any};
+use super::replay_vrf::Placement;
 use crate::load::{TableArgs, load_table};
 use anyhow::{Context, bail};
 use fibforge::registry::{self, AlgoSpec};
@@ -27,7 +30,7 @@ pub struct Args {
     updates: PathBuf,
     /// Algorithm with incremental updates (`poptrie`, `bplus`, `radix`, `loop`, the Bloom
     /// family, `miht`, `treebitmap4`/`6`, `cpe_fixed`/`cpe_var` with `leafpush=off`; IPv4
-    /// also `dir24_8`, `sail_b`, `sail_u`), with options; or `all`: each in turn and one
+    /// also `dir24_8`, `sail_b`, `sail_u`; `sail_l`, `sail_m` up to /64), with options; or `all`: each in turn and one
     /// table side by side. Poptrie and bplus are concurrent themselves; the others run behind
     /// two copies (left-right), so lookups during updates are measured for every one.
     #[arg(long, default_value = crate::load::DEFAULT_ALGO)]
@@ -53,6 +56,14 @@ pub struct Args {
     /// Write the figures as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// `loop` and `sail_m`: hold this many tables (the loaded one and perturbed copies of it,
+    /// as `fibforge bench --preset loop-fig13`) and replay the stream into table `--vrf`
+    /// (1 to 4096; default 1: the loaded table alone).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    tables: u32,
+    /// With `--tables`: the table (VRF id) the stream goes into; the final checks are on it.
+    #[arg(long, default_value_t = 0)]
+    vrf: u32,
     /// The family to replay (default: the one with more updates in the stream).
     #[arg(long, value_parser = ["ipv4", "ipv6"])]
     family: Option<String>,
@@ -80,6 +91,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 spec.name
             );
         }
+    }
+    let placement = Placement::from_args(args.tables as usize, args.vrf as usize)?;
+    if placement.is_some() && !all && !MULTI.contains(&spec.name.as_str()) {
+        bail!(
+            "--tables applies to the many-table structures {} (got '{}')",
+            MULTI.join(", "),
+            spec.name
+        );
     }
     std::fs::File::open(&args.updates)
         .with_context(|| format!("cannot open the updates {}", args.updates.display()))?;
@@ -113,10 +132,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         crate::progress::follow(per_run * structures, "replay: updates", &counter, |_| {
             anyhow::Ok(if v4 {
                 let rib = std::mem::take(&mut table.v4);
-                (run_family(&spec, all, rib, &ups.v4, &ups.v4_time_us, &settings)?, ups.v6.len())
+                (
+                    run_family(&spec, all, rib, &ups.v4, &ups.v4_time_us, &settings, placement)?,
+                    ups.v6.len(),
+                )
             } else {
                 let rib = std::mem::take(&mut table.v6);
-                (run_family(&spec, all, rib, &ups.v6, &ups.v6_time_us, &settings)?, ups.v4.len())
+                (
+                    run_family(&spec, all, rib, &ups.v6, &ups.v6_time_us, &settings, placement)?,
+                    ups.v4.len(),
+                )
             })
         })?;
     if all {
@@ -185,9 +210,10 @@ fn run_family<A: ReplayFamily>(
     ups: &[Update<A>],
     times_us: &[u64],
     settings: &ReplaySettings,
+    placement: Option<Placement>,
 ) -> anyhow::Result<Vec<Run>> {
     if !all {
-        let job = Job { spec, rib, ups, times_us, settings };
+        let job = Job { spec, rib, ups, times_us, settings, placement };
         let report = replay_any(job)?;
         print(&report);
         return Ok(vec![Run { algo: spec.to_string(), report: Ok(report) }]);
@@ -195,7 +221,7 @@ fn run_family<A: ReplayFamily>(
     let mut runs = Vec::new();
     for name in A::all() {
         let spec: AlgoSpec = name.parse()?;
-        let job = Job { spec: &spec, rib: rib.clone(), ups, times_us, settings };
+        let job = Job { spec: &spec, rib: rib.clone(), ups, times_us, settings, placement };
         let report = replay_any(job);
         match &report {
             Ok(r) => print(r),

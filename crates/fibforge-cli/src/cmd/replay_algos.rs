@@ -3,10 +3,12 @@
 //! [`LeftRight`] (two copies: readers look up in one while the writer updates the other),
 //! so reader lookups during updates are measured for all of them.
 
+use super::replay_vrf::{InVrf, MultiWriter, Placement, VrfConfig};
 use anyhow::bail;
 use fibforge::algo::bloom::{BloomFib, BloomKey};
 use fibforge::algo::{bplus, dir24_8, miht, multibit, poptrie, radix, sail, treebitmap};
-use fibforge::multi::loop_::{LoopConfig, LoopFib};
+use fibforge::multi::loop_::{Loop, LoopConfig, LoopFib};
+use fibforge::multi::sail_m::{SailMFib, SailMWriter};
 use fibforge::registry::AlgoSpec;
 use fibforge::sync::{Concurrent, LeftRight};
 use fibforge::{Incremental, Rib};
@@ -32,9 +34,13 @@ pub const COMMON: &[&str] = &[
     "dxr18",
 ];
 
-/// The structures with updates `--algo all` runs for IPv4 only (SAIL_L has IPv6 updates,
-/// `--algo sail_l`, but real IPv6 tables hold routes past its /64).
-pub const IPV4_ONLY: &[&str] = &["dir24_8", "sail_b", "sail_u", "sail_l"];
+/// The structures with updates `--algo all` runs for IPv4 only (SAIL_L and SAIL_M have IPv6
+/// updates, `--algo sail_l` / `sail_m`, but real IPv6 tables hold routes past their /64).
+pub const IPV4_ONLY: &[&str] = &["dir24_8", "sail_b", "sail_u", "sail_l", "sail_m"];
+
+/// The many-table structures `--tables` / `--vrf` apply to (the others ignore them under
+/// `--algo all`).
+pub const MULTI: &[&str] = &["loop", "sail_m"];
 
 /// How a structure runs under `replay`, for the report.
 pub fn concurrency(name: &str) -> &'static str {
@@ -58,6 +64,8 @@ pub struct Job<'a, A: fibforge::Address> {
     pub ups: &'a [Update<A>],
     pub times_us: &'a [u64],
     pub settings: &'a ReplaySettings,
+    /// `--tables` / `--vrf`: the stream into one table of many (LOOP and SAIL_M only).
+    pub placement: Option<Placement>,
 }
 
 impl<A: BenchAddress> Job<'_, A> {
@@ -71,6 +79,20 @@ impl<A: BenchAddress> Job<'_, A> {
         F::Config: Send + Sync,
     {
         self.run::<LeftRight<A, F>>(cfg)
+    }
+
+    /// The many-table structure `W` with the stream into one of its tables when `--tables`
+    /// asks for several, else `single` (its one-table form).
+    fn multi<W, S>(self, inner: W::Config) -> anyhow::Result<ReplayReport>
+    where
+        W: MultiWriter<A>,
+        S: Incremental<A, Config = W::Config> + 'static,
+    {
+        let Some(at) = self.placement else { return self.doubled::<S>(&inner) };
+        let cfg = VrfConfig::new(inner, &self.rib, at);
+        let name = format!("{} (vrf {} of {})", self.spec, at.vrf, at.tables);
+        let (rib, ups, times, settings) = (self.rib, self.ups, self.times_us, self.settings);
+        Ok(replay::<A, LeftRight<A, InVrf<A, W>>>(rib, ups, times, &cfg, name, settings)?)
     }
 }
 
@@ -100,7 +122,7 @@ fn common<A: ReplayFamily>(job: Job<'_, A>) -> Option<anyhow::Result<ReplayRepor
             .and_then(|_| job.doubled::<radix::Radix<A>>(&())),
         "loop" => LoopConfig::from_spec(spec)
             .map_err(Into::into)
-            .and_then(|cfg| job.doubled::<LoopFib<A>>(&cfg)),
+            .and_then(|cfg| job.multi::<Loop<A>, LoopFib<A>>(cfg)),
         "bloom_naive" | "bloom_base" | "bloomfwd" => {
             fibforge::algo::bloom::BloomConfig::from_spec(spec)
                 .map_err(Into::into)
@@ -124,6 +146,9 @@ fn common<A: ReplayFamily>(job: Job<'_, A>) -> Option<anyhow::Result<ReplayRepor
         "sail_l" => sail::SailConfig::from_spec(spec)
             .map_err(Into::into)
             .and_then(|cfg| job.doubled::<sail::SailL<A>>(&cfg)),
+        "sail_m" => sail::SailConfig::from_spec(spec)
+            .map_err(Into::into)
+            .and_then(|cfg| job.multi::<SailMWriter<A>, SailMFib<A>>(cfg)),
         _ => {
             let cfg = poptrie::Config::from_spec::<A>(spec)?;
             cfg.map_err(Into::into).and_then(|cfg| job.run::<poptrie::Poptrie<A>>(&cfg))

@@ -21,8 +21,11 @@
 //! table's longest route covering the leaf, and every internal node has both children.
 //!
 //! **Limits.** Node counts and PortMapTable ids below 2^31 (a `LimitExceeded` error beyond).
-//! No incremental updates (build a new structure); batches walk 16 keys interleaved
-//! (`lanes`, `walk_plain`).
+//! Batches walk 16 keys interleaved (`lanes`, `walk_plain`).
+//!
+//! **Updates** (`leafpush=off` only): [`MergedWriter`] inserts and removes one route of one
+//! table in place, creating and freeing nodes on its path (`merged/update.rs`). The
+//! leaf-pushed shape has none (build a new structure).
 
 use super::braiding::Braid;
 use super::lanes::batch;
@@ -35,6 +38,12 @@ use crate::nexthop::NextHop;
 use crate::registry::AlgoSpec;
 use crate::rib::Rib;
 use std::marker::PhantomData;
+
+#[cfg(test)]
+mod tests_update;
+mod update;
+
+pub use update::MergedWriter;
 
 const NAME: &str = "merged_trie";
 

@@ -19,7 +19,10 @@
 //! Next hops are full 32-bit ids: no cap on their number.
 //!
 //! **Files**: `build.rs` (the merged levels), `update.rs` (route changes in place, the
-//! composites' reference counts), `writer.rs` ([`SailMWriter`]: RIBs and the update calls).
+//! composites' reference counts), `writer.rs` ([`SailMWriter`]: RIBs and the update calls),
+//! `shared.rs` ([`SailMShared`] / [`SailMReader`]: concurrent readers on the library's QSBR
+//! publication, two copies), `single.rs` ([`SailMFib`]'s `Incremental` updates, which
+//! `fibforge replay --algo sail_m` runs).
 //!
 //! **Invariants.** A slot is a chunk exactly when some table has a route longer than the
 //! slot inside it; a leaf's composite holds, for each table, its longest match for the whole
@@ -46,13 +49,18 @@
 //! structure in 32-bit words (`last_update_path() == "rebuild"`).
 
 mod build;
+mod shared;
+mod single;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_shared;
 #[cfg(test)]
 mod tests_update;
 mod update;
 mod writer;
 
+pub use shared::{SailMReader, SailMShared};
 pub use writer::SailMWriter;
 
 use super::{MultiLookup, VrfId};
@@ -293,21 +301,29 @@ impl<A: Address> MultiLookup<A> for SailM<A> {
     }
 }
 
-/// SAIL_M holding a single table, as a plain [`Lookup`] (the registry's `sail_m`).
+/// SAIL_M holding a single table, as a plain [`Lookup`] (the registry's `sail_m`), with
+/// [`Incremental`](crate::fib::Incremental) route updates in place (`single.rs`).
 #[derive(Clone, Debug)]
-pub struct SailMFib<A: Address>(SailM<A>);
+pub struct SailMFib<A: Address> {
+    m: SailM<A>,
+    /// The composites' reference counts, made at the first update (a lookup-only structure
+    /// never pays for it).
+    book: Option<update::Book>,
+    last_path: &'static str,
+}
 
 impl<A: Address> SailMFib<A> {
     /// SAIL_M over the one table `rib`.
     pub fn build(rib: &Rib<A>, cfg: &SailConfig) -> Result<Self, BuildError> {
-        SailM::build(std::slice::from_ref(rib), cfg).map(SailMFib)
+        let m = SailM::build(std::slice::from_ref(rib), cfg)?;
+        Ok(SailMFib { m, book: None, last_path: "build" })
     }
 }
 
 impl<A: Address> Lookup<A> for SailMFib<A> {
     #[inline]
     fn lookup(&self, addr: A) -> Option<NextHop> {
-        self.0.lookup(0, addr)
+        self.m.lookup(0, addr)
     }
     fn lookup_batch(&self, addrs: &[A], out: &mut [Option<NextHop>]) {
         assert!(out.len() >= addrs.len(), "output shorter than input");
@@ -316,10 +332,10 @@ impl<A: Address> Lookup<A> for SailMFib<A> {
             for (k, &x) in keys.iter_mut().zip(a) {
                 k.1 = x;
             }
-            MultiLookup::lookup_batch(&self.0, &keys[..a.len()], o);
+            MultiLookup::lookup_batch(&self.m, &keys[..a.len()], o);
         }
     }
     fn memory_bytes(&self) -> usize {
-        MultiLookup::memory_bytes(&self.0)
+        MultiLookup::memory_bytes(&self.m)
     }
 }

@@ -16,12 +16,12 @@ use crate::rib::Rib;
 ///
 /// Each `insert` or `remove` changes one table's RIB, then rewrites only the words of the
 /// slots the route covers (see the [module docs](super)). Lookups need `&self`, updates
-/// `&mut self`: there is no concurrent reader (share it behind a lock, or clone it).
+/// `&mut self`; for readers on other threads use [`SailMShared`](super::SailMShared).
 #[derive(Clone, Debug)]
 pub struct SailMWriter<A: Address> {
     m: SailM<A>,
     book: Book,
-    ribs: Vec<Rib<A>>,
+    pub(super) ribs: Vec<Rib<A>>,
     last_path: &'static str,
 }
 
@@ -54,7 +54,7 @@ impl<A: Address> SailMWriter<A> {
         SailMStats { composites: self.book.live(), ..self.m.stats() }
     }
 
-    fn check(&self, vrf: VrfId, prefix: &Prefix<A>) -> Result<usize, BuildError> {
+    pub(super) fn check(&self, vrf: VrfId, prefix: &Prefix<A>) -> Result<usize, BuildError> {
         let v = vrf as usize;
         if v >= self.ribs.len() {
             let reason = format!("no table with VRF id {vrf} ({} tables)", self.ribs.len());
@@ -103,23 +103,9 @@ impl<A: Address> SailMWriter<A> {
         self.apply(v, prefix).map(|()| old)
     }
 
-    /// Rewrites the slots of `prefix` after table `v` changed there; on overflow of the word
-    /// width, rebuilds in 32-bit words.
+    /// Rewrites the slots of `prefix` after table `v` changed there (see [`apply_change`]).
     fn apply(&mut self, v: usize, prefix: &Prefix<A>) -> Result<(), BuildError> {
-        let (book, ribs) = (&mut self.book, &self.ribs[..]);
-        let done: Result<(), Overflow> = match &mut self.m.tables {
-            Tables::Narrow(t) => t.apply(book, ribs, v, prefix),
-            Tables::Wide(t) => t.apply(book, ribs, v, prefix),
-        };
-        self.last_path = "in place";
-        let Err(overflow) = done else { return Ok(()) };
-        // The words are half-updated: rebuild from the RIBs, wide (or fail as a build does).
-        if let Tables::Wide(_) = self.m.tables {
-            return Err(overflow.into_error::<u32>(NAME));
-        }
-        self.m = SailM::build(&self.ribs, &SailConfig { width: Width::Wide })?;
-        self.book = dispatch_book(&self.m);
-        self.last_path = "rebuild";
+        self.last_path = apply_change(&mut self.m, &mut self.book, &self.ribs, v, prefix)?;
         Ok(())
     }
 
@@ -140,7 +126,30 @@ impl<A: Address> SailMWriter<A> {
     }
 }
 
-fn dispatch_book<A: Address>(m: &SailM<A>) -> Book {
+/// Rewrites the slots of `prefix` in `m` after table `v` changed there in `ribs`; on overflow
+/// of the word width, rebuilds `m` (and `book`) in 32-bit words. The update path taken.
+pub(super) fn apply_change<A: Address>(
+    m: &mut SailM<A>,
+    book: &mut Book,
+    ribs: &[Rib<A>],
+    v: usize,
+    prefix: &Prefix<A>,
+) -> Result<&'static str, BuildError> {
+    let done: Result<(), Overflow> = match &mut m.tables {
+        Tables::Narrow(t) => t.apply(book, ribs, v, prefix),
+        Tables::Wide(t) => t.apply(book, ribs, v, prefix),
+    };
+    let Err(overflow) = done else { return Ok("in place") };
+    // The words are half-updated: rebuild from the RIBs, wide (or fail as a build does).
+    if let Tables::Wide(_) = m.tables {
+        return Err(overflow.into_error::<u32>(NAME));
+    }
+    *m = SailM::build(ribs, &SailConfig { width: Width::Wide })?;
+    *book = dispatch_book(m);
+    Ok("rebuild")
+}
+
+pub(super) fn dispatch_book<A: Address>(m: &SailM<A>) -> Book {
     match &m.tables {
         Tables::Narrow(t) => Book::of(t),
         Tables::Wide(t) => Book::of(t),
