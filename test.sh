@@ -4,8 +4,9 @@
 #
 # Python needs maturin, numpy and pytest for the interpreter in $PYTHON (default python3):
 #   python3 -m pip install maturin numpy pytest
-# The wheel is built into target/wheels and unpacked into target/py-test-site (nothing is
-# installed into the interpreter's own site-packages). Extra arguments go to cargo test.
+# The wheel (Cargo profile `checked`: optimised, without release's LTO) is built into
+# target/wheels and unpacked into target/py-test-site (nothing is installed into the
+# interpreter's own site-packages). Extra arguments go to cargo test.
 set -euo pipefail
 cd "$(dirname "$0")"
 PYTHON=${PYTHON:-python3}
@@ -17,7 +18,7 @@ if ! "$PYTHON" -c "import maturin, numpy, pytest" 2>/dev/null; then
   exit 1
 fi
 rm -rf target/wheels target/py-test-site
-(cd crates/fibforge-py && "$PYTHON" -m maturin build --release --quiet -i "$PYTHON" -o ../../target/wheels)
+(cd crates/fibforge-py && "$PYTHON" -m maturin build --profile checked --quiet -i "$PYTHON" -o ../../target/wheels)
 "$PYTHON" -m pip install --quiet --no-deps --no-index --disable-pip-version-check --root-user-action=ignore \
   --target target/py-test-site target/wheels/fibforge-*.whl
 PYTHONPATH="$PWD/target/py-test-site" "$PYTHON" -m pytest -q crates/fibforge-py/tests
