@@ -104,8 +104,8 @@ impl<A: Address> SailMShared<A> {
         self.current.stats()
     }
 
-    /// Inserts or replaces a route of table `vrf`; returns the previous next hop. Readers see
-    /// the change once this returns.
+    /// Inserts or replaces a route of table `vrf`; returns the previous next hop. Offline
+    /// readers see the change once this returns, online ones from their next report.
     pub fn insert(
         &mut self,
         vrf: VrfId,
