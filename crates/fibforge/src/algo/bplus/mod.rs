@@ -97,13 +97,15 @@ pub struct Config {
     /// The front directory on the top 16 key bits (see the module doc).
     pub dir: bool,
     /// Directory blocks inside one interval hold its next hop, not only its position
-    /// (`dir.rs`): one read instead of two for addresses the directory answers. Off by
-    /// default until measured (`docs/experiments/bplus.md`), like `dir2` and `bgroup`.
+    /// (`dir.rs`): one read instead of two for addresses the directory answers. On by
+    /// default (faster random lookups, no loss elsewhere: `docs/experiments/bplus.md`).
     pub dir_hops: bool,
-    /// Second-level directory tables (8 more key bits) for populous blocks (`dir.rs`).
+    /// Second-level directory tables (8 more key bits) for populous blocks (`dir.rs`). On by
+    /// default: single lookups inside prefixes start deeper.
     pub dir2: bool,
     /// Batch lanes start at their directory node, sorted into one lock step per start
-    /// level (`lookup.rs`), instead of all at the root.
+    /// level (`lookup.rs`), instead of all at the root. Off by default: sorting the lanes
+    /// cost more than the levels it skipped on random traffic.
     pub bgroup: bool,
     /// Addresses a batch walks in lock step: 8, 16 or 32.
     pub lanes: usize,
@@ -127,8 +129,8 @@ impl Default for Config {
             isa: None,
             delta: 4096,
             dir: true,
-            dir_hops: false,
-            dir2: false,
+            dir_hops: true,
+            dir2: true,
             bgroup: false,
             lanes: LANES,
             leaf: None,
@@ -296,8 +298,8 @@ impl Config {
             });
         }
         let dir = spec.get_bool("bplus", "dir", true)?;
-        let dir_hops = spec.get_bool("bplus", "dhop", false)?;
-        let dir2 = spec.get_bool("bplus", "dir2", false)?;
+        let dir_hops = spec.get_bool("bplus", "dhop", true)?;
+        let dir2 = spec.get_bool("bplus", "dir2", true)?;
         let bgroup = spec.get_bool("bplus", "bgroup", false)?;
         let lanes = spec.get_u32("bplus", "lanes", LANES as u32)? as usize;
         if ![8, 16, 32].contains(&lanes) {
