@@ -139,23 +139,12 @@ fn batch<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     let mut lanes = Lanes::<A::T, L>::new();
     for (i, &addr) in addrs.iter().enumerate() {
         let k = addr.top();
-        match fib.dir.entry(k) {
-            _ if k == A::T::MAX => {
-                out[i] = fib.answer::<S>(hops.get(fib.max_pos), addr);
-                continue;
-            }
-            Entry::Hop(hop) => {
-                out[i] = hop;
-                continue;
-            }
-            Entry::Direct(pos) => {
-                out[i] = fib.answer::<S>(hops.get(pos), addr);
-                continue;
-            }
-            // Lock steps start at the root here: moving lanes to a shared level cost more than
-            // the cached upper levels it skipped (`batch_by_start` sorts them by level instead).
-            Entry::Descend { .. } => {}
-        };
+        // Lock steps start at the root here: moving lanes to a shared level cost more than
+        // the cached upper levels it skipped (`batch_by_start` sorts them by level instead).
+        if let Front::Answered(hop) = front::<S, A>(fib, hops, addr, k) {
+            out[i] = hop;
+            continue;
+        }
         let g = lanes.len;
         (lanes.index[g], lanes.key[g]) = (i, k.min(A::T::MAX_BELOW));
         lanes.len += 1;
@@ -166,6 +155,25 @@ fn batch<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     }
     if lanes.len > 0 {
         lock_step::<I, S, A, L>(fib, hops, addrs, out, &lanes, 0);
+    }
+}
+
+/// What a batch does with one address after the directory.
+enum Front {
+    /// The raw answer (the directory, the last key's interval, or a directly answered block).
+    Answered(u32),
+    /// The tree walk starts at this node of this level.
+    Descend { level: usize, node: usize },
+}
+
+/// The directory step of a batch lane: answered at once, or where its descent starts.
+#[inline(always)]
+fn front<S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A, k: A::T) -> Front {
+    match fib.dir.entry(k) {
+        _ if k == A::T::MAX => Front::Answered(fib.answer::<S>(hops.get(fib.max_pos), addr)),
+        Entry::Hop(hop) => Front::Answered(hop),
+        Entry::Direct(pos) => Front::Answered(fib.answer::<S>(hops.get(pos), addr)),
+        Entry::Descend { level, node } => Front::Descend { level, node },
     }
 }
 
@@ -185,20 +193,12 @@ fn batch_by_start<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     let mut classes: [Lanes<A::T, L>; CLASSES] = std::array::from_fn(|_| Lanes::new());
     for (i, &addr) in addrs.iter().enumerate() {
         let k = addr.top();
-        let (level, node) = match fib.dir.entry(k) {
-            _ if k == A::T::MAX => {
-                out[i] = fib.answer::<S>(hops.get(fib.max_pos), addr);
-                continue;
-            }
-            Entry::Hop(hop) => {
+        let (level, node) = match front::<S, A>(fib, hops, addr, k) {
+            Front::Answered(hop) => {
                 out[i] = hop;
                 continue;
             }
-            Entry::Direct(pos) => {
-                out[i] = fib.answer::<S>(hops.get(pos), addr);
-                continue;
-            }
-            Entry::Descend { level, node } => (level, node),
+            Front::Descend { level, node } => (level, node),
         };
         let lanes = &mut classes[level];
         let g = lanes.len;
