@@ -9,18 +9,23 @@
 //!   offline around it);
 //! - `reader-offline`: an offline reader, each call synchronised (the default of a new one);
 //! - `c-qsbr`, `c-offline`: the same through `fibforge.h`, from loops written in C
-//!   (`csrc/capi_harness.c`, IPv4 only; rows marked "not available" without a C compiler).
+//!   (`csrc/capi_harness.c`, IPv4 only; rows marked "not available" without a C compiler);
+//! - `c-view`: the header's inline walk (`fibforge_view4_lookup`) over a view taken once per
+//!   burst or group of 64, as the header's typical loop (CPUs with popcount).
+//!
+//! A reader reports once per burst, where a poll loop would (the timing loop's
+//! [`Probe::rest`]), not through a counter in every lookup.
 
 use super::measure::Ctx;
 use crate::family::BenchAddress;
 use crate::report::{Row, Status};
-use crate::timing::{Mode, Probe, Run, Spread, measure_probe};
+use crate::timing::{Mode, POLL_BURST, Probe, Run, Spread, measure_probe};
 use fibforge::algo::poptrie::{Fib, Key};
 use fibforge::{NextHop, Reader, Table};
 use std::time::{Duration, Instant};
 
 /// Lookups between two quiescent states (or pins) in single mode: a poll loop's burst.
-pub const BURST: u32 = 256;
+pub const BURST: u64 = POLL_BURST;
 
 type PoptrieReader<A> = Reader<A, Fib<A>>;
 
@@ -35,10 +40,11 @@ pub trait ApiFamily: BenchAddress + Key {
 pub fn api_rows<A: ApiFamily>(ctx: &Ctx<'_, A>) -> Vec<Row> {
     let Ok(table) = Table::new(ctx.rib.clone()) else { return Vec::new() };
     let mut rows = Vec::new();
-    let mut qsbr = Qsbr { reader: table.reader(), left: BURST };
+    let mut qsbr = Qsbr { reader: table.reader() };
     qsbr.reader.online();
     rows.extend(rust_rows(ctx, "reader-qsbr", &mut qsbr));
-    let mut pinned = Pinned { reader: table.reader(), left: 0 };
+    let mut pinned = Pinned { reader: table.reader() };
+    pinned.reader.online();
     rows.extend(rust_rows(ctx, "reader-pinned", &mut pinned));
     pinned.reader.offline();
     let mut offline = Offline(table.reader());
@@ -94,49 +100,44 @@ pub(crate) fn time_chunks(duration: Duration, mut chunk: impl FnMut() -> u64) ->
     }
 }
 
-/// An online reader reporting every [`BURST`] lookups.
+/// An online reader reporting a quiescent state after every burst (the timing loop's
+/// [`Probe::rest`]) and after each batch.
 struct Qsbr<A: Key> {
     reader: PoptrieReader<A>,
-    left: u32,
 }
 
 impl<A: Key> Probe<A> for Qsbr<A> {
     #[inline]
     fn one(&mut self, addr: A) -> Option<NextHop> {
-        let hop = self.reader.lookup(addr);
-        self.left -= 1;
-        if self.left == 0 {
-            self.reader.quiescent();
-            self.left = BURST;
-        }
-        hop
+        self.reader.lookup(addr)
     }
     fn many(&mut self, addrs: &[A], out: &mut [Option<NextHop>]) {
         self.reader.lookup_batch(addrs, out);
         self.reader.quiescent();
     }
+    fn rest(&mut self) {
+        self.reader.quiescent();
+    }
 }
 
-/// A reader online only for bursts (what [`Reader::pin`] does around one).
+/// A reader online only for bursts: single lookups between `offline`/`online` pairs at each
+/// burst's end (what [`Reader::pin`] does around one), batches each in a [`Reader::pin`].
 struct Pinned<A: Key> {
     reader: PoptrieReader<A>,
-    left: u32,
 }
 
 impl<A: Key> Probe<A> for Pinned<A> {
     #[inline]
     fn one(&mut self, addr: A) -> Option<NextHop> {
-        if self.left == 0 {
-            // The end of one pinned burst and the start of the next.
-            self.reader.offline();
-            self.reader.online();
-            self.left = BURST;
-        }
-        self.left -= 1;
         self.reader.lookup(addr)
     }
     fn many(&mut self, addrs: &[A], out: &mut [Option<NextHop>]) {
         self.reader.pin().lookup_batch(addrs, out);
+    }
+    fn rest(&mut self) {
+        // The end of one pinned burst and the start of the next.
+        self.reader.offline();
+        self.reader.online();
     }
 }
 

@@ -18,6 +18,8 @@ mod harness {
     unsafe extern "C" {
         fn fibforge_bench_c_single(r: *mut c_void, n: u64, state: *mut u32, burst: u64) -> u64;
         fn fibforge_bench_c_batch(r: *mut c_void, n: u64, state: *mut u32, q: c_int) -> u64;
+        fn fibforge_bench_c_view_single(r: *mut c_void, n: u64, s: *mut u32, burst: u64) -> u64;
+        fn fibforge_bench_c_view_batch(r: *mut c_void, n: u64, state: *mut u32) -> u64;
     }
 
     /// A C table and one reader of it (freed on drop).
@@ -53,6 +55,22 @@ mod harness {
         }
     }
 
+    impl Handles {
+        /// `n` single lookups walked inline over views (online reader; a quiescent state and
+        /// a new view every `burst`). Needs the popcount instruction (see `view_rows`).
+        pub fn view_single(&self, n: u64, state: &mut u32, burst: u64) -> u64 {
+            // SAFETY: a live, online reader used by this thread only; `state` is writable;
+            // the caller checked that the CPU has the popcount instruction.
+            unsafe { fibforge_bench_c_view_single(self.reader.cast(), n, state, burst) }
+        }
+
+        /// `n` lookups walked inline over one view per group of 64.
+        pub fn view_batch(&self, n: u64, state: &mut u32) -> u64 {
+            // SAFETY: as in `view_single`.
+            unsafe { fibforge_bench_c_view_batch(self.reader.cast(), n, state) }
+        }
+    }
+
     impl Drop for Handles {
         fn drop(&mut self) {
             // SAFETY: both made in `new`, freed once, in any order (the header allows it).
@@ -64,33 +82,61 @@ mod harness {
     }
 }
 
-/// `c-qsbr` and `c-offline`, single and batch (random traffic drawn in C).
+/// Lookups per timed C call.
+#[cfg(have_capi_harness)]
+const CALL: u64 = 1 << 14;
+
+/// `c-qsbr`, `c-view` (the header's inline walk; where the CPU has popcount) and
+/// `c-offline`, single and batch (random traffic drawn in C).
 #[cfg(have_capi_harness)]
 pub fn rows(ctx: &Ctx<'_, u32>) -> Vec<Row> {
     let Some(h) = harness::Handles::new(ctx.rib) else { return Vec::new() };
-    let burst = u64::from(super::api::BURST);
+    let burst = super::api::BURST;
     let mut rows = Vec::new();
-    for (name, online) in [("c-qsbr", true), ("c-offline", false)] {
-        if online {
-            // SAFETY: the live reader of `h`, used by this thread only.
-            unsafe { fibforge_c::fibforge_reader4_online(h.reader) };
-        }
-        for &mode in &ctx.s.modes {
-            let runs: Vec<Run> = (0..ctx.s.repeats.max(1))
-                .map(|i| {
-                    let mut x = (ctx.s.seed as u32 ^ i as u32) | 1;
-                    time_chunks(ctx.duration, || match mode {
-                        Mode::Single => h.single(1 << 14, &mut x, if online { burst } else { 0 }),
-                        Mode::Batch => h.batch(1 << 14, &mut x, online),
-                    })
-                })
-                .collect();
-            rows.push(row(ctx, name, mode, "random (C)", &runs));
-        }
-        // SAFETY: as above.
-        unsafe { fibforge_c::fibforge_reader4_offline(h.reader) };
+    // SAFETY: the live reader of `h`, used by this thread only.
+    unsafe { fibforge_c::fibforge_reader4_online(h.reader) };
+    rows.extend(c_rows(ctx, "c-qsbr", |mode, x| match mode {
+        Mode::Single => h.single(CALL, x, burst),
+        Mode::Batch => h.batch(CALL, x, true),
+    }));
+    if has_popcnt() {
+        rows.extend(c_rows(ctx, "c-view", |mode, x| match mode {
+            Mode::Single => h.view_single(CALL, x, burst),
+            Mode::Batch => h.view_batch(CALL, x),
+        }));
+    }
+    // SAFETY: as above.
+    unsafe { fibforge_c::fibforge_reader4_offline(h.reader) };
+    rows.extend(c_rows(ctx, "c-offline", |mode, x| match mode {
+        Mode::Single => h.single(CALL, x, 0),
+        Mode::Batch => h.batch(CALL, x, false),
+    }));
+    rows
+}
+
+/// One row per mode of `ctx`: `call(mode, xorshift state)` timed over the repeats.
+#[cfg(have_capi_harness)]
+fn c_rows(ctx: &Ctx<'_, u32>, name: &str, mut call: impl FnMut(Mode, &mut u32) -> u64) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for &mode in &ctx.s.modes {
+        let runs: Vec<Run> = (0..ctx.s.repeats.max(1))
+            .map(|i| {
+                let mut x = (ctx.s.seed as u32 ^ i as u32) | 1;
+                time_chunks(ctx.duration, || call(mode, &mut x))
+            })
+            .collect();
+        rows.push(row(ctx, name, mode, "random (C)", &runs));
     }
     rows
+}
+
+/// Whether the harness's inline-walk loops (compiled for the popcount instruction) may run.
+#[cfg(have_capi_harness)]
+fn has_popcnt() -> bool {
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    return std::arch::is_x86_feature_detected!("popcnt");
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
+    true
 }
 
 /// Without a C compiler at build time: one row that says so.
@@ -112,5 +158,58 @@ impl ApiFamily for u128 {
 impl ApiFamily for u32 {
     fn c_rows(ctx: &Ctx<'_, u32>) -> Vec<Row> {
         rows(ctx)
+    }
+}
+
+#[cfg(all(test, have_capi_harness))]
+mod tests {
+    use super::harness::Handles;
+    use fibforge::{NextHop, Rib};
+
+    /// Routes above, at and below the direct-pointing bits, and a default route.
+    fn rib() -> Rib<u32> {
+        ["0.0.0.0/0", "10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24", "10.1.2.128/25", "192.0.2.1/32"]
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.parse().unwrap(), NextHop::from_index(i as u32 + 1)))
+            .collect()
+    }
+
+    /// What every C loop must sum: the library's own lookup on the same xorshift32 draws.
+    fn expected(h: &Handles, mut x: u32, n: u64) -> u64 {
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                // SAFETY: a live reader of this thread.
+                u64::from(unsafe { fibforge_c::fibforge_reader4_lookup(h.reader, x) })
+            })
+            .sum()
+    }
+
+    #[test]
+    fn every_c_loop_answers_as_the_library_call() {
+        let h = Handles::new(&rib()).unwrap();
+        let (n, seed) = (4096, 0x1234_5679);
+        let want = expected(&h, seed, n);
+        let run = |f: &dyn Fn(&mut u32) -> u64| {
+            let mut x = seed;
+            let sum = f(&mut x);
+            (sum, x)
+        };
+        let (offline, end) = run(&|x| h.single(n, x, 0));
+        assert_eq!(offline, want);
+        assert_eq!(run(&|x| h.batch(n, x, false)), (want, end));
+        // SAFETY: the live reader of `h`, used by this thread only.
+        unsafe { fibforge_c::fibforge_reader4_online(h.reader) };
+        assert_eq!(run(&|x| h.single(n, x, 256)), (want, end));
+        assert_eq!(run(&|x| h.batch(n, x, true)), (want, end));
+        if super::has_popcnt() {
+            assert_eq!(run(&|x| h.view_single(n, x, 256)), (want, end));
+            assert_eq!(run(&|x| h.view_batch(n, x)), (want, end));
+        }
+        // SAFETY: as above.
+        unsafe { fibforge_c::fibforge_reader4_offline(h.reader) };
     }
 }

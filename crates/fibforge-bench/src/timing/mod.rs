@@ -14,7 +14,7 @@ pub mod rate;
 pub mod stats;
 
 pub use cycles::{CycleSamples, DEFAULT_GROUP, TimerInfo, Tsc};
-pub use rate::{BATCH, Probe, Run, measure_probe, measure_rate, measure_threads};
+pub use rate::{BATCH, POLL_BURST, Probe, Run, measure_probe, measure_rate, measure_threads};
 pub use stats::{Percentiles, Spread, cdf};
 
 /// How the structure is called.

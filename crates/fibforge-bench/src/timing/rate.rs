@@ -14,6 +14,10 @@ pub const BATCH: usize = 64;
 /// Lookups between two clock reads (a few milliseconds even for the slowest structure).
 const CHUNK: u64 = 1 << 14;
 
+/// Single lookups between two calls of [`Probe::rest`]: a poll loop's burst, after which a
+/// reader reports a quiescent state (a multiple of it divides [`CHUNK`]).
+pub const POLL_BURST: u64 = 256;
+
 /// One timed run.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Run {
@@ -39,7 +43,8 @@ pub trait Probe<A> {
     fn one(&mut self, addr: A) -> Option<NextHop>;
     /// A batch of lookups.
     fn many(&mut self, addrs: &[A], out: &mut [Option<NextHop>]);
-    /// Called between chunks of 16,384 lookups (a reader's quiescent state).
+    /// Called after every [`POLL_BURST`] single lookups and between chunks of batches, as a
+    /// poll loop ends a burst (a reader's quiescent state); nothing for a bare structure.
     fn rest(&mut self) {}
 }
 
@@ -132,7 +137,9 @@ impl<A: Address, P: Probe<A> + ?Sized> GenUser<A> for RateLoop<'_, P> {
             };
             run.checksum = run.checksum.wrapping_add(sum);
             run.lookups += CHUNK;
-            self.fib.rest();
+            if self.mode == Mode::Batch {
+                self.fib.rest();
+            }
             let elapsed = start.elapsed();
             if elapsed >= self.duration {
                 run.seconds = elapsed.as_secs_f64();
@@ -148,7 +155,9 @@ impl<A: Address, P: Probe<A> + ?Sized> GenUser<A> for RateLoop<'_, P> {
 // is never taken stays in registers across the lookup calls, where state behind a `&mut`
 // would be stored and reloaded around every call and lengthen the generator's chain.
 
-/// `n` single lookups, each on an address generated right before it.
+/// `n` single lookups, each on an address generated right before it, in bursts of
+/// [`POLL_BURST`] with [`Probe::rest`] after each (so that a reader's probe counts nothing
+/// per lookup, as a poll loop reports per burst, not per packet).
 #[inline(never)]
 fn single_chunk<A: Address, P: Probe<A> + ?Sized, G: AddrGen<A>>(
     fib: &mut P,
@@ -156,8 +165,11 @@ fn single_chunk<A: Address, P: Probe<A> + ?Sized, G: AddrGen<A>>(
     n: u64,
 ) -> (u64, G) {
     let mut sum = 0u64;
-    for _ in 0..n {
-        sum = sum.wrapping_add(raw(fib.one(g.next_addr())));
+    for _ in 0..n / POLL_BURST {
+        for _ in 0..POLL_BURST {
+            sum = sum.wrapping_add(raw(fib.one(g.next_addr())));
+        }
+        fib.rest();
     }
     (sum, g)
 }
