@@ -86,10 +86,8 @@ const HUGE_BYTES_WANTED: u64 = 1 << 30;
 /// [`HUGE_BYTES_WANTED`] of them are free (an error says so otherwise).
 ///
 /// DPDK is deployed on huge pages, but on this project's machine (a VM) they did not make it
-/// faster: 3 runs of 4 tables each way, `rte_lpm` single on ris2015 44.9–50.1 Mlps on huge
-/// pages against 45.5–49.4 on 4 KiB pages, and its IPv6 structures slower (rrc00-v6 in-prefix,
-/// `rte_fib6` AVX-512: 50–53 against 69–120). So the default stays 4 KiB pages, the setting
-/// of every figure before this option.
+/// faster (figures in `docs/experiments/bench.md`, "DPDK on huge pages"), so the default
+/// stays 4 KiB pages, the setting of every figure before this option.
 fn huge_pages() -> Result<bool, String> {
     if std::env::var("FIBFORGE_DPDK_HUGE").as_deref() != Ok("1") {
         return Ok(false);
