@@ -16,10 +16,16 @@ mod harness {
 
     // The reader is opaque to C (`fibforge_reader4 *`).
     unsafe extern "C" {
-        fn fibforge_bench_c_single(r: *mut c_void, n: u64, state: *mut u32, burst: u64) -> u64;
-        fn fibforge_bench_c_batch(r: *mut c_void, n: u64, state: *mut u32, q: c_int) -> u64;
-        fn fibforge_bench_c_view_single(r: *mut c_void, n: u64, s: *mut u32, burst: u64) -> u64;
-        fn fibforge_bench_c_view_batch(r: *mut c_void, n: u64, state: *mut u32) -> u64;
+        fn fibforge_bench_c_single(r: *mut c_void, n: u64, state: *mut [u32; 4], burst: u64)
+        -> u64;
+        fn fibforge_bench_c_batch(r: *mut c_void, n: u64, state: *mut [u32; 4], q: c_int) -> u64;
+        fn fibforge_bench_c_view_single(
+            r: *mut c_void,
+            n: u64,
+            s: *mut [u32; 4],
+            burst: u64,
+        ) -> u64;
+        fn fibforge_bench_c_view_batch(r: *mut c_void, n: u64, state: *mut [u32; 4]) -> u64;
     }
 
     /// A C table and one reader of it (freed on drop).
@@ -43,13 +49,13 @@ mod harness {
         }
 
         /// `n` C single lookups (a quiescent state every `burst`, 0: never).
-        pub fn single(&self, n: u64, state: &mut u32, burst: u64) -> u64 {
+        pub fn single(&self, n: u64, state: &mut [u32; 4], burst: u64) -> u64 {
             // SAFETY: a live reader used by this thread only; `state` is writable.
             unsafe { fibforge_bench_c_single(self.reader.cast(), n, state, burst) }
         }
 
         /// `n` lookups in C batches of 64.
-        pub fn batch(&self, n: u64, state: &mut u32, quiescent: bool) -> u64 {
+        pub fn batch(&self, n: u64, state: &mut [u32; 4], quiescent: bool) -> u64 {
             // SAFETY: as in `single`.
             unsafe { fibforge_bench_c_batch(self.reader.cast(), n, state, quiescent.into()) }
         }
@@ -58,14 +64,14 @@ mod harness {
     impl Handles {
         /// `n` single lookups walked inline over views (online reader; a quiescent state and
         /// a new view every `burst`). Needs the popcount instruction (see `view_rows`).
-        pub fn view_single(&self, n: u64, state: &mut u32, burst: u64) -> u64 {
+        pub fn view_single(&self, n: u64, state: &mut [u32; 4], burst: u64) -> u64 {
             // SAFETY: a live, online reader used by this thread only; `state` is writable;
             // the caller checked that the CPU has the popcount instruction.
             unsafe { fibforge_bench_c_view_single(self.reader.cast(), n, state, burst) }
         }
 
         /// `n` lookups walked inline over one view per group of 64.
-        pub fn view_batch(&self, n: u64, state: &mut u32) -> u64 {
+        pub fn view_batch(&self, n: u64, state: &mut [u32; 4]) -> u64 {
             // SAFETY: as in `view_single`.
             unsafe { fibforge_bench_c_view_batch(self.reader.cast(), n, state) }
         }
@@ -116,18 +122,31 @@ pub fn rows(ctx: &Ctx<'_, u32>) -> Vec<Row> {
 
 /// One row per mode of `ctx`: `call(mode, xorshift state)` timed over the repeats.
 #[cfg(have_capi_harness)]
-fn c_rows(ctx: &Ctx<'_, u32>, name: &str, mut call: impl FnMut(Mode, &mut u32) -> u64) -> Vec<Row> {
+fn c_rows(
+    ctx: &Ctx<'_, u32>,
+    name: &str,
+    mut call: impl FnMut(Mode, &mut [u32; 4]) -> u64,
+) -> Vec<Row> {
     let mut rows = Vec::new();
     for &mode in &ctx.s.modes {
         let runs: Vec<Run> = (0..ctx.s.repeats.max(1))
             .map(|i| {
-                let mut x = (ctx.s.seed as u32 ^ i as u32) | 1;
+                let mut x = streams(ctx.s.seed ^ i as u64);
                 time_chunks(ctx.duration, || call(mode, &mut x))
             })
             .collect();
         rows.push(row(ctx, name, mode, "random (C)", &runs));
     }
     rows
+}
+
+/// Four nonzero xorshift32 states from a seed (the C loops' address streams).
+#[cfg(have_capi_harness)]
+fn streams(seed: u64) -> [u32; 4] {
+    std::array::from_fn(|k| {
+        let x = seed.wrapping_add(k as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (x >> 32) as u32 | 1
+    })
 }
 
 /// Whether the harness's inline-walk loops (compiled for the popcount instruction) may run.
@@ -175,15 +194,17 @@ mod tests {
             .collect()
     }
 
-    /// What every C loop must sum: the library's own lookup on the same xorshift32 draws.
-    fn expected(h: &Handles, mut x: u32, n: u64) -> u64 {
-        (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
+    /// What every C loop must sum: the library's own lookup on the same draws (four
+    /// xorshift32 streams in turn).
+    fn expected(h: &Handles, mut s: [u32; 4], n: u64) -> u64 {
+        (0..n as usize)
+            .map(|i| {
+                let x = &mut s[i % 4];
+                *x ^= *x << 13;
+                *x ^= *x >> 17;
+                *x ^= *x << 5;
                 // SAFETY: a live reader of this thread.
-                u64::from(unsafe { fibforge_c::fibforge_reader4_lookup(h.reader, x) })
+                u64::from(unsafe { fibforge_c::fibforge_reader4_lookup(h.reader, *x) })
             })
             .sum()
     }
@@ -191,9 +212,9 @@ mod tests {
     #[test]
     fn every_c_loop_answers_as_the_library_call() {
         let h = Handles::new(&rib()).unwrap();
-        let (n, seed) = (4096, 0x1234_5679);
+        let (n, seed) = (4096, super::streams(7));
         let want = expected(&h, seed, n);
-        let run = |f: &dyn Fn(&mut u32) -> u64| {
+        let run = |f: &dyn Fn(&mut [u32; 4]) -> u64| {
             let mut x = seed;
             let sum = f(&mut x);
             (sum, x)
