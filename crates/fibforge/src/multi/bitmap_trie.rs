@@ -15,14 +15,12 @@
 //!
 //! **Limits.** Node counts and next-hop array entries below 2^32. No incremental updates here
 //! (the scheme allows them; this baseline is measured for storage and lookup speed); batches
-//! walk 16 keys interleaved (`lanes`).
+//! look keys up one by one (a 16-lane interleaved walk measured slower).
 
-use super::braiding::Braid;
-use super::lanes::{Walk, batch};
-use super::trie_build::{NONE, limit, merge};
+use super::trie_build::{limit, merge};
+use super::trie_shape::{Braid, NONE};
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
-use crate::algo::prefetch;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
 use crate::registry::AlgoSpec;
@@ -133,52 +131,10 @@ impl<A: Address> MultiLookup<A> for BitmapTrie<A> {
         best
     }
 
-    /// Interleaved walks (`lanes`).
-    fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
-        batch(self, self.vrfs, keys, out);
-    }
-
     /// Nodes, bitmaps and the next-hop array.
     fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * size_of::<Node>()
             + self.bits.capacity() * size_of::<u64>()
             + self.hops.capacity() * size_of::<u32>()
-    }
-}
-
-/// A lane: node, depth, and the `hops` index of the deepest set bit so far (`usize::MAX`:
-/// none). Each step prefetches the next node, its bitmap, and the hop it found, which is read
-/// only at the end.
-impl<A: Address> Walk<A> for BitmapTrie<A> {
-    type State = (u32, u32, usize);
-
-    #[inline]
-    fn start(&self, _: usize, _: A) -> (u32, u32, usize) {
-        (0, 0, usize::MAX)
-    }
-
-    #[inline]
-    fn step(&self, (i, d, best): &mut (u32, u32, usize), v: usize, addr: A) -> bool {
-        if let Some(x) = self.hop_index(*i as usize, v) {
-            prefetch::read(&self.hops, x);
-            *best = x;
-        }
-        if *d == A::BITS {
-            return true;
-        }
-        match self.nodes[*i as usize].child[addr.bit(*d) as usize] {
-            0 => true,
-            c => {
-                (*i, *d) = (c, *d + 1);
-                prefetch::read(&self.nodes, c as usize);
-                prefetch::read(&self.bits, c as usize * self.words + v / 64);
-                false
-            }
-        }
-    }
-
-    #[inline]
-    fn finish(&self, &(_, _, best): &(u32, u32, usize), _: usize) -> Option<NextHop> {
-        self.hops.get(best).and_then(|&h| NextHop::from_raw(h))
     }
 }

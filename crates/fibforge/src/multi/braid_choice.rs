@@ -22,7 +22,7 @@
 //! re-choosing below only adds. So merging one table into a given shared trie never adds more
 //! nodes than `braid=off` would add to that trie.
 
-use super::trie_build::{Merged, NONE, TableTrie};
+use super::trie_shape::{Merged, NONE, TableTrie};
 
 /// Greedy braiding: swap when the size-bound estimate of the crossed overlap is larger.
 pub(super) fn greedy(m: &Merged, s: u32, t: &TableTrie, tc: [u32; 2]) -> bool {

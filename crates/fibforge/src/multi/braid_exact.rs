@@ -18,7 +18,7 @@
 //! decided are those the classes were computed on (the table adds nodes only below decided
 //! nodes), so the memoised values hold for every decision; a new shared node has no children.
 
-use super::trie_build::{Merged, NONE, TableTrie};
+use super::trie_shape::{Merged, NONE, TableTrie};
 use std::collections::HashMap;
 
 /// The exact program's state for one table merge.

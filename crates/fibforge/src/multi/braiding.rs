@@ -34,8 +34,8 @@
 //! `walk_plain`).
 
 use super::lanes::batch;
-use super::merged::{Node, plain_nodes, pmt_hop};
-use super::trie_build::{LEAF, Pmt, limit, merge, node_composites};
+use super::trie_build::{Pmt, limit, merge, node_composites};
+use super::trie_shape::{LEAF, Node, plain_nodes, pmt_hop};
 use super::walk_plain::{Flip, PlainWalk};
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
@@ -46,20 +46,9 @@ use crate::registry::bad_option as bad;
 use crate::rib::Rib;
 use std::marker::PhantomData;
 
-const NAME: &str = "trie_braiding";
+pub use super::trie_shape::Braid;
 
-/// How braiding bits are chosen.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Braid {
-    /// The paper's exact program per table within a budget, else a one-level lookahead;
-    /// never more nodes than [`Braid::Off`].
-    #[default]
-    Optimal,
-    /// Size-bound estimates (the earlier stand-in).
-    Greedy,
-    /// No braiding: the Merged Trie's shape with braiding bits, to measure what braiding saves.
-    Off,
-}
+const NAME: &str = "trie_braiding";
 
 /// Trie Braiding options (`braid=optimal|greedy|off`, default optimal).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -21,16 +21,14 @@
 //! table's longest route covering the leaf, and every internal node has both children.
 //!
 //! **Limits.** Node counts and PortMapTable ids below 2^31 (a `LimitExceeded` error beyond).
-//! Batches walk 16 keys interleaved (`lanes`, `walk_plain`).
+//! Batches look keys up one by one (a 16-lane interleaved walk measured slower).
 //!
 //! **Updates** (`leafpush=off` only): [`MergedWriter`] inserts and removes one route of one
 //! table in place, creating and freeing nodes on its path (`merged/update.rs`). The
 //! leaf-pushed shape has none (build a new structure).
 
-use super::braiding::Braid;
-use super::lanes::batch;
-use super::trie_build::{LEAF, NONE, Pmt, leaf_push, limit, merge, node_composites};
-use super::walk_plain::{NoFlip, PlainWalk, PushedWalk};
+use super::trie_build::{Pmt, leaf_push, limit, merge, node_composites};
+use super::trie_shape::{Braid, LEAF, Node, plain_nodes, pmt_hop};
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
 use crate::fib::BuildError;
@@ -60,22 +58,6 @@ impl MergedConfig {
         spec.check_options(NAME, &["leafpush"])?;
         Ok(MergedConfig { leaf_push: spec.get_bool(NAME, "leafpush", false)? })
     }
-}
-
-/// A node of a trie without leaf pushing (shared with Trie Braiding).
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Node {
-    pub child: [u32; 2],
-    pub comp: u32,
-}
-
-/// Nodes without leaf pushing from a merged trie: child `NONE` becomes 0.
-pub(super) fn plain_nodes(child: &[[u32; 2]], comps: &[u32]) -> Vec<Node> {
-    child
-        .iter()
-        .zip(comps)
-        .map(|(c, &comp)| Node { child: c.map(|x| if x == NONE { 0 } else { x }), comp })
-        .collect()
 }
 
 #[derive(Clone, Debug)]
@@ -120,12 +102,6 @@ impl<A: Address> MergedTrie<A> {
     }
 }
 
-/// Table `v`'s next hop in vector `comp`.
-#[inline]
-pub(super) fn pmt_hop(pmt: &[u32], vrfs: usize, comp: u32, v: usize) -> Option<NextHop> {
-    NextHop::from_raw(pmt[comp as usize * vrfs + v])
-}
-
 impl<A: Address> MultiLookup<A> for MergedTrie<A> {
     fn vrfs(&self) -> usize {
         self.vrfs
@@ -162,19 +138,6 @@ impl<A: Address> MultiLookup<A> for MergedTrie<A> {
                     d += 1;
                 }
                 pmt_hop(&self.pmt, self.vrfs, w & !LEAF, v)
-            }
-        }
-    }
-
-    /// Interleaved walks (`lanes`).
-    fn lookup_batch(&self, keys: &[(VrfId, A)], out: &mut [Option<NextHop>]) {
-        let (pmt, vrfs) = (&self.pmt[..], self.vrfs);
-        match &self.shape {
-            Shape::Plain(nodes) => {
-                batch(&PlainWalk { nodes, pmt, vrfs, flip: NoFlip }, vrfs, keys, out)
-            }
-            Shape::Pushed { root, pairs } => {
-                batch(&PushedWalk { root: *root, pairs, pmt, vrfs }, vrfs, keys, out)
             }
         }
     }

@@ -29,6 +29,7 @@ mod tests_baselines;
 #[cfg(test)]
 mod tests_braiding;
 mod trie_build;
+mod trie_shape;
 mod walk_plain;
 
 pub use per_table::PerTable;

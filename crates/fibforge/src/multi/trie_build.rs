@@ -2,7 +2,7 @@
 //! `braiding`, `bitmap_trie`): the binary trie of every table merged into one shape, the
 //! PortMapTable of distinct per-table next-hop vectors, and leaf pushing of the merged trie.
 //!
-//! **Layout (build time only).** [`Merged`] holds the shared binary trie as child pairs
+//! **Layout (build time only).** [`Merged`] (types in `trie_shape`) holds the shared binary trie as child pairs
 //! (`NONE` for an absent child; node 0 is the root and children are created after their
 //! parent, so indices grow downwards), each table's routes as `(node, vrf, raw hop)` and, for
 //! Trie Braiding, the `(node, vrf)` pairs whose children that table sees swapped. A table's own
@@ -17,28 +17,11 @@
 use super::VrfId;
 use super::braid_choice::{greedy, lookahead};
 use super::braid_exact::Exact;
-use super::braiding::Braid;
+use super::trie_shape::{Braid, LEAF, Merged, NONE, TableTrie};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::rib::Rib;
 use std::collections::HashMap;
-
-/// An absent child.
-pub(super) const NONE: u32 = u32::MAX;
-
-/// One table's binary trie with subtree sizes (build time only).
-pub(super) struct TableTrie {
-    pub child: Vec<[u32; 2]>,
-    hop: Vec<u32>,
-    size: Vec<u32>,
-}
-
-impl TableTrie {
-    /// The size of subtree `n` (0 for `NONE`).
-    pub(super) fn size_of(&self, n: u32) -> u32 {
-        if n == NONE { 0 } else { self.size[n as usize] }
-    }
-}
 
 fn table_trie<A: Address>(rib: &Rib<A>) -> TableTrie {
     let mut t = TableTrie { child: vec![[NONE; 2]], hop: vec![0], size: Vec::new() };
@@ -64,19 +47,6 @@ fn table_trie<A: Address>(rib: &Rib<A>) -> TableTrie {
     t
 }
 
-/// The merged trie of every table (see the module doc).
-pub(super) struct Merged {
-    pub child: Vec<[u32; 2]>,
-    size: Vec<u32>,
-    /// Every route as `(node, vrf, raw hop)`, sorted by node then VRF after [`merge`].
-    pub routes: Vec<(u32, VrfId, u32)>,
-    /// `(node, vrf)`: table `vrf` sees the children of `node` swapped.
-    pub swaps: Vec<(u32, VrfId)>,
-    pub vrfs: usize,
-    /// Tables braided by the exact program (`braid=optimal` within its budget).
-    pub exact: usize,
-}
-
 /// How the table being merged chooses its braiding bits.
 enum Chooser {
     Off,
@@ -89,25 +59,6 @@ enum Chooser {
 /// per node keeps it linear in the table.
 fn exact_budget(nodes: usize) -> usize {
     4 * nodes + 1024
-}
-
-impl Merged {
-    /// `first[n]..first[n + 1]` are the routes of node `n` in `routes`.
-    pub(super) fn route_offsets(&self) -> Vec<u32> {
-        let mut first = vec![0u32; self.child.len() + 1];
-        for &(n, _, _) in &self.routes {
-            first[n as usize + 1] += 1;
-        }
-        for i in 1..first.len() {
-            first[i] += first[i - 1];
-        }
-        first
-    }
-
-    /// The size of shared subtree `n` (0 for `NONE`).
-    pub(super) fn size_of(&self, n: u32) -> u32 {
-        if n == NONE { 0 } else { self.size[n as usize] }
-    }
 }
 
 /// Merges the tables' tries (VRF id = position); `braid` lets each table swap children.
@@ -249,10 +200,6 @@ pub(super) fn node_composites(m: &Merged, pmt: &mut Pmt) -> Result<Vec<u32>, Bui
     }
     Ok(comps)
 }
-
-/// A leaf-pushed word: a leaf when this bit is set (payload: PortMapTable id), else the index
-/// of a child pair.
-pub(super) const LEAF: u32 = 1 << 31;
 
 /// The leaf-pushed merged trie (no swaps): every internal node has two children, every leaf
 /// the vector of each table's longest match. Returns the root word and the child pairs.

@@ -1,6 +1,7 @@
-//! The batch walks ([`super::lanes::Walk`]) of the merged tries: [`PlainWalk`] for a binary
-//! trie without leaf pushing (Merged Trie `leafpush=off`, Trie Braiding through [`Flip`]),
-//! [`PushedWalk`] for the leaf-pushed one (Merged Trie `leafpush=on`).
+//! The batch walk ([`super::lanes::Walk`]) of Trie Braiding: [`PlainWalk`] over a binary trie
+//! without leaf pushing, the braiding bits read through [`Flip`] (a trait, so that this module
+//! needs nothing of `braiding`). The other merged-trie comparators answer batches key by key:
+//! the interleaved walk measured slower for them (`docs/experiments/multi-baselines.md`).
 //!
 //! Each step reads the node its lane prefetched one round earlier. In [`PlainWalk`] a node's
 //! PortMapTable entry is not read at once: the step prefetches it and the lane's next step
@@ -9,8 +10,7 @@
 //! VRF's path.
 
 use super::lanes::Walk;
-use super::merged::Node;
-use super::trie_build::LEAF;
+use super::trie_shape::Node;
 use crate::addr::Address;
 use crate::algo::prefetch;
 use crate::nexthop::NextHop;
@@ -21,18 +21,6 @@ pub(super) trait Flip {
     fn flip(&self, i: usize, v: usize) -> usize;
     /// Prefetches the bit [`Flip::flip`] reads for `(i, v)`.
     fn prefetch(&self, i: usize, v: usize);
-}
-
-/// No braiding.
-pub(super) struct NoFlip;
-
-impl Flip for NoFlip {
-    #[inline]
-    fn flip(&self, _: usize, _: usize) -> usize {
-        0
-    }
-    #[inline]
-    fn prefetch(&self, _: usize, _: usize) {}
 }
 
 /// A lane of [`PlainWalk`]: node, depth, best raw hop, vector id still to read (0: none).
@@ -102,48 +90,5 @@ impl<A: Address, F: Flip> Walk<A> for PlainWalk<'_, F> {
         let mut st = *st;
         self.settle(&mut st, v);
         NextHop::from_raw(st.best)
-    }
-}
-
-/// A lane of [`PushedWalk`]: the current word and depth.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct PushedLane {
-    w: u32,
-    d: u32,
-}
-
-/// The walk of a leaf-pushed binary trie (child pairs, `LEAF` words).
-pub(super) struct PushedWalk<'a> {
-    pub root: u32,
-    pub pairs: &'a [[u32; 2]],
-    pub pmt: &'a [u32],
-    pub vrfs: usize,
-}
-
-impl<A: Address> Walk<A> for PushedWalk<'_> {
-    type State = PushedLane;
-
-    #[inline]
-    fn start(&self, _: usize, _: A) -> PushedLane {
-        PushedLane { w: self.root, d: 0 }
-    }
-
-    #[inline]
-    fn step(&self, st: &mut PushedLane, v: usize, addr: A) -> bool {
-        if st.w & LEAF == 0 {
-            st.w = self.pairs[st.w as usize][addr.bit(st.d) as usize];
-            st.d += 1;
-        }
-        if st.w & LEAF == 0 {
-            prefetch::read(self.pairs, st.w as usize);
-            return false;
-        }
-        prefetch::read(self.pmt, (st.w & !LEAF) as usize * self.vrfs + v);
-        true
-    }
-
-    #[inline]
-    fn finish(&self, st: &PushedLane, v: usize) -> Option<NextHop> {
-        NextHop::from_raw(self.pmt[(st.w & !LEAF) as usize * self.vrfs + v])
     }
 }

@@ -15,10 +15,11 @@
 //! vector ids depend on the order of allocation. Limits as the build's: node and vector ids
 //! below 2^31. The leaf-pushed shape (`leafpush=on`) has no updates (refused by name).
 
-use super::{MergedConfig, MergedTrie, NAME, Node, Shape};
+use super::{MergedConfig, MergedTrie, NAME, Shape};
 use crate::addr::Address;
 use crate::fib::BuildError;
-use crate::multi::trie_build::{LEAF, limit};
+use crate::multi::trie_build::limit;
+use crate::multi::trie_shape::{LEAF, Node};
 use crate::multi::{MultiLookup, VrfId};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
