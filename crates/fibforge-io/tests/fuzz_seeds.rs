@@ -48,11 +48,13 @@ fn replay(target: &str) {
     let regressions = inputs(&fuzz_dir().join("regressions").join(target));
     let start = Instant::now();
     let mut failures = Vec::new();
+    let root = fuzz_dir().join("..");
     for file in seeds.iter().chain(&regressions) {
-        let data =
-            std::fs::read(file).unwrap_or_else(|e| panic!("{}: cannot read: {e}", file.display()));
+        // Named from the repository root (`fuzz/seeds/T/FILE`), as a developer would type it.
+        let name = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+        let data = std::fs::read(file).unwrap_or_else(|e| panic!("{name}: cannot read: {e}"));
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| run(&data))) {
-            failures.push(format!("{}: {}", file.display(), panic_text(payload.as_ref())));
+            failures.push(format!("{name}: {}", panic_text(payload.as_ref())));
         }
     }
     eprintln!(
