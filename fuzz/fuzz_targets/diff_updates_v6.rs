@@ -4,10 +4,11 @@
 //! refused update panics, naming the structure). The slowest per input (Poptrie s=18, whose
 //! compile fills 2^18 entries, with and without the leaf vector, and bloomfwd, which expands
 //! the short prefixes these inputs are full of into its levels) are in `diff_updates_v6_wide`.
+//!
+//! Body: `fibforge::fuzzing::diff_updates_v6`;
+//! `./test.sh` replays the committed seeds and regressions through it
+//! (`crates/fibforge-io/tests/fuzz_seeds.rs`).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let wide = |name: &str| name.starts_with("poptrie s=18") || name == "bloomfwd";
-    fibforge::verify::sequence::run_one::<u128>(data, |name| !wide(name));
-});
+fuzz_target!(|data: &[u8]| fibforge::fuzzing::diff_updates_v6(data));

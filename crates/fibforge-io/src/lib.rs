@@ -21,6 +21,8 @@
 
 pub mod data;
 pub mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod hostile;
 pub mod mrt;
 pub mod open;

@@ -48,6 +48,8 @@ pub mod algo;
 pub mod cpu;
 pub mod export;
 pub mod fib;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod multi;
 pub mod nexthop;
 pub mod prefix;

@@ -1,0 +1,111 @@
+//! Every cargo-fuzz target's body (`fibforge_io::fuzzing::TARGETS`) on every committed seed
+//! (`fuzz/seeds/T`) and every past finding (`fuzz/regressions/T`), on stable Rust: a seed or
+//! a fixed crash that breaks again fails here, naming the file, and the targets cannot rot
+//! while nobody fuzzes.
+//!
+//! Layout: one test per target (they run in parallel), plus one that checks the list of
+//! targets against `fuzz/fuzz_targets` so that a new or renamed target is noticed. A missing
+//! seed or regression folder fails; files whose names start with `.` (`.gitkeep`) are skipped.
+
+use fibforge::fuzzing::Body;
+use fibforge_io::fuzzing::TARGETS;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+fn fuzz_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
+}
+
+/// The inputs of one folder, sorted; a missing folder is an error naming it.
+fn inputs(dir: &Path) -> Vec<PathBuf> {
+    let entries = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e} (every fuzz target needs this folder)", dir.display()));
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.unwrap_or_else(|err| panic!("{}: {err}", dir.display())).path())
+        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .collect();
+    files.sort();
+    files
+}
+
+fn body(target: &str) -> Body {
+    let found = TARGETS.iter().find(|(name, _)| *name == target);
+    found.unwrap_or_else(|| panic!("no fuzz target {target} in fibforge_io::fuzzing::TARGETS")).1
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload.downcast_ref::<String>().map(String::as_str);
+    text.or_else(|| payload.downcast_ref::<&str>().copied()).unwrap_or("(no message)").into()
+}
+
+/// Runs `target`'s body on every seed and regression input; fails naming each input that
+/// panicked (all of them, not only the first).
+fn replay(target: &str) {
+    let run = body(target);
+    let seeds = inputs(&fuzz_dir().join("seeds").join(target));
+    assert!(!seeds.is_empty(), "fuzz/seeds/{target} holds no seed");
+    let regressions = inputs(&fuzz_dir().join("regressions").join(target));
+    let start = Instant::now();
+    let mut failures = Vec::new();
+    let root = fuzz_dir().join("..");
+    for file in seeds.iter().chain(&regressions) {
+        // Named from the repository root (`fuzz/seeds/T/FILE`), as a developer would type it.
+        let name = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+        let data = std::fs::read(file).unwrap_or_else(|e| panic!("{name}: cannot read: {e}"));
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| run(&data))) {
+            failures.push(format!("{name}: {}", panic_text(payload.as_ref())));
+        }
+    }
+    eprintln!(
+        "{target}: {} seeds, {} regressions in {:.2} s",
+        seeds.len(),
+        regressions.len(),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(failures.is_empty(), "{target}: inputs that fail:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn every_fuzz_target_is_replayed() {
+    let dir = fuzz_dir().join("fuzz_targets");
+    let mut on_disk: Vec<String> = inputs(&dir)
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = TARGETS.iter().map(|(name, _)| name.to_string()).collect();
+    listed.sort();
+    assert_eq!(listed, on_disk, "fibforge_io::fuzzing::TARGETS against {}", dir.display());
+    let mut tested: Vec<String> = REPLAYED.iter().map(|s| s.to_string()).collect();
+    tested.sort();
+    assert_eq!(tested, on_disk, "this file's replay tests against {}", dir.display());
+}
+
+/// One `#[test]` per target, and the list of them for [`every_fuzz_target_is_replayed`].
+macro_rules! replay_tests {
+    ($($name:ident),* $(,)?) => {
+        const REPLAYED: &[&str] = &[$(stringify!($name)),*];
+        $(
+            #[test]
+            fn $name() {
+                replay(stringify!($name));
+            }
+        )*
+    };
+}
+
+replay_tests!(
+    read_text,
+    read_mrt,
+    read_updates,
+    read_trace,
+    parse_prefix,
+    algo_spec,
+    read_export,
+    diff_updates_v4,
+    diff_updates_v4_wide,
+    diff_updates_v6,
+    diff_updates_v6_wide,
+);
