@@ -15,7 +15,7 @@ pub const BATCH: usize = 64;
 const CHUNK: u64 = 1 << 14;
 
 /// Single lookups between two calls of [`Probe::rest`]: a poll loop's burst, after which a
-/// reader reports a quiescent state (a multiple of it divides [`CHUNK`]).
+/// reader reports a quiescent state (it divides the 16,384 lookups between two clock reads).
 pub const POLL_BURST: u64 = 256;
 
 /// One timed run.
