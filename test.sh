@@ -11,7 +11,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 PYTHON=${PYTHON:-python3}
 
-cargo test --workspace "$@"
+# The library, binary and integration tests, then the doc tests; the examples are not built
+# here (they are benchmark harnesses; `cargo clippy --all-targets` in CI compiles them).
+cargo test --workspace --lib --bins --tests "$@"
+cargo test --workspace --doc "$@"
 
 if ! "$PYTHON" -c "import maturin, numpy, pytest" 2>/dev/null; then
   echo "error: the Python tests need maturin, numpy and pytest: $PYTHON -m pip install maturin numpy pytest" >&2

@@ -184,12 +184,10 @@ fn answers_agree_with_a_brute_force_longest_match() {
     let (_dir, t) = scratch("brute");
     let routes: Vec<(u32, u32, &str)> =
         vec![(0, 1, "low"), (0x0a00_0000, 8, "ten"), (0x0a01_0000, 16, "ten-one")];
-    let mut x = 0x2545_f491u64;
+    let mut rng = fibforge::verify::rng::XorShift64::new(0x2545_f491);
     let mut addrs = Vec::new();
     for _ in 0..2000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         let a = if x & 3 == 0 { 0x0a01_0000 | (x as u32 & 0xffff) } else { (x >> 16) as u32 };
         addrs.push(a);
     }

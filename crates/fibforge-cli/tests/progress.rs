@@ -37,7 +37,19 @@ fn has_terminal_codes(bytes: &[u8]) -> bool {
 fn piped_output_holds_no_progress_codes() {
     let (dir, table, updates) = fixture("pipe");
     let runs: [Vec<&str>; 3] = [
-        vec!["replay", s(&table), s(&updates), "--pace", "10", "--idle", "0", "--compare", "0"],
+        vec![
+            "replay",
+            s(&table),
+            s(&updates),
+            "--algo",
+            "poptrie",
+            "--pace",
+            "10",
+            "--idle",
+            "0",
+            "--compare",
+            "0",
+        ],
         vec!["soak", s(&table), s(&updates), "--count", "3000", "--readers", "1"],
         vec![
             "bench",

@@ -24,7 +24,13 @@ fn replay_reports_the_contract_fields_and_no_mismatch() {
     for readers in ["0", "2"] {
         Command::cargo_bin("fibforge")
             .unwrap()
-            .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap()])
+            .args([
+                "replay",
+                table.to_str().unwrap(),
+                updates.to_str().unwrap(),
+                "--algo",
+                "poptrie",
+            ])
             .args(["--readers", readers, "--idle", "0.05", "--compare", "0"])
             .args(["--json", json.to_str().unwrap()])
             .assert()
@@ -46,7 +52,7 @@ fn replay_reports_the_contract_fields_and_no_mismatch() {
     // structure's lookup rate measured beside a fresh compile's.
     Command::cargo_bin("fibforge")
         .unwrap()
-        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap()])
+        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap(), "--algo", "poptrie"])
         .args(["--rounds", "3", "--compare", "0.01", "--idle", "0.05"])
         .args(["--json", json.to_str().unwrap()])
         .assert()
@@ -67,7 +73,7 @@ fn replay_reports_the_contract_fields_and_no_mismatch() {
     // Paced: the stream spans 3 recorded seconds, so 10x takes at least 0.3 s.
     Command::cargo_bin("fibforge")
         .unwrap()
-        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap()])
+        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap(), "--algo", "poptrie"])
         .args(["--pace", "10", "--idle", "0.05", "--compare", "0"])
         .args(["--json", json.to_str().unwrap()])
         .assert()
@@ -90,7 +96,7 @@ fn replay_reports_the_contract_fields_and_no_mismatch() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// `--algo all`: every structure with updates replays the stream (the non-concurrent ones
+/// `replay` without `--algo` (= `--algo all`): every structure with updates replays the stream (the non-concurrent ones
 /// behind two copies, with readers running), each ends equal to a fresh compile and to the
 /// RIB, and the JSON lists them all; a leaf-pushed CPE trie is refused by name.
 #[test]
@@ -102,7 +108,7 @@ fn replay_all_runs_every_updatable_structure_without_mismatch() {
     std::fs::write(&updates, UPDATES).unwrap();
     let out = Command::cargo_bin("fibforge")
         .unwrap()
-        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap(), "--algo", "all"])
+        .args(["replay", table.to_str().unwrap(), updates.to_str().unwrap()])
         .args(["--readers", "1", "--idle", "0.01", "--compare", "0"])
         .args(["--json", json.to_str().unwrap()])
         .assert()

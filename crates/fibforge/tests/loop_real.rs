@@ -5,6 +5,7 @@
 use fibforge::multi::MultiLookup;
 use fibforge::multi::generate::{Perturbation, perturbed_tables};
 use fibforge::multi::loop_::{Loop, LoopConfig};
+use fibforge::verify::rng::XorShift64;
 use fibforge::{Address, Interner, NextHop, Prefix4, Rib};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -35,14 +36,12 @@ fn flate2_reader(file: std::fs::File) -> impl std::io::Read {
 
 /// Route ends and random addresses inside routes, single lookups and one batch of them all.
 fn check_all<A: Address>(l: &Loop<A>, ribs: &[Rib<A>], samples: usize) {
-    let mut seed = 0x1234_5678_9abc_def1u64;
+    let mut rng = XorShift64::new(0x1234_5678_9abc_def1);
     let (mut keys, mut want) = (Vec::new(), Vec::new());
     for (vrf, rib) in ribs.iter().enumerate() {
         let routes: Vec<_> = rib.iter().collect();
         for (i, (p, _)) in routes.iter().enumerate().step_by((routes.len() / samples).max(1)) {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next_u64();
             let inside =
                 A::from_u128(p.addr().to_u128() | (seed as u128 & !A::netmask(p.len()).to_u128()));
             for a in [p.addr(), p.last(), inside, A::from_u128(p.last().to_u128().wrapping_add(1))]
@@ -182,11 +181,9 @@ fn real_tables_inserted_and_deleted_incrementally() {
     let after = [ribs[0].clone(), Rib::new(), ribs[2].clone(), Rib::new(), Rib::new()];
     check_all(&l, &after, 10_000);
     let fresh = Loop::build(after.to_vec(), &LoopConfig::default()).unwrap();
-    let mut seed = 0x0123_4567_89ab_cdefu64;
+    let mut rng = XorShift64::new(0x0123_4567_89ab_cdef);
     for _ in 0..200_000 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
+        let seed = rng.next_u64();
         let (vrf, a) = ((seed >> 32) as u32 % 5, seed as u32);
         assert_eq!(l.lookup(vrf, a), fresh.lookup(vrf, a), "vrf {vrf} {a:#x}");
     }

@@ -1,6 +1,7 @@
 //! `fibforge replay TABLE UPDATES [--algo NAME] [--readers N] [--rounds R] [--json FILE]`:
 //! applies a real update stream (MRT BGP4MP or the text stream; R times in a row) to a
-//! concurrent table while N reader threads look up random addresses; prints (and writes as
+//! concurrent table (every updatable structure in turn by default, `--algo all`) while N
+//! reader threads look up random addresses; prints (and writes as
 //! JSON) the update cost, the lookup rate idle and during updates, the lookup rate and memory
 //! of the updated structure against a fresh compile of the final RIB, and the final
 //! comparison with a fresh compile and with the RIB.
@@ -8,8 +9,9 @@
 //! `--tables T --vrf N` (LOOP and SAIL_M): the stream into table N of T (`replay_vrf.rs`).
 //!
 //! The family with more updates in the stream is replayed unless `--family` names one (the
-//! other family's updates are counted in `skipped_updates`). `--algo all` replays every
-//! structure with updates (see `replay_algos.rs`) and ends with one table of all of them.
+//! other family's updates are counted in `skipped_updates`). `--algo all` (the default)
+//! replays every structure with updates (see `replay_algos.rs`) and ends with one table of
+//! all of them.
 //! Exit status 1 when a final structure differs.
 
 use super::replay_algos::{COMMON, IPV4_ONLY, Job, MULTI, ReplayFamily, concurrency, replay_any};
@@ -28,12 +30,13 @@ pub struct Args {
     table: TableArgs,
     /// Update stream: MRT BGP4MP updates or text (`time a|w prefix [nexthop]`), any compression.
     updates: PathBuf,
-    /// Algorithm with incremental updates (`poptrie`, `bplus`, `radix`, `loop`, the Bloom
+    /// `all` (the default): every algorithm with incremental updates in turn, then one
+    /// table side by side; or one of them (`poptrie`, `bplus`, `radix`, `loop`, the Bloom
     /// family, `miht`, `treebitmap4`/`6`, `cpe_fixed`/`cpe_var` with `leafpush=off`; IPv4
-    /// also `dir24_8`, `sail_b`, `sail_u`; `sail_l`, `sail_m` up to /64), with options; or `all`: each in turn and one
-    /// table side by side. Poptrie and bplus are concurrent themselves; the others run behind
-    /// two copies (left-right), so lookups during updates are measured for every one.
-    #[arg(long, default_value = crate::load::DEFAULT_ALGO)]
+    /// also `dir24_8`, `sail_b`, `sail_u`; `sail_l`, `sail_m` up to /64), with options.
+    /// Poptrie and bplus are concurrent themselves; the others run behind two copies
+    /// (left-right), so lookups during updates are measured for every one.
+    #[arg(long, default_value = "all")]
     algo: String,
     /// Reader threads looking up random addresses during the replay (0 to 1024).
     #[arg(long, default_value_t = 1, value_parser = crate::args::readers)]

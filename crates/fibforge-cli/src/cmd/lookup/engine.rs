@@ -161,14 +161,12 @@ mod tests {
             rib.insert(p.parse().unwrap(), NextHop::from_index(h));
         }
         let index = RouteIndex::build(&rib).unwrap();
-        let mut x = 0x9e37_79b9u32;
+        let mut rng = fibforge::verify::rng::XorShift64::new(0x9e37_79b9);
         for probe in [0x0a01_0203, 0x0a01_0204, 0x0a02_0000, 0x0b00_0000, 0, u32::MAX] {
             assert_eq!(index.longest_match(probe), rib.longest_match(probe), "{probe:#x}");
         }
         for _ in 0..10_000 {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x = rng.next_u64() as u32;
             let a = if x & 1 == 0 { x } else { 0x0a00_0000 | (x & 0x00ff_ffff) };
             assert_eq!(index.longest_match(a), rib.longest_match(a), "{a:#x}");
         }

@@ -141,11 +141,9 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = fibforge::verify::rng::XorShift64::new(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             let parts: Vec<String> =
                 (0..4).map(|i| format!("{}", (x >> (i * 12)) & 0x1ff)).collect();
             cases.push(parts.join("."));

@@ -146,14 +146,9 @@ mod tests {
                 32
             };
             assert_eq!((r.leaf_bits, r.dir_bits, r.s), (want_leaf, if dir16 { 16 } else { 32 }, s));
-            let mut x = 0x9e37_79b9u32;
+            let mut rng = crate::verify::rng::XorShift64::new(0x9e37_79b9);
             let probes = [0x0a01_0203, 0x0a01_0204, 0x0a01_0300, 0x0a02_0000, 0xc0a8_01ff, 0];
-            for a in probes.into_iter().chain((0..20_000).map(|_| {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x
-            })) {
+            for a in probes.into_iter().chain((0..20_000).map(|_| rng.next_u64() as u32)) {
                 let want = p.lookup(a).map_or(0, NextHop::raw);
                 assert_eq!(walk(&r, a), want, "{a:#x} with s={s}, dir16={dir16}");
             }
