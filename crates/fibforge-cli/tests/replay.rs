@@ -96,9 +96,10 @@ fn replay_reports_the_contract_fields_and_no_mismatch() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// `replay` without `--algo` (= `--algo all`): every structure with updates replays the stream (the non-concurrent ones
-/// behind two copies, with readers running), each ends equal to a fresh compile and to the
-/// RIB, and the JSON lists them all; a leaf-pushed CPE trie is refused by name.
+/// `replay` without `--algo` (= `--algo all`): every structure with updates replays the
+/// stream (the non-concurrent ones behind two copies, with readers running), each ends equal
+/// to a fresh compile and to the RIB, and the JSON lists them all; a leaf-pushed CPE trie is
+/// refused by name.
 #[test]
 fn replay_all_runs_every_updatable_structure_without_mismatch() {
     let dir = std::env::temp_dir().join(format!("fibforge-replay-all-{}", std::process::id()));

@@ -21,7 +21,7 @@ use fibforge::fuzzing::Body;
 use fibforge::{AnyPrefix, ParseMode, Prefix4, Prefix6};
 
 /// Every fuzz target, by its name in `fuzz/Cargo.toml`, with its body (this crate's and
-/// `fibforge::fuzzing::TARGETS`).
+/// `fibforge::fuzzing`'s).
 pub const TARGETS: &[(&str, Body)] = &[
     ("read_text", read_text),
     ("read_mrt", read_mrt),

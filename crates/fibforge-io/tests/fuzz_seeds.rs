@@ -3,9 +3,10 @@
 //! a fixed crash that breaks again fails here, naming the file, and the targets cannot rot
 //! while nobody fuzzes.
 //!
-//! Layout: one test per target (they run in parallel), plus one that checks the list of
-//! targets against `fuzz/fuzz_targets` so that a new or renamed target is noticed. A missing
-//! seed or regression folder fails; files whose names start with `.` (`.gitkeep`) are skipped.
+//! Layout: one test that checks [`TARGETS`] against `fuzz/fuzz_targets` (so that a new or
+//! renamed target is noticed) and then replays every target, reporting every failing input of
+//! every target at once (the whole replay takes a fraction of a second). A missing seed or
+//! regression folder fails; files whose names start with `.` (`.gitkeep`) are skipped.
 
 use fibforge::fuzzing::Body;
 use fibforge_io::fuzzing::TARGETS;
@@ -29,20 +30,14 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn body(target: &str) -> Body {
-    let found = TARGETS.iter().find(|(name, _)| *name == target);
-    found.unwrap_or_else(|| panic!("no fuzz target {target} in fibforge_io::fuzzing::TARGETS")).1
-}
-
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
     let text = payload.downcast_ref::<String>().map(String::as_str);
     text.or_else(|| payload.downcast_ref::<&str>().copied()).unwrap_or("(no message)").into()
 }
 
-/// Runs `target`'s body on every seed and regression input; fails naming each input that
-/// panicked (all of them, not only the first).
-fn replay(target: &str) {
-    let run = body(target);
+/// Runs `target`'s body on every seed and regression input; returns each input that
+/// panicked (all of them, not only the first) with its message.
+fn replay(target: &str, run: Body) -> Vec<String> {
     let seeds = inputs(&fuzz_dir().join("seeds").join(target));
     assert!(!seeds.is_empty(), "fuzz/seeds/{target} holds no seed");
     let regressions = inputs(&fuzz_dir().join("regressions").join(target));
@@ -63,11 +58,11 @@ fn replay(target: &str) {
         regressions.len(),
         start.elapsed().as_secs_f64()
     );
-    assert!(failures.is_empty(), "{target}: inputs that fail:\n{}", failures.join("\n"));
+    failures
 }
 
 #[test]
-fn every_fuzz_target_is_replayed() {
+fn every_fuzz_target_replays_its_seeds_and_regressions() {
     let dir = fuzz_dir().join("fuzz_targets");
     let mut on_disk: Vec<String> = inputs(&dir)
         .iter()
@@ -78,34 +73,7 @@ fn every_fuzz_target_is_replayed() {
     let mut listed: Vec<String> = TARGETS.iter().map(|(name, _)| name.to_string()).collect();
     listed.sort();
     assert_eq!(listed, on_disk, "fibforge_io::fuzzing::TARGETS against {}", dir.display());
-    let mut tested: Vec<String> = REPLAYED.iter().map(|s| s.to_string()).collect();
-    tested.sort();
-    assert_eq!(tested, on_disk, "this file's replay tests against {}", dir.display());
+    let failures: Vec<String> =
+        TARGETS.iter().flat_map(|&(target, run)| replay(target, run)).collect();
+    assert!(failures.is_empty(), "inputs that fail:\n{}", failures.join("\n"));
 }
-
-/// One `#[test]` per target, and the list of them for [`every_fuzz_target_is_replayed`].
-macro_rules! replay_tests {
-    ($($name:ident),* $(,)?) => {
-        const REPLAYED: &[&str] = &[$(stringify!($name)),*];
-        $(
-            #[test]
-            fn $name() {
-                replay(stringify!($name));
-            }
-        )*
-    };
-}
-
-replay_tests!(
-    read_text,
-    read_mrt,
-    read_updates,
-    read_trace,
-    parse_prefix,
-    algo_spec,
-    read_export,
-    diff_updates_v4,
-    diff_updates_v4_wide,
-    diff_updates_v6,
-    diff_updates_v6_wide,
-);

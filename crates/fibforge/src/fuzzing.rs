@@ -4,9 +4,9 @@
 //! replays every committed seed (`fuzz/seeds/T`) and past crash (`fuzz/regressions/T`)
 //! through the same function on stable Rust, without cargo-fuzz.
 //!
-//! Layout: one function per target, named like it ([`TARGETS`] lists them); the reader and
-//! parser targets that need `fibforge-io` are in `fibforge_io::fuzzing`, whose `TARGETS`
-//! lists all eleven.
+//! Layout: one function per target, named like it; the reader and parser targets that need
+//! `fibforge-io` are in `fibforge_io::fuzzing`, whose `TARGETS` is the one list of all
+//! eleven.
 //!
 //! Not a stable API (`#[doc(hidden)]`): it exists for the fuzz crate and the tests.
 //!
@@ -22,16 +22,6 @@ use crate::{Address, Lookup, NextHop, Prefix, Rib};
 
 /// A fuzz target's body: any bytes in, a panic when an invariant breaks.
 pub type Body = fn(&[u8]);
-
-/// This crate's targets, by their names in `fuzz/Cargo.toml`.
-pub const TARGETS: &[(&str, Body)] = &[
-    ("algo_spec", algo_spec),
-    ("read_export", read_export),
-    ("diff_updates_v4", diff_updates_v4),
-    ("diff_updates_v4_wide", diff_updates_v4_wide),
-    ("diff_updates_v6", diff_updates_v6),
-    ("diff_updates_v6_wide", diff_updates_v6_wide),
-];
 
 /// A default route, a route 8 bits short of a host route and a host route: every structure's
 /// levels are reached, while expansions (`levels=1`) stay at 256 entries (a /8 would be

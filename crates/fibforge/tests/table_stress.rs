@@ -6,15 +6,10 @@
 use fibforge::algo::bplus::{self, BPlus};
 use fibforge::algo::poptrie::Key;
 use fibforge::sync::{Change, Concurrent};
+use fibforge::verify::rng::XorShift64;
 use fibforge::{Address, NextHop, Prefix, Rib, Table};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-/// One step of the library's xorshift ([`fibforge::verify::xorshift64_step`]) on `x`.
-fn xorshift(x: &mut u64) -> u64 {
-    *x = fibforge::verify::xorshift64_step(*x);
-    *x
-}
 
 fn hop(i: u64) -> NextHop {
     NextHop::from_index(i as u32)
@@ -43,18 +38,18 @@ fn length<A: Key>(r: u64) -> u32 {
 
 /// A random table of `n` routes and `k` updates (inserts, replacements, withdrawals).
 fn workload<A: Key>(n: usize, k: usize) -> (Rib<A>, Vec<Update<A>>) {
-    let mut x = 0x1234_5678_9abc_def1;
+    let mut rng = XorShift64::new(0x1234_5678_9abc_def1);
     let mut rib = Rib::new();
     let mut routes = Vec::new();
     for _ in 0..n {
-        let a = addr::<A>(xorshift(&mut x));
-        let p = Prefix::new_masked(a, length::<A>(xorshift(&mut x))).unwrap();
-        rib.insert(p, hop(xorshift(&mut x) % 50));
+        let a = addr::<A>(rng.next_u64());
+        let p = Prefix::new_masked(a, length::<A>(rng.next_u64())).unwrap();
+        rib.insert(p, hop(rng.next_u64() % 50));
         routes.push(p);
     }
     let mut ups = Vec::new();
     for i in 0..k {
-        let r = xorshift(&mut x);
+        let r = rng.next_u64();
         let p = if i.is_multiple_of(200) {
             // Short prefixes: many direct-pointing entries at once.
             Prefix::new_masked(addr::<A>(r), (r >> 40) as u32 % 9).unwrap()
@@ -153,13 +148,13 @@ fn readers_see_only_real_routes<A: Key, F: Concurrent<A>>(
             let (mut reader, version, done) = (table.reader(), version.clone(), done.clone());
             let (hist, probes) = (hist.clone(), probes.clone());
             std::thread::spawn(move || {
-                let mut x = 0x9E37_79B9_7F4A_7C15 ^ t;
+                let mut rng = XorShift64::new(0x9E37_79B9_7F4A_7C15 ^ t);
                 let mut checked = 0u64;
                 // An online reader answers for the view it took at its last report (or going
                 // online), so the oldest version it may show is the one stored before that.
                 let mut burst = |v0: usize, lookup: &dyn Fn(A) -> Option<NextHop>| {
                     for _ in 0..256 {
-                        let i = xorshift(&mut x) as usize % probes.len();
+                        let i = rng.next_u64() as usize % probes.len();
                         let got = lookup(probes[i]);
                         let v1 = version.load(Ordering::Acquire) + 1; // one may be in flight
                         assert!(
@@ -284,9 +279,9 @@ fn replaced_views_wait_for_online_readers() {
     let mut table = Table::new(Rib::new()).unwrap();
     let mut reader = table.reader();
     reader.online();
-    let mut x = 7u64;
+    let mut rng = XorShift64::new(7u64);
     for _ in 0..20_000 {
-        let r = xorshift(&mut x);
+        let r = rng.next_u64();
         table
             .insert(
                 Prefix::new_masked(r as u32, 16 + (r >> 40) as u32 % 17).unwrap(),

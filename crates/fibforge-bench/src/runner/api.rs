@@ -3,10 +3,10 @@
 //! traffic pattern, so that a gap between the structure and its API shows in every run.
 //!
 //! Implementations (the report's `impl` column):
-//! - `reader-qsbr`: an online [`Reader`], a quiescent state every [`BURST`] single lookups or
-//!   after each batch;
-//! - `reader-pinned`: [`Reader::pin`] per burst of [`BURST`] lookups or per batch (online and
-//!   offline around it);
+//! - `reader-qsbr`: an online [`Reader`], a quiescent state every [`POLL_BURST`] single
+//!   lookups or after each batch;
+//! - `reader-pinned`: [`Reader::pin`] per burst of [`POLL_BURST`] lookups or per batch
+//!   (online and offline around it);
 //! - `reader-offline`: an offline reader, each call synchronised (the default of a new one);
 //! - `c-qsbr`, `c-offline`: the same through `fibforge.h`, from loops written in C
 //!   (`csrc/capi_harness.c`, IPv4 only; rows marked "not available" without a C compiler);
@@ -23,9 +23,6 @@ use crate::timing::{Mode, POLL_BURST, Probe, Run, Spread, measure_probe};
 use fibforge::algo::poptrie::{Fib, Key};
 use fibforge::{NextHop, Reader, Table};
 use std::time::{Duration, Instant};
-
-/// Lookups between two quiescent states (or pins) in single mode: a poll loop's burst.
-pub const BURST: u64 = POLL_BURST;
 
 type PoptrieReader<A> = Reader<A, Fib<A>>;
 
@@ -82,7 +79,8 @@ pub(crate) fn row<A: BenchAddress>(
     }
     r.repeats = rates.len();
     r.duration_s = Some(ctx.duration.as_secs_f64());
-    r.note = Some(format!("API path; quiescent/pin every {BURST} single lookups or per batch"));
+    r.note =
+        Some(format!("API path; quiescent/pin every {POLL_BURST} single lookups or per batch"));
     r
 }
 

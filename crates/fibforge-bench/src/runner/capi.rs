@@ -48,8 +48,13 @@ mod harness {
             Some(Handles { table, reader })
         }
 
-        /// `n` C single lookups (a quiescent state every `burst`, 0: never).
+        /// `n` C single lookups (a quiescent state every `burst`, 0: never; the C loop steps
+        /// by 4 lookups, so both are multiples of 4).
         pub fn single(&self, n: u64, state: &mut [u32; 4], burst: u64) -> u64 {
+            assert!(
+                n.is_multiple_of(4) && burst.is_multiple_of(4),
+                "n {n} and burst {burst}: multiples of 4"
+            );
             // SAFETY: a live reader used by this thread only; `state` is writable.
             unsafe { fibforge_bench_c_single(self.reader.cast(), n, state, burst) }
         }
@@ -59,19 +64,24 @@ mod harness {
             // SAFETY: as in `single`.
             unsafe { fibforge_bench_c_batch(self.reader.cast(), n, state, quiescent.into()) }
         }
-    }
 
-    impl Handles {
         /// `n` single lookups walked inline over views (online reader; a quiescent state and
-        /// a new view every `burst`). Needs the popcount instruction (see `view_rows`).
+        /// a new view every `burst`). Panics without the popcount instruction
+        /// ([`super::has_popcnt`]), which the C loop is compiled for.
         pub fn view_single(&self, n: u64, state: &mut [u32; 4], burst: u64) -> u64 {
+            assert!(super::has_popcnt(), "the view loops need the popcount instruction");
+            assert!(
+                burst > 0 && burst.is_multiple_of(4) && n.is_multiple_of(burst),
+                "burst {burst} for {n}"
+            );
             // SAFETY: a live, online reader used by this thread only; `state` is writable;
-            // the caller checked that the CPU has the popcount instruction.
+            // the CPU has the instruction the loop is compiled for (checked above).
             unsafe { fibforge_bench_c_view_single(self.reader.cast(), n, state, burst) }
         }
 
-        /// `n` lookups walked inline over one view per group of 64.
+        /// `n` lookups walked inline over one view per group of 64 (panics as `view_single`).
         pub fn view_batch(&self, n: u64, state: &mut [u32; 4]) -> u64 {
+            assert!(super::has_popcnt(), "the view loops need the popcount instruction");
             // SAFETY: as in `view_single`.
             unsafe { fibforge_bench_c_view_batch(self.reader.cast(), n, state) }
         }
@@ -97,7 +107,7 @@ const CALL: u64 = 1 << 14;
 #[cfg(have_capi_harness)]
 pub fn rows(ctx: &Ctx<'_, u32>) -> Vec<Row> {
     let Some(h) = harness::Handles::new(ctx.rib) else { return Vec::new() };
-    let burst = super::api::BURST;
+    let burst = crate::timing::POLL_BURST;
     let mut rows = Vec::new();
     // SAFETY: the live reader of `h`, used by this thread only.
     unsafe { fibforge_c::fibforge_reader4_online(h.reader) };

@@ -43,8 +43,9 @@ pub trait Probe<A> {
     fn one(&mut self, addr: A) -> Option<NextHop>;
     /// A batch of lookups.
     fn many(&mut self, addrs: &[A], out: &mut [Option<NextHop>]);
-    /// Called after every [`POLL_BURST`] single lookups and between chunks of batches, as a
-    /// poll loop ends a burst (a reader's quiescent state); nothing for a bare structure.
+    /// Called after every [`POLL_BURST`] single lookups, as a poll loop ends a burst (a
+    /// reader's quiescent state; a batch reports in [`Probe::many`]); nothing for a bare
+    /// structure.
     fn rest(&mut self) {}
 }
 
@@ -137,9 +138,6 @@ impl<A: Address, P: Probe<A> + ?Sized> GenUser<A> for RateLoop<'_, P> {
             };
             run.checksum = run.checksum.wrapping_add(sum);
             run.lookups += CHUNK;
-            if self.mode == Mode::Batch {
-                self.fib.rest();
-            }
             let elapsed = start.elapsed();
             if elapsed >= self.duration {
                 run.seconds = elapsed.as_secs_f64();

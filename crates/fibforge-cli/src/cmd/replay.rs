@@ -1,10 +1,10 @@
 //! `fibforge replay TABLE UPDATES [--algo NAME] [--readers N] [--rounds R] [--json FILE]`:
 //! applies a real update stream (MRT BGP4MP or the text stream; R times in a row) to a
 //! concurrent table (every updatable structure in turn by default, `--algo all`) while N
-//! reader threads look up random addresses; prints (and writes as
-//! JSON) the update cost, the lookup rate idle and during updates, the lookup rate and memory
-//! of the updated structure against a fresh compile of the final RIB, and the final
-//! comparison with a fresh compile and with the RIB.
+//! reader threads look up random addresses; prints (and writes as JSON) the update cost, the
+//! lookup rate idle and during updates, the lookup rate and memory of the updated structure
+//! against a fresh compile of the final RIB, and the final comparison with a fresh compile
+//! and with the RIB.
 //!
 //! `--tables T --vrf N` (LOOP and SAIL_M): the stream into table N of T (`replay_vrf.rs`).
 //!

@@ -7,6 +7,7 @@ use super::*;
 use crate::algo::testkit::hop;
 use crate::fib::{Compile, Incremental};
 use crate::prefix::Prefix4;
+use crate::verify::rng::XorShift64;
 use proptest::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -60,30 +61,24 @@ proptest! {
     }
 }
 
-/// One step of the library's xorshift.
-fn xorshift(x: &mut u64) -> u64 {
-    *x = crate::verify::xorshift64_step(*x);
-    *x
-}
-
 /// A route change of table `.0`: prefix and new next hop (`None`: withdrawn).
 type Update = (VrfId, Prefix4, Option<NextHop>);
 
 /// Three tables of `n` random routes each, and `k` updates spread over them (a short
 /// prefix every 100: thousands of words rewritten at once).
 fn workload(n: usize, k: usize) -> (Vec<Rib<u32>>, Vec<Update>) {
-    let mut x = 0x0123_4567_89ab_cdef;
+    let mut rng = XorShift64::new(0x0123_4567_89ab_cdef);
     let mut tables = vec![Rib::new(), Rib::new(), Rib::new()];
     let mut routes = Vec::new();
     for i in 0..3 * n {
-        let r = xorshift(&mut x);
+        let r = rng.next_u64();
         let p = Prefix4::new_masked(r as u32, 8 + (r >> 40) as u32 % 25).unwrap();
         tables[i % 3].insert(p, hop(((r >> 50) % 40) as u32));
         routes.push(((i % 3) as VrfId, p));
     }
     let ups = (0..k)
         .map(|i| {
-            let r = xorshift(&mut x);
+            let r = rng.next_u64();
             let (v, p) = if i.is_multiple_of(100) {
                 (
                     (r % 3) as VrfId,
@@ -159,7 +154,7 @@ fn readers_never_see_an_answer_that_was_not_there() {
             let (mut reader, version, done) = (m.reader(), version.clone(), done.clone());
             let (hist, probes) = (hist.clone(), probes.clone());
             std::thread::spawn(move || {
-                let mut x = 0x9E37_79B9_7F4A_7C15 ^ t;
+                let mut rng = XorShift64::new(0x9E37_79B9_7F4A_7C15 ^ t);
                 let mut checked = 0u64;
                 // An online reader answers for the copy it took at its last report (or going
                 // online): the oldest version it may show is the one stored before that.
@@ -169,7 +164,7 @@ fn readers_never_see_an_answer_that_was_not_there() {
                 }
                 while !done.load(Ordering::Acquire) {
                     for _ in 0..256 {
-                        let r = xorshift(&mut x);
+                        let r = rng.next_u64();
                         let (i, vrf) = (r as usize % probes.len(), (r >> 40) % 3);
                         let v0 = if t == 0 { taken } else { version.load(Ordering::Acquire) };
                         let got = reader.lookup(vrf as VrfId, probes[i]);
