@@ -3,7 +3,8 @@
 # to docs/papers/results/<preset>.md (Markdown studies; rate tables in a text block), plus the
 # Fig. 7 heat map. The docs/papers/<paper>.md pages quote these files.
 #
-#   tools/papers.sh [PRESET...]        (default: every preset; FIBFORGE=path to the binary)
+#   tools/papers.sh [PRESET...]        (default: every preset; FIBFORGE=path to the binary;
+#                                       REPEATS=N timed repeats per row, default 1)
 #
 # Short settings: 0.05 s per timed repeat, 1 repeat, no peers, 2^16 cycle samples (presets that
 # fix their own sample count keep it). On the 2-core development machine the whole suite took
@@ -11,6 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${FIBFORGE:-target/release/fibforge}
+REPEATS=${REPEATS:-1}
 [ -x "$BIN" ] || cargo build --release -p fibforge-cli
 OUT=docs/papers/results
 mkdir -p "$OUT"
@@ -27,14 +29,15 @@ for p in "${PRESETS[@]}"; do
     t0=$SECONDS
     tmp=$(mktemp -d)
     echo "== $p" >&2
-    "$BIN" bench --preset "$p" --duration 0.05 --repeats 1 --peers none --threads 2 \
+    "$BIN" bench --preset "$p" --duration 0.05 --repeats "$REPEATS" --peers none --threads 2 \
         --cycle-samples 65536 --out "$tmp" >"$tmp/stdout" 2>"$tmp/stderr" || {
         echo "$p failed:" >&2; tail -5 "$tmp/stderr" >&2; }
     {
         echo "# \`fibforge bench --preset $p\`"
         echo
-        echo "Command: \`tools/papers.sh $p\` (= \`fibforge bench --preset $p --duration 0.05"
-        echo "--repeats 1 --peers none --threads 2 --cycle-samples 65536\`); $(( SECONDS - t0 )) s;"
+        cmd="tools/papers.sh $p"; [ "$REPEATS" = 1 ] || cmd="REPEATS=$REPEATS $cmd"
+        echo "Command: \`$cmd\` (= \`fibforge bench --preset $p --duration 0.05"
+        echo "--repeats $REPEATS --peers none --threads 2 --cycle-samples 65536\`); $(( SECONDS - t0 )) s;"
         echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'),"
         echo "$(nproc) logical CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end (shared machine)."
         echo
