@@ -15,18 +15,16 @@ use fibforge::fuzzing::Body;
 use fibforge::verify::XorShift64;
 use fibforge_io::fuzzing::TARGETS;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+mod fuzz_common;
+use fuzz_common::{fuzz_dir, inputs, panic_text};
 
 /// The default seed of the mutation generator (any non-zero value; fixed for reproducibility).
 const DEFAULT_SEED: u64 = 0x5EED_F1B0_F0F0_2026;
 
 /// Boundary bytes of the inputs' grammars: separators, digits, line ends, NUL, 0xff.
 const INTERESTING: &[u8] = b"\0\n\r\t /:.,-#x0129\xff\x7f";
-
-fn repo_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn env_u64(name: &str, default: u64) -> u64 {
     match std::env::var(name) {
@@ -50,16 +48,10 @@ fn per_round(target: &str) -> u64 {
     if target.starts_with("diff_updates_") { 200 } else { 5000 }
 }
 
-/// The committed seeds of `target` (files not starting with `.`), sorted.
+/// The committed seeds of `target`, sorted.
 fn seeds(target: &str) -> Vec<Vec<u8>> {
-    let dir = repo_dir().join("fuzz/seeds").join(target);
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
-        .collect();
-    paths.sort();
-    paths
+    let files = inputs(&fuzz_dir().join("seeds").join(target));
+    files
         .iter()
         .map(|p| std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
         .collect()
@@ -114,21 +106,18 @@ fn mutant(rng: &mut XorShift64, seeds: &[Vec<u8>], limit: usize) -> Vec<u8> {
     data
 }
 
-/// Saves a failing input under `target/fuzz-mutations/<target>/` and returns the report line.
+/// Saves a failing input under `target/fuzz-mutations/<target>/` and returns the report line,
+/// whose `cp` is typed from the repository root.
 fn file_failure(target: &str, index: u64, data: &[u8], message: &str) -> String {
-    let dir = repo_dir().join("target/fuzz-mutations").join(target);
-    let path = dir.join(format!("mutant-{index}"));
-    let saved = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, data));
+    let relative = format!("target/fuzz-mutations/{target}/mutant-{index}");
+    let path = fuzz_dir().join("..").join(&relative);
+    let saved = std::fs::create_dir_all(path.parent().expect("a folder"))
+        .and_then(|()| std::fs::write(&path, data));
     let place = match saved {
-        Ok(()) => format!("cp {} fuzz/regressions/{target}/", path.display()),
+        Ok(()) => format!("cp {relative} fuzz/regressions/{target}/"),
         Err(e) => format!("(could not save the input: {e}; {} bytes)", data.len()),
     };
     format!("{target} input {index}: {message}\n    {place}")
-}
-
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    let text = payload.downcast_ref::<String>().map(String::as_str);
-    text.or_else(|| payload.downcast_ref::<&str>().copied()).unwrap_or("(no message)").into()
 }
 
 /// Runs `count` mutants of `seeds` through `target`'s body; returns one report line per panic.
@@ -190,6 +179,6 @@ fn a_panicking_body_is_reported_with_its_input() {
     assert!(!failures.is_empty(), "no mutant contained '#'");
     let first = &failures[0];
     assert!(first.contains("a hash sign") && first.contains("cp "), "{first}");
-    let saved = first.split_whitespace().nth_back(1).expect("the saved path");
+    let saved = fuzz_dir().join("..").join(first.split_whitespace().nth_back(1).expect("a path"));
     assert!(std::fs::read(saved).expect("the saved input").contains(&b'#'), "{first}");
 }

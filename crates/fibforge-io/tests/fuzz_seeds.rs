@@ -11,29 +11,10 @@
 use fibforge::fuzzing::Body;
 use fibforge_io::fuzzing::TARGETS;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-fn fuzz_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
-}
-
-/// The inputs of one folder, sorted; a missing folder is an error naming it.
-fn inputs(dir: &Path) -> Vec<PathBuf> {
-    let entries = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e} (every fuzz target needs this folder)", dir.display()));
-    let mut files: Vec<PathBuf> = entries
-        .map(|e| e.unwrap_or_else(|err| panic!("{}: {err}", dir.display())).path())
-        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
-        .collect();
-    files.sort();
-    files
-}
-
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    let text = payload.downcast_ref::<String>().map(String::as_str);
-    text.or_else(|| payload.downcast_ref::<&str>().copied()).unwrap_or("(no message)").into()
-}
+mod fuzz_common;
+use fuzz_common::{fuzz_dir, inputs, panic_text};
 
 /// Runs `target`'s body on every seed and regression input; returns each input that
 /// panicked (all of them, not only the first) with its message.
