@@ -94,11 +94,13 @@ pub fn make_plan<A: Address>(
     max_stride: u32,
 ) -> Result<Plan<A>, BuildError> {
     let levels = cfg.levels_for::<A>();
-    if levels == 0 || max_stride == 0 || max_stride > MAX_STRIDE {
+    // More levels than address bits cannot help (every stride is at least 1 bit), and the
+    // dynamic programs' time and tables grow with the level count.
+    if levels == 0 || levels > A::BITS || max_stride == 0 || max_stride > MAX_STRIDE {
         return Err(BuildError::BadOption {
             algo: "multibit",
             option: format!("levels={levels},maxstride={max_stride}"),
-            reason: format!("levels must be at least 1 and maxstride in 1..={MAX_STRIDE}"),
+            reason: format!("levels must be in 1..={} and maxstride in 1..={MAX_STRIDE}", A::BITS),
         });
     }
     let start = Instant::now();

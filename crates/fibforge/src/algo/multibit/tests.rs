@@ -351,3 +351,18 @@ fn count_nodes(t: &UpdatableTrie<u32>) -> usize {
     }
     n
 }
+
+/// A level count above the address width is refused at once (fuzz finding: `cpe_var:levels=
+/// 411117` ran the dynamic program for minutes).
+#[test]
+fn more_levels_than_address_bits_are_refused() {
+    let rib: Rib<u32> =
+        [("10.0.0.0/8", 1)].iter().map(|(p, h)| (p.parse().unwrap(), hop(*h))).collect();
+    for levels in [33, 411_117] {
+        let cfg = TrieConfig { levels: Some(levels), ..TrieConfig::default() };
+        let e = LeafPushedTrie::compile(&rib, &cfg).err().expect("an error");
+        assert!(e.to_string().contains("levels must be in 1..=32"), "{e}");
+    }
+    let cfg = TrieConfig { levels: Some(32), ..TrieConfig::default() };
+    assert!(LeafPushedTrie::compile(&rib, &cfg).is_ok(), "32 levels is allowed for IPv4");
+}
