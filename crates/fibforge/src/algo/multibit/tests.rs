@@ -353,7 +353,7 @@ fn count_nodes(t: &UpdatableTrie<u32>) -> usize {
 }
 
 /// A level count above the address width is refused at once (fuzz finding: `cpe_var:levels=
-/// 411117` ran the dynamic program for minutes).
+/// 411117` ran the dynamic program past libFuzzer's 20 s timeout).
 #[test]
 fn more_levels_than_address_bits_are_refused() {
     let rib: Rib<u32> =
