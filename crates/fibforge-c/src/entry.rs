@@ -255,33 +255,3 @@ pub unsafe fn reader_free<A: Side>(r: *mut ReaderHandle<A>) {
     // SAFETY: forwarded contract: NULL or an unfreed reader of this library.
     guard_value((), || unsafe { free(r) })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn null_out_is_an_error_not_a_crash() {
-        // SAFETY: NULL is allowed for every pointer here.
-        let status = unsafe { table_new::<u32>(std::ptr::null_mut()) };
-        assert_eq!(status, Status::Null);
-    }
-
-    #[test]
-    fn batch_in_place_matches_single_lookups() {
-        let mut t: *mut TableHandle<u32> = std::ptr::null_mut();
-        // SAFETY: `t` is a valid out-pointer; the table is used on this thread only and
-        // freed once; `buf` is one array used as both input and output.
-        unsafe {
-            assert_eq!(table_new(&mut t), Status::Ok);
-            assert_eq!(table_insert(t, 0x0a00_0000, 8, 7, std::ptr::null_mut()), Status::Ok);
-            let mut buf: Vec<u32> = (0..2000u32).map(|i| i.wrapping_mul(0x0100_0193)).collect();
-            let want: Vec<u32> = buf.iter().map(|&a| table_lookup(t, a)).collect();
-            let p = buf.as_mut_ptr();
-            assert_eq!(table_lookup_batch(t, p, p, buf.len()), Status::Ok);
-            assert_eq!(buf, want);
-            assert!(want.contains(&7) && want.contains(&NO_ROUTE));
-            table_free(t);
-        }
-    }
-}
