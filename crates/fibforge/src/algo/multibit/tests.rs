@@ -352,8 +352,8 @@ fn count_nodes(t: &UpdatableTrie<u32>) -> usize {
     n
 }
 
-/// A level count above the address width is refused at once (fuzz finding: `cpe_var:levels=
-/// 411117` ran the dynamic program past libFuzzer's 20 s timeout).
+/// A level count above the address width is refused at once, not planned level by level (the
+/// fuzz inputs behind it are in `fuzz/regressions/algo_spec/`).
 #[test]
 fn more_levels_than_address_bits_are_refused() {
     let rib: Rib<u32> =
