@@ -127,7 +127,7 @@ fn one<I: Isa, S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A) ->
 /// of `L` that walk the tree in lock step from the root (the last group of a batch may be
 /// smaller), or with option `bgroup` from their directory nodes (`batch_by_start`).
 #[inline(always)]
-fn batch<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
+fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,
     hops: &S,
     addrs: &[A],
@@ -149,12 +149,12 @@ fn batch<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
         (lanes.index[g], lanes.key[g]) = (i, k.min(A::T::MAX_BELOW));
         lanes.len += 1;
         if lanes.len == L {
-            lock_step::<I, S, A, L>(fib, hops, addrs, out, &lanes, 0);
+            I::lock_step::<S, A, L>(fib, hops, addrs, out, &lanes, 0);
             lanes.len = 0;
         }
     }
     if lanes.len > 0 {
-        lock_step::<I, S, A, L>(fib, hops, addrs, out, &lanes, 0);
+        I::lock_step::<S, A, L>(fib, hops, addrs, out, &lanes, 0);
     }
 }
 
@@ -184,7 +184,7 @@ const CLASSES: usize = 8;
 /// class per start level as they come (a counting sort in a stream), and each full class
 /// walks in lock step from its level, so no lane waits for levels it does not need.
 #[inline(always)]
-fn batch_by_start<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
+fn batch_by_start<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,
     hops: &S,
     addrs: &[A],
@@ -205,13 +205,13 @@ fn batch_by_start<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
         (lanes.index[g], lanes.key[g], lanes.node[g]) = (i, k.min(A::T::MAX_BELOW), node);
         lanes.len += 1;
         if lanes.len == L {
-            lock_step::<I, S, A, L>(fib, hops, addrs, out, lanes, level);
+            I::lock_step::<S, A, L>(fib, hops, addrs, out, lanes, level);
             lanes.len = 0;
         }
     }
     for (level, lanes) in classes.iter().enumerate() {
         if lanes.len > 0 {
-            lock_step::<I, S, A, L>(fib, hops, addrs, out, lanes, level);
+            I::lock_step::<S, A, L>(fib, hops, addrs, out, lanes, level);
         }
     }
 }
@@ -228,6 +228,35 @@ struct Lanes<K, const L: usize> {
 impl<K: Default + Copy, const L: usize> Lanes<K, L> {
     fn new() -> Self {
         Lanes { index: [0; L], key: [K::default(); L], node: [0; L], len: 0 }
+    }
+}
+
+/// A node search whose lock steps run in a function of their own, compiled with the set's
+/// features: inlined into the batch loop, the walk's registers crowded out the directory
+/// loop's, which then spilled its state on every address.
+trait Walk: Isa {
+    /// [`lock_step`] with this set's ranks, not inlined.
+    fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(
+        fib: &Fib<A>,
+        hops: &S,
+        addrs: &[A],
+        out: &mut [u32],
+        lanes: &Lanes<A::T, L>,
+        start: usize,
+    );
+}
+
+impl Walk for Portable {
+    #[inline(never)]
+    fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(
+        fib: &Fib<A>,
+        hops: &S,
+        addrs: &[A],
+        out: &mut [u32],
+        lanes: &Lanes<A::T, L>,
+        start: usize,
+    ) {
+        lock_step::<Portable, S, A, L>(fib, hops, addrs, out, lanes, start)
     }
 }
 
@@ -281,29 +310,20 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     if start > 0 {
         node = lanes.node;
     }
+    // Every lane's key is a valid probe (clamped; stale lanes keep an earlier group's key).
+    let probes: [<A::T as TreeKey>::Probe<I>; L] =
+        std::array::from_fn(|g| lanes.key[g].probe::<I>());
     // The unrolled levels above `start` are skipped by one predictable branch each.
     for level in 0..D {
         if level < start {
             continue;
         }
-        let prefetch_below = tree.level_len(level + 1) > PREFETCH_FROM_LINES;
+        let probes = &probes[..n];
         match rel {
             Some(rel) if level + 1 == D => {
-                let below = rel.lines();
-                descend::<I, A::T, L>(tree, level, &mut node, &lanes.key[..n], |i| {
-                    if prefetch_below {
-                        prefetch::read(below, i)
-                    }
-                })
+                descend_into::<I, _, _, L>(tree, level, &mut node, probes, rel.lines())
             }
-            _ => {
-                let below = tree.level(level + 1);
-                descend::<I, A::T, L>(tree, level, &mut node, &lanes.key[..n], |i| {
-                    if prefetch_below {
-                        prefetch::read(below, i)
-                    }
-                })
-            }
+            _ => descend_into::<I, _, _, L>(tree, level, &mut node, probes, tree.level(level + 1)),
         }
     }
     let mut pos = [0usize; L];
@@ -317,7 +337,7 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
         None => {
             let leaves = tree.level(D);
             for g in 0..n {
-                let rank = A::T::rank::<I>(tree.line_in(leaves, node[g]), lanes.key[g]);
+                let rank = A::T::rank::<I>(tree.line_in(leaves, node[g]), probes[g]);
                 pos[g] = node[g] * A::T::PER_NODE + rank - 1;
                 hops.prefetch(pos[g]);
             }
@@ -329,6 +349,23 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     }
 }
 
+/// One level of a lock step into the lines `below`, prefetched when that level is too large
+/// to stay in L1 (the test is made once per level, not per lane).
+#[inline(always)]
+fn descend_into<I: Isa, K: TreeKey, T, const L: usize>(
+    tree: &Tree<K>,
+    level: usize,
+    node: &mut [usize; L],
+    probes: &[K::Probe<I>],
+    below: &[T],
+) {
+    if below.len() > PREFETCH_FROM_LINES {
+        descend::<I, K, L>(tree, level, node, probes, |i| prefetch::read(below, i))
+    } else {
+        descend::<I, K, L>(tree, level, node, probes, |_| ())
+    }
+}
+
 /// One level of a lock step: each lane moves to its child in the level below, which
 /// `prefetch` is asked to fetch.
 #[inline(always)]
@@ -336,13 +373,13 @@ fn descend<I: Isa, K: TreeKey, const L: usize>(
     tree: &Tree<K>,
     level: usize,
     node: &mut [usize; L],
-    keys: &[K],
+    probes: &[K::Probe<I>],
     prefetch: impl Fn(usize),
 ) {
     let lines = tree.level(level);
-    for (g, &key) in keys.iter().enumerate() {
-        node[g] = node[g] * Tree::<K>::FANOUT + K::rank::<I>(tree.line_in(lines, node[g]), key);
-        prefetch(node[g]);
+    for (node, &probe) in node.iter_mut().zip(probes) {
+        *node = *node * Tree::<K>::FANOUT + K::rank::<I>(tree.line_in(lines, *node), probe);
+        prefetch(*node);
     }
 }
 
@@ -350,6 +387,42 @@ fn descend<I: Isa, K: TreeKey, const L: usize>(
 mod x86 {
     use super::super::node::{Avx2, Avx512};
     use super::*;
+
+    /// The `Walk` of an x86 set: an entry enabling its features, not inlined.
+    macro_rules! walk {
+        ($isa:ty, $entry:ident, $features:literal) => {
+            impl Walk for $isa {
+                #[inline(always)]
+                fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(
+                    fib: &Fib<A>,
+                    hops: &S,
+                    addrs: &[A],
+                    out: &mut [u32],
+                    lanes: &Lanes<A::T, L>,
+                    start: usize,
+                ) {
+                    // SAFETY: this set's ranks are only instantiated in functions entered
+                    // after runtime detection of its features (see `node::Isa`).
+                    unsafe { $entry::<S, A, L>(fib, hops, addrs, out, lanes, start) }
+                }
+            }
+
+            #[target_feature(enable = $features)]
+            #[inline(never)]
+            unsafe fn $entry<S: HopSlots + ?Sized, A: Key, const L: usize>(
+                fib: &Fib<A>,
+                hops: &S,
+                addrs: &[A],
+                out: &mut [u32],
+                lanes: &Lanes<A::T, L>,
+                start: usize,
+            ) {
+                lock_step::<$isa, S, A, L>(fib, hops, addrs, out, lanes, start)
+            }
+        };
+    }
+    walk!(Avx2, lock_step_avx2, "avx2,popcnt");
+    walk!(Avx512, lock_step_avx512, "avx512f,popcnt");
 
     #[target_feature(enable = "avx512f,popcnt")]
     pub(super) unsafe fn search_avx512<K: TreeKey>(tree: &Tree<K>, k: K) -> usize {

@@ -1,18 +1,21 @@
 //! One tree node: a 64-byte line of sorted keys, and its rank (how many keys are `<=` a
 //! probe) in three instruction sets chosen once at build time.
 //!
-//! IPv4 nodes hold 16 `u32` keys, IPv6 nodes 8 `u64` keys (the top 64 address bits). The
-//! rank of a node is the child to descend into (inner levels) or one past the predecessor
-//! (the leaf level). AVX-512 compares the line against the probe into a k-mask; AVX2
-//! compares signed lanes after flipping the sign bit of both sides (it has no unsigned
-//! 64-bit compare); the portable twin counts in a loop. All three give the same rank, and
-//! the tests check that on every table.
+//! IPv4 nodes hold 16 `u32` keys, IPv6 nodes 8 `u64` keys (the top 64 address bits), the
+//! latter stored with their sign bit flipped (`TreeKey::line_form`) so that signed compares,
+//! all AVX2 has for 64-bit lanes, order them as unsigned without flipping the line on every
+//! step. The rank of a node is the child to descend into (inner levels) or one past the
+//! predecessor (the leaf level). AVX-512 compares the line against the probe into a k-mask;
+//! AVX2 compares two 32-byte halves and packs the masks; the portable twin counts in a loop.
+//! All three give the same rank, and the tests check that on every table.
 
 /// Header words of a relative leaf line (`leaf.rs`: base low and high, first position,
 /// shift); the rank of such a line counts only the words after them.
 pub(super) const HEAD: usize = 4;
 /// Bit mask of the offset lanes of a relative leaf line.
 pub(super) const OFFSET_LANES: u32 = 0xFFFF & !((1 << HEAD) - 1);
+/// The sign bit of a 64-bit key, flipped in its line form.
+const SIGN: u64 = 1 << 63;
 
 /// A key type of the tree: `u32` (IPv4) or `u64` (IPv6 top half).
 pub trait TreeKey: Copy + Ord + Default + Send + Sync + std::fmt::Debug + 'static {
@@ -24,10 +27,17 @@ pub trait TreeKey: Copy + Ord + Default + Send + Sync + std::fmt::Debug + 'stati
     const MAX_BELOW: Self;
     /// One node.
     type Line: Copy + Send + Sync + 'static + AsRef<[Self]> + AsMut<[Self]>;
-    /// A node of padding keys.
+    /// A node of padding keys (in line form).
     const PADDING: Self::Line;
-    /// Keys of `line` that are `<= x`, counted with the instruction set `I`.
-    fn rank<I: Isa>(line: &Self::Line, x: Self) -> usize;
+    /// The form of a key inside a line (`u64`: sign bit flipped; `u32`: unchanged); its own
+    /// inverse.
+    fn line_form(self) -> Self;
+    /// A probe prepared by `I` for the ranks of one descent.
+    type Probe<I: Isa>: Copy;
+    /// The probe of key `x`, below `MAX` (every descent clamps its key).
+    fn probe<I: Isa>(self) -> Self::Probe<I>;
+    /// Keys of `line` that are `<=` the probe's key, counted with the instruction set `I`.
+    fn rank<I: Isa>(line: &Self::Line, probe: Self::Probe<I>) -> usize;
     /// Widens to `u128` (for the full-address bounds of intervals).
     fn to_u128(self) -> u128;
     /// Narrows from `u128`, keeping the low bits.
@@ -68,8 +78,17 @@ impl TreeKey for u32 {
     type Line = Line32;
     const PADDING: Line32 = Line32([u32::MAX; 16]);
     #[inline(always)]
-    fn rank<I: Isa>(line: &Line32, x: u32) -> usize {
-        I::rank32(line, x)
+    fn line_form(self) -> u32 {
+        self
+    }
+    type Probe<I: Isa> = I::Probe32;
+    #[inline(always)]
+    fn probe<I: Isa>(self) -> I::Probe32 {
+        I::probe32(self)
+    }
+    #[inline(always)]
+    fn rank<I: Isa>(line: &Line32, probe: I::Probe32) -> usize {
+        I::rank32(line, probe)
     }
     fn to_u128(self) -> u128 {
         self as u128
@@ -84,10 +103,19 @@ impl TreeKey for u64 {
     const MAX: u64 = u64::MAX;
     const MAX_BELOW: u64 = u64::MAX - 1;
     type Line = Line64;
-    const PADDING: Line64 = Line64([u64::MAX; 8]);
+    const PADDING: Line64 = Line64([u64::MAX ^ SIGN; 8]);
     #[inline(always)]
-    fn rank<I: Isa>(line: &Line64, x: u64) -> usize {
-        I::rank64(line, x)
+    fn line_form(self) -> u64 {
+        self ^ SIGN
+    }
+    type Probe<I: Isa> = I::Probe64;
+    #[inline(always)]
+    fn probe<I: Isa>(self) -> I::Probe64 {
+        I::probe64(self)
+    }
+    #[inline(always)]
+    fn rank<I: Isa>(line: &Line64, probe: I::Probe64) -> usize {
+        I::rank64(line, probe)
     }
     fn to_u128(self) -> u128 {
         self as u128
@@ -100,12 +128,21 @@ impl TreeKey for u64 {
 /// An instruction set for node ranks. Its methods are `#[inline(always)]` so that they
 /// compile with the target features of the lookup function they are inlined into (the
 /// lookups of `lookup.rs` are instantiated once per instruction set, each inside a function
-/// enabling that set).
+/// enabling that set). A descent prepares its probe once (a broadcast vector, in the form
+/// the compares want) and ranks every level's line against it.
 pub trait Isa: Copy + Send + Sync + 'static {
-    /// Keys of `line` `<= x`.
-    fn rank32(line: &Line32, x: u32) -> usize;
-    /// Keys of `line` `<= x`.
-    fn rank64(line: &Line64, x: u64) -> usize;
+    /// A prepared 32-bit probe.
+    type Probe32: Copy;
+    /// A prepared 64-bit probe.
+    type Probe64: Copy;
+    /// The probe of `x` (below `u32::MAX`).
+    fn probe32(x: u32) -> Self::Probe32;
+    /// The probe of `x` (below `u64::MAX`).
+    fn probe64(x: u64) -> Self::Probe64;
+    /// Keys of `line` `<=` the probe's key.
+    fn rank32(line: &Line32, probe: Self::Probe32) -> usize;
+    /// Keys of `line` (in line form) `<=` the probe's key.
+    fn rank64(line: &Line64, probe: Self::Probe64) -> usize;
     /// Offset lanes of a relative leaf line (`leaf.rs`: words `HEAD..16`) `<= d`.
     fn rank_rel(line: &Line32, d: u32) -> usize;
 }
@@ -115,13 +152,25 @@ pub trait Isa: Copy + Send + Sync + 'static {
 pub(super) struct Portable;
 
 impl Isa for Portable {
+    /// The key itself.
+    type Probe32 = u32;
+    /// The key in line form, as a signed number.
+    type Probe64 = i64;
+    #[inline(always)]
+    fn probe32(x: u32) -> u32 {
+        x
+    }
+    #[inline(always)]
+    fn probe64(x: u64) -> i64 {
+        x.line_form() as i64
+    }
     #[inline(always)]
     fn rank32(line: &Line32, x: u32) -> usize {
         line.0.iter().map(|&k| (k <= x) as usize).sum()
     }
     #[inline(always)]
-    fn rank64(line: &Line64, x: u64) -> usize {
-        line.0.iter().map(|&k| (k <= x) as usize).sum()
+    fn rank64(line: &Line64, x: i64) -> usize {
+        line.0.iter().map(|&k| (k as i64 <= x) as usize).sum()
     }
     #[inline(always)]
     fn rank_rel(line: &Line32, d: u32) -> usize {
@@ -134,83 +183,110 @@ pub(super) use x86::{Avx2, Avx512};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::OFFSET_LANES;
-    use super::{Isa, Line32, Line64};
+    use super::{HEAD, Isa, Line32, Line64, OFFSET_LANES, TreeKey};
     use std::arch::x86_64::*;
 
-    /// AVX2 signed compares on sign-flipped lanes, two 32-byte halves per line.
+    /// AVX2, two 32-byte halves per line. 32-bit lanes: unsigned `key <= x` as
+    /// `max(key, x) == x`; 64-bit lanes (no unsigned compare, no 64-bit max): signed
+    /// compares of the line form.
     #[derive(Copy, Clone, Debug)]
     pub(crate) struct Avx2;
 
-    impl Isa for Avx2 {
+    impl Avx2 {
+        /// Sign bits of the 32-bit lanes of `line` that are `<=` the broadcast `probe`: two
+        /// bits per key in the order of `_mm256_packs_epi32` (words 0–3, then 8–11, of the
+        /// line in the first 16 bits; see `rank_rel`).
         #[inline(always)]
-        fn rank32(line: &Line32, x: u32) -> usize {
+        fn le_mask32(line: &Line32, probe: __m256i) -> u32 {
             // SAFETY: only instantiated inside functions that enable `avx2` and `popcnt`,
             // which callers enter after runtime detection (`crate::cpu::Isa`); the line is
             // 64-byte aligned, so both aligned 32-byte loads are in bounds.
             unsafe {
-                let flip = _mm256_set1_epi32(i32::MIN);
-                let probe = _mm256_xor_si256(_mm256_set1_epi32(x as i32), flip);
                 let p = line.0.as_ptr() as *const __m256i;
-                let a = _mm256_xor_si256(_mm256_load_si256(p), flip);
-                let b = _mm256_xor_si256(_mm256_load_si256(p.add(1)), flip);
-                // Lanes with key > x; the rank is the lanes left over.
-                let gt_a = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, probe)));
-                let gt_b = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(b, probe)));
-                16 - (gt_a | (gt_b << 8)).count_ones() as usize
-            }
-        }
-        #[inline(always)]
-        fn rank64(line: &Line64, x: u64) -> usize {
-            // SAFETY: as in `rank32`.
-            unsafe {
-                let flip = _mm256_set1_epi64x(i64::MIN);
-                let probe = _mm256_xor_si256(_mm256_set1_epi64x(x as i64), flip);
-                let p = line.0.as_ptr() as *const __m256i;
-                let a = _mm256_xor_si256(_mm256_load_si256(p), flip);
-                let b = _mm256_xor_si256(_mm256_load_si256(p.add(1)), flip);
-                let gt_a = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(a, probe)));
-                let gt_b = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(b, probe)));
-                8 - (gt_a | (gt_b << 4)).count_ones() as usize
-            }
-        }
-        #[inline(always)]
-        fn rank_rel(line: &Line32, d: u32) -> usize {
-            // SAFETY: as in `rank32`.
-            unsafe {
-                let flip = _mm256_set1_epi32(i32::MIN);
-                let probe = _mm256_xor_si256(_mm256_set1_epi32(d as i32), flip);
-                let p = line.0.as_ptr() as *const __m256i;
-                let a = _mm256_xor_si256(_mm256_load_si256(p), flip);
-                let b = _mm256_xor_si256(_mm256_load_si256(p.add(1)), flip);
-                let gt_a = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, probe)));
-                let gt_b = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(b, probe)));
-                // Offset lanes not above the probe's offset.
-                (!(gt_a as u32 | ((gt_b as u32) << 8)) & OFFSET_LANES).count_ones() as usize
+                let le_a = _mm256_cmpeq_epi32(_mm256_max_epu32(_mm256_load_si256(p), probe), probe);
+                let le_b =
+                    _mm256_cmpeq_epi32(_mm256_max_epu32(_mm256_load_si256(p.add(1)), probe), probe);
+                // Saturating packs keep all-ones and zero; the count does not care about order.
+                _mm256_movemask_epi8(_mm256_packs_epi32(le_a, le_b)) as u32
             }
         }
     }
 
-    /// AVX-512 unsigned compares of the whole line into a k-mask.
+    impl Isa for Avx2 {
+        /// The key in every lane.
+        type Probe32 = __m256i;
+        /// The line form of `x + 1` in every lane: `key <= x` is `x + 1 > key`.
+        type Probe64 = __m256i;
+        #[inline(always)]
+        fn probe32(x: u32) -> __m256i {
+            // SAFETY: as in `le_mask32` (a broadcast).
+            unsafe { _mm256_set1_epi32(x as i32) }
+        }
+        #[inline(always)]
+        fn probe64(x: u64) -> __m256i {
+            // `x` is below `u64::MAX`, so `x + 1` does not wrap.
+            // SAFETY: as in `le_mask32` (a broadcast).
+            unsafe { _mm256_set1_epi64x((x + 1).line_form() as i64) }
+        }
+        #[inline(always)]
+        fn rank32(line: &Line32, probe: __m256i) -> usize {
+            (Self::le_mask32(line, probe).count_ones() / 2) as usize
+        }
+        #[inline(always)]
+        fn rank64(line: &Line64, above: __m256i) -> usize {
+            // SAFETY: as in `le_mask32`.
+            unsafe {
+                let p = line.0.as_ptr() as *const __m256i;
+                let le_a = _mm256_cmpgt_epi64(above, _mm256_load_si256(p));
+                let le_b = _mm256_cmpgt_epi64(above, _mm256_load_si256(p.add(1)));
+                // Low halves of the first four keys, high halves of the last four: one sign
+                // bit per key.
+                let le = _mm256_blend_epi32::<0b1010_1010>(le_a, le_b);
+                _mm256_movemask_ps(_mm256_castsi256_ps(le)).count_ones() as usize
+            }
+        }
+        #[inline(always)]
+        fn rank_rel(line: &Line32, d: u32) -> usize {
+            // The header words 0..HEAD are the first 2 * HEAD bits of the packed mask.
+            const HEADER_BITS: u32 = (1 << (2 * HEAD)) - 1;
+            ((Self::le_mask32(line, Self::probe32(d)) & !HEADER_BITS).count_ones() / 2) as usize
+        }
+    }
+
+    /// AVX-512 compares of the whole line into a k-mask (signed for the 64-bit line form).
     #[derive(Copy, Clone, Debug)]
     pub(crate) struct Avx512;
 
     impl Isa for Avx512 {
+        /// The key in every lane.
+        type Probe32 = __m512i;
+        /// The key's line form in every lane.
+        type Probe64 = __m512i;
         #[inline(always)]
-        fn rank32(line: &Line32, x: u32) -> usize {
+        fn probe32(x: u32) -> __m512i {
+            // SAFETY: as in `rank32` (a broadcast).
+            unsafe { _mm512_set1_epi32(x as i32) }
+        }
+        #[inline(always)]
+        fn probe64(x: u64) -> __m512i {
+            // SAFETY: as in `rank32` (a broadcast).
+            unsafe { _mm512_set1_epi64(x.line_form() as i64) }
+        }
+        #[inline(always)]
+        fn rank32(line: &Line32, probe: __m512i) -> usize {
             // SAFETY: only instantiated inside functions that enable `avx512f` and `popcnt`,
             // entered after runtime detection; the line is one aligned 64-byte vector.
             unsafe {
                 let keys = _mm512_load_si512(line.0.as_ptr() as *const _);
-                _mm512_cmple_epu32_mask(keys, _mm512_set1_epi32(x as i32)).count_ones() as usize
+                _mm512_cmple_epu32_mask(keys, probe).count_ones() as usize
             }
         }
         #[inline(always)]
-        fn rank64(line: &Line64, x: u64) -> usize {
+        fn rank64(line: &Line64, probe: __m512i) -> usize {
             // SAFETY: as in `rank32`.
             unsafe {
                 let keys = _mm512_load_si512(line.0.as_ptr() as *const _);
-                _mm512_cmple_epu64_mask(keys, _mm512_set1_epi64(x as i64)).count_ones() as usize
+                _mm512_cmple_epi64_mask(keys, probe).count_ones() as usize
             }
         }
         #[inline(always)]

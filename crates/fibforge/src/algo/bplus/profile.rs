@@ -38,7 +38,7 @@ impl<A: Key> Fib<A> {
         let mut nodes = vec![0];
         for level in 0..self.tree.height() {
             let node = *nodes.last().expect("the root is pushed first");
-            let rank = A::T::rank::<Portable>(self.tree.line(level, node), x);
+            let rank = A::T::rank::<Portable>(self.tree.line(level, node), x.probe::<Portable>());
             nodes.push(node * Tree::<A::T>::FANOUT + rank);
         }
         let position = self.position(k);

@@ -438,3 +438,105 @@ fn updates_change_directly_answered_hops() {
     .collect();
     run::<u128>(&v6, &changes);
 }
+
+/// Each instruction set's node ranks equal the portable count on lines of keys around the
+/// sign bits and the ends of both key widths (the AVX2 ranks flip signs and compare `x + 1`).
+#[test]
+fn node_ranks_agree_across_instruction_sets() {
+    use super::node::{Line32, Line64, TreeKey};
+    let edges64 =
+        [0, 1, (1 << 31) - 1, 1 << 31, (1 << 63) - 1, 1 << 63, (1 << 63) + 1, u64::MAX - 1];
+    let edges32 = [0, 1, (1 << 31) - 1, 1 << 31, (1 << 31) + 1, u32::MAX - 2, u32::MAX - 1];
+    let edges32_wide: Vec<u64> = edges32.iter().map(|&e| e as u64).collect();
+    let mut rng = XorShift64::new(11);
+    for round in 0..2000 {
+        // Ascending keys, a random number of them real and the rest padding.
+        let mut k64: Vec<u64> = (0..8).map(|i| pick(&mut rng, &edges64, i)).collect();
+        k64.sort_unstable();
+        k64[rng.below(9) as usize..].fill(u64::MAX);
+        let mut k32: Vec<u32> = (0..16).map(|i| pick(&mut rng, &edges32_wide, i) as u32).collect();
+        k32.sort_unstable();
+        k32[rng.below(17) as usize..].fill(u32::MAX);
+        let line64 = Line64(std::array::from_fn(|i| k64[i].line_form()));
+        let line32 = Line32(k32.clone().try_into().unwrap());
+        let x64 = if round % 2 == 0 { k64[rng.below(8) as usize] } else { rng.next_u64() };
+        let x32 = match round % 3 {
+            0 => k32[rng.below(16) as usize],
+            1 => edges32[rng.below(edges32.len() as u64) as usize],
+            _ => rng.next_u64() as u32,
+        };
+        for (x64, x32) in [(x64, x32), (x64.wrapping_sub(1), x32.wrapping_sub(1))] {
+            let (x64, x32) = (x64.min(u64::MAX - 1), x32.min(u32::MAX - 1));
+            let want = (
+                k64.iter().filter(|&&k| k <= x64).count(),
+                k32.iter().filter(|&&k| k <= x32).count(),
+                k32[super::node::HEAD..].iter().filter(|&&k| k <= x32).count(),
+            );
+            #[cfg(target_arch = "x86_64")]
+            for isa in isas() {
+                // SAFETY: `isas` lists only the sets this CPU has.
+                let got = unsafe { simd_ranks(&line64, x64, &line32, x32, isa) };
+                assert_eq!(got, want, "{} x64={x64:#x} x32={x32:#x} {k64:x?} {k32:x?}", isa.name());
+            }
+        }
+    }
+}
+
+/// Key `i` of a random line: an edge value, one near it, or a random one.
+fn pick(rng: &mut XorShift64, edges: &[u64], i: usize) -> u64 {
+    let e = edges[(rng.below(edges.len() as u64) as usize + i) % edges.len()];
+    match rng.below(3) {
+        0 => e,
+        1 => e.wrapping_add(rng.below(3)).min(u64::MAX - 1),
+        _ => rng.next_u64().min(u64::MAX - 1),
+    }
+}
+
+/// `rank64`, `rank32` and `rank_rel` with `isa`'s node ranks.
+///
+/// # Safety
+/// This CPU has `isa`.
+#[cfg(target_arch = "x86_64")]
+unsafe fn simd_ranks(
+    l64: &super::node::Line64,
+    x64: u64,
+    l32: &super::node::Line32,
+    x32: u32,
+    isa: Isa,
+) -> (usize, usize, usize) {
+    use super::node::{Avx2, Avx512, Isa as NodeIsa, Portable};
+    fn ranks<I: NodeIsa>(
+        l64: &super::node::Line64,
+        x64: u64,
+        l32: &super::node::Line32,
+        x32: u32,
+    ) -> (usize, usize, usize) {
+        (I::rank64(l64, I::probe64(x64)), I::rank32(l32, I::probe32(x32)), I::rank_rel(l32, x32))
+    }
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn avx2(
+        l64: &super::node::Line64,
+        x64: u64,
+        l32: &super::node::Line32,
+        x32: u32,
+    ) -> (usize, usize, usize) {
+        ranks::<Avx2>(l64, x64, l32, x32)
+    }
+    #[target_feature(enable = "avx512f,popcnt")]
+    unsafe fn avx512(
+        l64: &super::node::Line64,
+        x64: u64,
+        l32: &super::node::Line32,
+        x32: u32,
+    ) -> (usize, usize, usize) {
+        ranks::<Avx512>(l64, x64, l32, x32)
+    }
+    // SAFETY: the caller checked that this CPU has `isa`.
+    unsafe {
+        match isa {
+            Isa::Avx512 => avx512(l64, x64, l32, x32),
+            Isa::Avx2 => avx2(l64, x64, l32, x32),
+            Isa::Portable => ranks::<Portable>(l64, x64, l32, x32),
+        }
+    }
+}

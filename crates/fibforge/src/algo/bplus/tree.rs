@@ -13,7 +13,8 @@
 //! child does not exist. The rank of a probe `x` in a node (keys `<= x`) is therefore the
 //! child to descend into, and at a plain leaf one past the position of the predecessor of `x`.
 //!
-//! Invariants: the keys are strictly ascending, the first is 0 (so every probe has a
+//! Keys are stored in their line form (`TreeKey::line_form`: IPv6 keys with the sign bit
+//! flipped). Invariants: the keys are strictly ascending, the first is 0 (so every probe has a
 //! predecessor) and all are below `K::MAX`; probes are clamped below `K::MAX`, so padding
 //! keys and separators of missing children never count and every index stays in bounds.
 
@@ -101,7 +102,7 @@ impl<K: TreeKey> Tree<K> {
             Some(rel) => K::from_u128_lossy(rel.key(position) as u128),
             None => {
                 let leaves = &self.lines[self.leaf_start()..];
-                leaves[position / K::PER_NODE].as_ref()[position % K::PER_NODE]
+                leaves[position / K::PER_NODE].as_ref()[position % K::PER_NODE].line_form()
             }
         }
     }
@@ -127,9 +128,9 @@ impl<K: TreeKey> Tree<K> {
         let x = x.min(K::MAX_BELOW);
         // A checked start keeps the unchecked descent in bounds (see `line`).
         assert!(node < self.level_len(level), "start node {node} outside level {level}");
-        let mut node = node;
+        let (mut node, probe) = (node, x.probe::<I>());
         for level in level..self.height() {
-            node = node * Self::FANOUT + K::rank::<I>(self.line(level, node), x);
+            node = node * Self::FANOUT + K::rank::<I>(self.line(level, node), probe);
         }
         self.leaf_position::<I>(node, x)
     }
@@ -139,7 +140,10 @@ impl<K: TreeKey> Tree<K> {
     pub(super) fn leaf_position<I: Isa>(&self, node: usize, x: K) -> usize {
         match &self.rel {
             Some(rel) => rel.position::<I>(node, x.to_u128() as u64),
-            None => node * K::PER_NODE + K::rank::<I>(self.line(self.height(), node), x) - 1,
+            None => {
+                let rank = K::rank::<I>(self.line(self.height(), node), x.probe::<I>());
+                node * K::PER_NODE + rank - 1
+            }
         }
     }
 
@@ -187,7 +191,9 @@ fn leaf_line<K: TreeKey>(keys: &[K], node: usize) -> K::Line {
     let mut line = K::PADDING;
     let b = K::PER_NODE;
     let part = &keys[node * b..((node + 1) * b).min(keys.len())];
-    line.as_mut()[..part.len()].copy_from_slice(part);
+    for (slot, &key) in line.as_mut().iter_mut().zip(part) {
+        *slot = key.line_form();
+    }
     line
 }
 
@@ -206,7 +212,7 @@ fn inner_line<K: TreeKey>(
     for i in 0..K::PER_NODE {
         let child = node * fanout + i + 1;
         if child < sizes[level + 1] {
-            line.as_mut()[i] = leaf_firsts[child * leaves_per_child];
+            line.as_mut()[i] = leaf_firsts[child * leaves_per_child].line_form();
         }
     }
     line
