@@ -12,7 +12,7 @@
 //! other lanes' work at that level hides the fetch. The tree's height is a constant of each
 //! instantiation, so the level loop unrolls.
 
-use super::dir::Entry;
+use super::dir::{Dir, Entry};
 use super::hops::{HopSlots, Hops};
 use super::key::Key;
 use super::node::{Isa, Portable, TreeKey};
@@ -116,7 +116,13 @@ impl<A: Key> Fib<A> {
 #[inline(always)]
 fn one<I: Isa, S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A) -> Option<NextHop> {
     let k = addr.top();
-    let pos = match fib.dir.entry(k) {
+    let word = fib.dir.word(k);
+    // As in a batch's `front`: a block word holding its hop first.
+    if let Some(hop) = word.and_then(Dir::hop_in) {
+        return NextHop::from_raw(hop);
+    }
+    let entry = word.map_or(Entry::Descend { level: 0, node: 0 }, |w| fib.dir.entry_of(k, w));
+    let pos = match entry {
         _ if k == A::T::MAX => fib.max_pos,
         Entry::Hop(hop) => return NextHop::from_raw(hop),
         Entry::Direct(pos) => pos,
@@ -171,7 +177,15 @@ enum Front {
 /// The directory step of a batch lane: answered at once, or where its descent starts.
 #[inline(always)]
 fn front<S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A, k: A::T) -> Front {
-    match fib.dir.entry(k) {
+    let word = fib.dir.word(k);
+    // Most uniform traffic ends at a block word holding its hop: tested before anything
+    // else is decoded. Exact for the last key too: the last block holds a hop only when it
+    // lies inside the last key's interval (`max_pos`), whose word it then mirrors.
+    if let Some(hop) = word.and_then(Dir::hop_in) {
+        return Front::Answered(hop);
+    }
+    let entry = word.map_or(Entry::Descend { level: 0, node: 0 }, |w| fib.dir.entry_of(k, w));
+    match entry {
         _ if k == A::T::MAX => Front::Answered(fib.answer::<S>(hops.get(fib.max_pos), addr)),
         Entry::Hop(hop) => Front::Answered(hop),
         Entry::Direct(pos) => Front::Answered(fib.answer::<S>(hops.get(pos), addr)),
