@@ -12,9 +12,9 @@
 //! # Layout
 //!
 //! - Keys: IPv4 the address (16 `u32` per node, 17 children), IPv6 the top 64 bits (8 `u64`
-//!   per node, 9 children). `tree.rs` states the node layout; `node.rs` the rank of a probe
-//!   in a node (AVX-512, AVX2 or portable, detected once; `FIBFORGE_ISA` or the `isa` option
-//!   forces one).
+//!   per node, 9 children, stored with the sign bit flipped for signed SIMD compares).
+//!   `tree.rs` states the node layout; `node.rs` the rank of a probe in a node (AVX-512, AVX2
+//!   or portable, detected once; `FIBFORGE_ISA` or the `isa` option forces one).
 //! - Leaves (option `leaf`): plain lines of full keys, or relative lines (`leaf.rs`) of up
 //!   to 13 keys stored as 32-bit offsets from the leaf's first key together with the position
 //!   of that key, so the IPv6 leaf level is about 40 % smaller; the inner levels and the
@@ -28,8 +28,9 @@
 //!   either the interval of a block that holds only one, or the deepest tree node every key
 //!   of the block passes (option `dhop`: a one-interval block holds the interval's next hop
 //!   itself, rewritten with it by updates; option `dir2`: populous blocks get a second level
-//!   on 8 more bits). Batches walk the rest in lock step (`lookup.rs`, option `lanes`), each
-//!   lane from its directory node, in one lock step per start level (option `bgroup`).
+//!   on 8 more bits). A lookup tests for a block word holding a hop before decoding any
+//!   other. Batches walk the rest in lock step (`lookup.rs`, option `lanes`), from the root
+//!   or (option `bgroup`) each lane from its directory node, one lock step per start level.
 //! - `profile.rs`: the path of one lookup (levels, nodes, side table) and the lines per
 //!   level, for profiles (`examples/bplus_profile.rs`); never on the lookup path.
 //! - The last key (`K::MAX`, e.g. the block `ffff:ffff:ffff:ffff::/64`) cannot be a tree key
@@ -43,8 +44,9 @@
 //! addresses, the words are rewritten in place (a next-hop change that moves no boundary);
 //! otherwise a new side table answers the whole span, and the span's words are retagged to
 //! it. Replaced side tables are freed after a grace period of the table's readers
-//! (`sync::Grace`) once they share the view. When the side slots run out (option `delta`), the tree is rebuilt from the RIB
-//! and the new view published with one atomic swap by `sync::Table`.
+//! (`sync::Grace`) once they share the view. When the side slots run out (option `delta`),
+//! the tree is rebuilt from the RIB and the new view published with one atomic swap by
+//! `sync::Table`.
 //!
 //! # Invariants
 //!
