@@ -184,6 +184,12 @@ impl Dir {
         (word & (DIRECT | HOP) == DIRECT | HOP).then_some(word & !(DIRECT | HOP))
     }
 
+    /// The interval a block word answers by position (`DIRECT`, without `HOP`), if any.
+    #[inline(always)]
+    pub(super) fn position_in(word: u32) -> Option<usize> {
+        (word & (DIRECT | HOP) == DIRECT).then_some((word & !DIRECT) as usize)
+    }
+
     /// The entry of key `k`.
     #[inline(always)]
     pub(super) fn entry<K: TreeKey>(&self, k: K) -> Entry {

@@ -149,7 +149,7 @@ fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
         let k = addr.top();
         // Lock steps start at the root here: moving lanes to a shared level cost more than
         // the cached upper levels it skipped (`batch_by_start` sorts them by level instead).
-        if let Front::Answered(hop) = front::<S, A>(fib, hops, addr, k) {
+        if let Some(hop) = answered_at_root::<S, A>(fib, hops, addr, k) {
             out[i] = hop;
             continue;
         }
@@ -164,6 +164,28 @@ fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     if lanes.len > 0 {
         I::lock_step::<S, A, L>(fib, hops, addrs, out, &lanes, 0);
     }
+}
+
+/// The directory step of an address whose lane would walk from the root: its answer when
+/// the block word gives it. Only the block word is read: a second-level word mostly names a
+/// deeper start node, which such lanes do not use (`front` reads both).
+#[inline(always)]
+fn answered_at_root<S: HopSlots + ?Sized, A: Key>(
+    fib: &Fib<A>,
+    hops: &S,
+    addr: A,
+    k: A::T,
+) -> Option<u32> {
+    let word = fib.dir.word(k);
+    // Most uniform traffic ends at a block word holding its hop: exact for the last key too
+    // (see `front`).
+    if let Some(hop) = word.and_then(Dir::hop_in) {
+        return Some(hop);
+    }
+    if k == A::T::MAX {
+        return Some(fib.answer::<S>(hops.get(fib.max_pos), addr));
+    }
+    word.and_then(Dir::position_in).map(|pos| fib.answer::<S>(hops.get(pos), addr))
 }
 
 /// What a batch does with one address after the directory.
