@@ -415,9 +415,19 @@ fn descend<I: Isa, K: TreeKey, const L: usize>(
     prefetch: impl Fn(usize),
 ) {
     let lines = tree.level(level);
-    for (node, &probe) in node.iter_mut().zip(probes) {
+    let step = |node: &mut usize, probe: K::Probe<I>| {
         *node = *node * Tree::<K>::FANOUT + K::rank::<I>(tree.line_in(lines, *node), probe);
         prefetch(*node);
+    };
+    // Two lanes per iteration: half the loop's own instructions, two chains in the body.
+    let mut nodes = node[..probes.len()].chunks_exact_mut(2);
+    let mut pairs = probes.chunks_exact(2);
+    for (node, probe) in (&mut nodes).zip(&mut pairs) {
+        step(&mut node[0], probe[0]);
+        step(&mut node[1], probe[1]);
+    }
+    for (node, &probe) in nodes.into_remainder().iter_mut().zip(pairs.remainder()) {
+        step(node, probe);
     }
 }
 
