@@ -5,12 +5,12 @@
 //! either; a batch's lock steps are a second such function (`Walk`), and each descent
 //! prepares its probe (`TreeKey::probe`) once for all its levels. A lookup starts at the
 //! directory (`dir.rs`): most addresses of uniform IPv6 traffic end there; single lookups
-//! of the others descend from the node it names. A batch
-//! gathers the others into groups of `lanes` (8, 16 or 32) that walk the tree from the root
-//! in lock step (option `bgroup`: groups of one start level each, from their directory
-//! nodes): each lane's next node is prefetched as soon as its rank is known, and the
-//! other lanes' work at that level hides the fetch. The tree's height is a constant of each
-//! instantiation, so the level loop unrolls.
+//! of the others descend from the node it names. A batch gathers the others into groups of
+//! `lanes` (8, 16 or 32) that walk the tree from the root in lock step (option `bgroup`:
+//! groups of one start level each, from their directory nodes): each lane's next node is
+//! prefetched as soon as its rank is known, and the other lanes' work at that level hides
+//! the fetch. The tree's height is a constant of each instantiation, so the level loop
+//! unrolls.
 
 use super::dir::{Dir, Entry};
 use super::hops::{HopSlots, Hops};
