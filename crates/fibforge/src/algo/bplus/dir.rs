@@ -193,15 +193,16 @@ impl Dir {
     /// The entry of key `k`.
     #[inline(always)]
     pub(super) fn entry<K: TreeKey>(&self, k: K) -> Entry {
-        match self.word(k) {
-            Some(word) => self.entry_of(k, word),
-            None => Entry::Descend { level: 0, node: 0 },
-        }
+        self.entry_of(k, self.word(k))
     }
 
-    /// The entry of key `k`, whose block word is `word` (from [`Dir::word`]).
+    /// The entry of key `k`, whose block word is `word` (from [`Dir::word`]; `None` without
+    /// a directory: descend from the root).
     #[inline(always)]
-    pub(super) fn entry_of<K: TreeKey>(&self, k: K, mut word: u32) -> Entry {
+    pub(super) fn entry_of<K: TreeKey>(&self, k: K, word: Option<u32>) -> Entry {
+        let Some(mut word) = word else {
+            return Entry::Descend { level: 0, node: 0 };
+        };
         if word & (DIRECT | SUB) == SUB {
             let below = (k.to_u128() >> (key_bits::<K>() - DIR_BITS - SUB_BITS)) as usize;
             let i = (((word & !SUB) as usize) << SUB_BITS) | (below & ((1 << SUB_BITS) - 1));

@@ -121,8 +121,7 @@ fn one<I: Isa, S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A) ->
     if let Some(hop) = word.and_then(Dir::hop_in) {
         return NextHop::from_raw(hop);
     }
-    let entry = word.map_or(Entry::Descend { level: 0, node: 0 }, |w| fib.dir.entry_of(k, w));
-    let pos = match entry {
+    let pos = match fib.dir.entry_of(k, word) {
         _ if k == A::T::MAX => fib.max_pos,
         Entry::Hop(hop) => return NextHop::from_raw(hop),
         Entry::Direct(pos) => pos,
@@ -157,12 +156,12 @@ fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
         (lanes.index[g], lanes.key[g]) = (i, k.min(A::T::MAX_BELOW));
         lanes.len += 1;
         if lanes.len == L {
-            I::lock_step::<S, A, L>(fib, hops, addrs, out, &lanes, 0);
+            I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, &lanes, 0);
             lanes.len = 0;
         }
     }
     if lanes.len > 0 {
-        I::lock_step::<S, A, L>(fib, hops, addrs, out, &lanes, 0);
+        I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, &lanes, 0);
     }
 }
 
@@ -206,8 +205,7 @@ fn front<S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A, k: A::T)
     if let Some(hop) = word.and_then(Dir::hop_in) {
         return Front::Answered(hop);
     }
-    let entry = word.map_or(Entry::Descend { level: 0, node: 0 }, |w| fib.dir.entry_of(k, w));
-    match entry {
+    match fib.dir.entry_of(k, word) {
         _ if k == A::T::MAX => Front::Answered(fib.answer::<S>(hops.get(fib.max_pos), addr)),
         Entry::Hop(hop) => Front::Answered(hop),
         Entry::Direct(pos) => Front::Answered(fib.answer::<S>(hops.get(pos), addr)),
@@ -243,15 +241,24 @@ fn batch_by_start<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
         (lanes.index[g], lanes.key[g], lanes.node[g]) = (i, k.min(A::T::MAX_BELOW), node);
         lanes.len += 1;
         if lanes.len == L {
-            I::lock_step::<S, A, L>(fib, hops, addrs, out, lanes, level);
+            I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, lanes, level);
             lanes.len = 0;
         }
     }
     for (level, lanes) in classes.iter().enumerate() {
         if lanes.len > 0 {
-            I::lock_step::<S, A, L>(fib, hops, addrs, out, lanes, level);
+            I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, lanes, level);
         }
     }
+}
+
+/// One batch call as its lock steps see it: the view, its answer words, the addresses and
+/// their outputs.
+struct Job<'a, S: ?Sized, A: Key> {
+    fib: &'a Fib<A>,
+    hops: &'a S,
+    addrs: &'a [A],
+    out: &'a mut [u32],
 }
 
 /// Lanes gathered for one lock step: the address's index in the batch, its key (clamped
@@ -275,10 +282,7 @@ impl<K: Default + Copy, const L: usize> Lanes<K, L> {
 trait Walk: Isa {
     /// [`lock_step`] with this set's ranks, not inlined.
     fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(
-        fib: &Fib<A>,
-        hops: &S,
-        addrs: &[A],
-        out: &mut [u32],
+        job: &mut Job<'_, S, A>,
         lanes: &Lanes<A::T, L>,
         start: usize,
     );
@@ -287,14 +291,11 @@ trait Walk: Isa {
 impl Walk for Portable {
     #[inline(never)]
     fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(
-        fib: &Fib<A>,
-        hops: &S,
-        addrs: &[A],
-        out: &mut [u32],
+        job: &mut Job<'_, S, A>,
         lanes: &Lanes<A::T, L>,
         start: usize,
     ) {
-        lock_step::<Portable, S, A, L>(fib, hops, addrs, out, lanes, start)
+        lock_step::<Portable, S, A, L>(job, lanes, start)
     }
 }
 
@@ -302,23 +303,21 @@ impl Walk for Portable {
 /// every lane's start node), dispatched on the tree height.
 #[inline(always)]
 fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
-    fib: &Fib<A>,
-    hops: &S,
-    addrs: &[A],
-    out: &mut [u32],
+    job: &mut Job<'_, S, A>,
     lanes: &Lanes<A::T, L>,
     start: usize,
 ) {
-    match fib.tree.height() {
-        0 => group::<I, S, A, 0, L>(fib, hops, addrs, out, lanes, start),
-        1 => group::<I, S, A, 1, L>(fib, hops, addrs, out, lanes, start),
-        2 => group::<I, S, A, 2, L>(fib, hops, addrs, out, lanes, start),
-        3 => group::<I, S, A, 3, L>(fib, hops, addrs, out, lanes, start),
-        4 => group::<I, S, A, 4, L>(fib, hops, addrs, out, lanes, start),
-        5 => group::<I, S, A, 5, L>(fib, hops, addrs, out, lanes, start),
-        6 => group::<I, S, A, 6, L>(fib, hops, addrs, out, lanes, start),
-        7 => group::<I, S, A, 7, L>(fib, hops, addrs, out, lanes, start),
+    match job.fib.tree.height() {
+        0 => group::<I, S, A, 0, L>(job, lanes, start),
+        1 => group::<I, S, A, 1, L>(job, lanes, start),
+        2 => group::<I, S, A, 2, L>(job, lanes, start),
+        3 => group::<I, S, A, 3, L>(job, lanes, start),
+        4 => group::<I, S, A, 4, L>(job, lanes, start),
+        5 => group::<I, S, A, 5, L>(job, lanes, start),
+        6 => group::<I, S, A, 6, L>(job, lanes, start),
+        7 => group::<I, S, A, 7, L>(job, lanes, start),
         _ => {
+            let Job { fib, hops, addrs, out } = job;
             for g in 0..lanes.len {
                 let i = lanes.index[g];
                 let node = if start == 0 { 0 } else { lanes.node[g] };
@@ -334,13 +333,11 @@ fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // lane `g` indexes several parallel arrays
 fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
-    fib: &Fib<A>,
-    hops: &S,
-    addrs: &[A],
-    out: &mut [u32],
+    job: &mut Job<'_, S, A>,
     lanes: &Lanes<A::T, L>,
     start: usize,
 ) {
+    let Job { fib, hops, addrs, out } = job;
     let tree = &fib.tree;
     let n = lanes.len;
     let rel = tree.rel();
@@ -442,30 +439,24 @@ mod x86 {
             impl Walk for $isa {
                 #[inline(always)]
                 fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(
-                    fib: &Fib<A>,
-                    hops: &S,
-                    addrs: &[A],
-                    out: &mut [u32],
+                    job: &mut Job<'_, S, A>,
                     lanes: &Lanes<A::T, L>,
                     start: usize,
                 ) {
                     // SAFETY: this set's ranks are only instantiated in functions entered
                     // after runtime detection of its features (see `node::Isa`).
-                    unsafe { $entry::<S, A, L>(fib, hops, addrs, out, lanes, start) }
+                    unsafe { $entry::<S, A, L>(job, lanes, start) }
                 }
             }
 
             #[target_feature(enable = $features)]
             #[inline(never)]
             unsafe fn $entry<S: HopSlots + ?Sized, A: Key, const L: usize>(
-                fib: &Fib<A>,
-                hops: &S,
-                addrs: &[A],
-                out: &mut [u32],
+                job: &mut Job<'_, S, A>,
                 lanes: &Lanes<A::T, L>,
                 start: usize,
             ) {
-                lock_step::<$isa, S, A, L>(fib, hops, addrs, out, lanes, start)
+                lock_step::<$isa, S, A, L>(job, lanes, start)
             }
         };
     }

@@ -475,7 +475,8 @@ fn node_ranks_agree_across_instruction_sets() {
             #[cfg(target_arch = "x86_64")]
             for isa in isas() {
                 // SAFETY: `isas` lists only the sets this CPU has.
-                let got = unsafe { simd_ranks(&line64, x64, &line32, x32, isa) };
+                let case = RankCase { l64: &line64, x64, l32: &line32, x32 };
+                let got = unsafe { simd_ranks(&case, isa) };
                 assert_eq!(got, want, "{} x64={x64:#x} x32={x32:#x} {k64:x?} {k32:x?}", isa.name());
             }
         }
@@ -492,51 +493,40 @@ fn pick(rng: &mut XorShift64, edges: &[u64], i: usize) -> u64 {
     }
 }
 
-/// `rank64`, `rank32` and `rank_rel` with `isa`'s node ranks.
+/// Two lines and a probe for each, as the rank test draws them.
+#[cfg(target_arch = "x86_64")]
+struct RankCase<'a> {
+    l64: &'a super::node::Line64,
+    x64: u64,
+    l32: &'a super::node::Line32,
+    x32: u32,
+}
+
+/// `rank64`, `rank32` and `rank_rel` of `c` with `isa`'s node ranks.
 ///
 /// # Safety
 /// This CPU has `isa`.
 #[cfg(target_arch = "x86_64")]
-unsafe fn simd_ranks(
-    l64: &super::node::Line64,
-    x64: u64,
-    l32: &super::node::Line32,
-    x32: u32,
-    isa: Isa,
-) -> (usize, usize, usize) {
+unsafe fn simd_ranks(c: &RankCase, isa: Isa) -> (usize, usize, usize) {
     use super::node::{Avx2, Avx512, Isa as NodeIsa, Portable};
-    fn ranks<I: NodeIsa>(
-        l64: &super::node::Line64,
-        x64: u64,
-        l32: &super::node::Line32,
-        x32: u32,
-    ) -> (usize, usize, usize) {
+    fn ranks<I: NodeIsa>(c: &RankCase) -> (usize, usize, usize) {
+        let RankCase { l64, x64, l32, x32 } = *c;
         (I::rank64(l64, I::probe64(x64)), I::rank32(l32, I::probe32(x32)), I::rank_rel(l32, x32))
     }
     #[target_feature(enable = "avx2,popcnt")]
-    unsafe fn avx2(
-        l64: &super::node::Line64,
-        x64: u64,
-        l32: &super::node::Line32,
-        x32: u32,
-    ) -> (usize, usize, usize) {
-        ranks::<Avx2>(l64, x64, l32, x32)
+    unsafe fn avx2(c: &RankCase) -> (usize, usize, usize) {
+        ranks::<Avx2>(c)
     }
     #[target_feature(enable = "avx512f,popcnt")]
-    unsafe fn avx512(
-        l64: &super::node::Line64,
-        x64: u64,
-        l32: &super::node::Line32,
-        x32: u32,
-    ) -> (usize, usize, usize) {
-        ranks::<Avx512>(l64, x64, l32, x32)
+    unsafe fn avx512(c: &RankCase) -> (usize, usize, usize) {
+        ranks::<Avx512>(c)
     }
     // SAFETY: the caller checked that this CPU has `isa`.
     unsafe {
         match isa {
-            Isa::Avx512 => avx512(l64, x64, l32, x32),
-            Isa::Avx2 => avx2(l64, x64, l32, x32),
-            Isa::Portable => ranks::<Portable>(l64, x64, l32, x32),
+            Isa::Avx512 => avx512(c),
+            Isa::Avx2 => avx2(c),
+            Isa::Portable => ranks::<Portable>(c),
         }
     }
 }
