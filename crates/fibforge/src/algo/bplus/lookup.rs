@@ -39,9 +39,15 @@ impl<A: Key> Fib<A> {
         }
     }
 
-    /// One lookup.
+    /// One lookup. The block word is tested for a hop here, before the dispatch on the
+    /// instruction set: that dispatch is a call into a function with the set's features,
+    /// which most uniform traffic (answered by the word) does not need. The descent reads
+    /// the word again (from L1): passing it along made in-prefix lookups slower.
     #[inline]
     pub fn lookup(&self, addr: A) -> Option<NextHop> {
+        if let Some(hop) = self.dir.word(addr.top()).and_then(Dir::hop_in) {
+            return NextHop::from_raw(hop);
+        }
         match (&self.hops, self.isa) {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `isa` names an instruction set this CPU has (see `search`).
