@@ -3,8 +3,9 @@
 //! libFuzzer-style mutations (bit flips, random and boundary bytes, inserted, deleted, copied
 //! and truncated ranges, splices of two seeds), stacked one to four deep and cut to the
 //! target's `-max_len` of `tools/fuzz`. It is not coverage-guided fuzzing (that is
-//! `tools/fuzz`, nightly and ASan, too slow for CI); it makes every CI run try inputs nobody
-//! wrote down, as well as replaying the seeds (`fuzz_seeds.rs`).
+//! `tools/fuzz` on nightly, which `.ci/run` runs for 10 s per target after the tests); it
+//! makes every `./test.sh`, on stable Rust too, try inputs nobody wrote down, as well as
+//! replaying the seeds (`fuzz_seeds.rs`).
 //!
 //! Reproducible: the generator's seed is fixed unless `FIBFORGE_MUTATION_SEED` sets another,
 //! and `FIBFORGE_MUTATION_ROUNDS=N` runs N times the default count. Every input whose body
