@@ -140,7 +140,7 @@ pub struct Iter<'a, A: Address> {
 }
 
 impl<'a, A: Address> Iter<'a, A> {
-    fn from_root(rib: &'a Rib<A>, root: NodeId) -> Self {
+    pub(super) fn from_root(rib: &'a Rib<A>, root: NodeId) -> Self {
         let mut stack = Vec::with_capacity(64);
         if root != NIL {
             stack.push(root);

@@ -5,7 +5,8 @@
 //! This is an independent second form of the oracle: exhaustive verification walks these ranges
 //! instead of calling `longest_match` 2^32 times, and range-based algorithms (DXR) build on it.
 
-use super::Rib;
+use super::query::Iter;
+use super::{NIL, NodeId, Rib};
 use crate::addr::Address;
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
@@ -32,8 +33,13 @@ impl<A: Address> Rib<A> {
     /// `lookup` returns for each of its addresses. Incremental builders use it to repaint the
     /// part of their structure a changed route touches.
     pub fn ranges_within(&self, region: &Prefix<A>) -> Vec<Range<A>> {
-        let outer = self.covering(region).take_while(|(p, _)| p.len() < region.len()).last();
-        let outer = outer.map(|(_, h)| h);
+        let (outer, root) = self.region_root(region);
+        self.sweep(region, outer, root)
+    }
+
+    /// [`Rib::ranges_within`] after its descent: `outer` is the answer of the longest route
+    /// strictly covering `region`, `root` the subtree of the routes inside it.
+    fn sweep(&self, region: &Prefix<A>, outer: Option<NextHop>, root: NodeId) -> Vec<Range<A>> {
         let whole = region.len() == 0;
         let mut out: Vec<Range<A>> = Vec::with_capacity(if whole { self.len() * 2 + 1 } else { 4 });
         let mut push = |start: A, hop: Option<NextHop>| match out.last_mut() {
@@ -50,7 +56,7 @@ impl<A: Address> Rib<A> {
         // Stack of enclosing routes; each pops when the sweep passes its last address.
         let mut stack: Vec<(Prefix<A>, NextHop)> = Vec::with_capacity(A::BITS as usize + 1);
         let sweep = Sweep { outer, end: region.last() };
-        for (p, h) in self.covered(region) {
+        for (p, h) in Iter::from_root(self, root) {
             sweep.close_until(&mut stack, Some(p.addr()), &mut push);
             push(p.addr(), Some(h));
             stack.push((p, h));
@@ -63,15 +69,22 @@ impl<A: Address> Rib<A> {
 impl<A: Address> Rib<A> {
     /// The addresses `first..=last` as consecutive ranges, the first starting at `first`;
     /// adjacent ranges have different answers. The span is cut into aligned prefixes
-    /// (at most two per length) and each is swept with [`Rib::ranges_within`].
+    /// (at most two per length), each found by one descent and swept as in
+    /// [`Rib::ranges_within`]; a region holding no route is one range of its covering route's
+    /// answer (most regions of a span are empty: their sweeps and a second descent each were
+    /// the tail of `bplus` updates).
     pub fn ranges_between(&self, first: A, last: A) -> Vec<Range<A>> {
         assert!(first <= last, "ranges_between: {first:?} > {last:?}");
         let mut out: Vec<Range<A>> = Vec::new();
+        let mut push = |r: Range<A>| {
+            if out.last().is_none_or(|l| l.hop != r.hop) {
+                out.push(r);
+            }
+        };
         for region in aligned_prefixes(first, last) {
-            for r in self.ranges_within(&region) {
-                if out.last().is_none_or(|l| l.hop != r.hop) {
-                    out.push(r);
-                }
+            match self.region_root(&region) {
+                (outer, NIL) => push(Range { start: region.addr(), hop: outer }),
+                (outer, root) => self.sweep(&region, outer, root).into_iter().for_each(&mut push),
             }
         }
         out

@@ -210,6 +210,33 @@ proptest! {
     }
 }
 
+proptest! {
+    /// `ranges_between` against the whole space's partition cut to `first..=last`: the same
+    /// ranges, the first starting at `first` (its empty regions take the short path).
+    #[test]
+    fn ranges_between_is_the_partition_cut_to_the_span(ops in prop::collection::vec(arb_op(), 0..80), ends in prop::collection::vec((any::<u32>(), any::<u32>()), 1..8)) {
+        let mut rib = Rib::new();
+        for op in &ops {
+            match *op {
+                Op::Insert(p, h) => { rib.insert(p, hop(h)); }
+                Op::Remove(p) => { rib.remove(&p); }
+            }
+        }
+        let whole = rib.ranges_within(&"0.0.0.0/0".parse::<Prefix4>().unwrap());
+        for (a, b) in ends {
+            let (first, last) = (a.min(b), a.max(b));
+            let mut expected: Vec<Range<u32>> = whole
+                .iter()
+                .enumerate()
+                .filter(|&(i, r)| r.start <= last && whole.get(i + 1).is_none_or(|n| n.start > first))
+                .map(|(_, r)| *r)
+                .collect();
+            expected[0].start = first;
+            prop_assert_eq!(rib.ranges_between(first, last), expected);
+        }
+    }
+}
+
 /// `trie_depth` against its definition: the longest `min(common prefix, length)` over routes.
 #[test]
 fn trie_depth_matches_definition() {
