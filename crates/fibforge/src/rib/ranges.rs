@@ -70,9 +70,8 @@ impl<A: Address> Rib<A> {
     /// The addresses `first..=last` as consecutive ranges, the first starting at `first`;
     /// adjacent ranges have different answers. The span is cut into aligned prefixes
     /// (at most two per length), each found by one descent and swept as in
-    /// [`Rib::ranges_within`]; a region holding no route is one range of its covering route's
-    /// answer (most regions of a span are empty: their sweeps and a second descent each were
-    /// the tail of `bplus` updates).
+    /// [`Rib::ranges_within`]; a region holding no route, the common case in a span, is one
+    /// range of its covering route's answer, without a sweep or an allocation.
     pub fn ranges_between(&self, first: A, last: A) -> Vec<Range<A>> {
         assert!(first <= last, "ranges_between: {first:?} > {last:?}");
         let mut out: Vec<Range<A>> = Vec::new();
