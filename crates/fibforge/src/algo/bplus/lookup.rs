@@ -10,7 +10,9 @@
 //! groups of one start level each, from their directory nodes): each lane's next node is
 //! prefetched as soon as its rank is known, and the other lanes' work at that level hides
 //! the fetch. The tree's height is a constant of each instantiation, so the level loop
-//! unrolls.
+//! unrolls; a group walks all its lanes, stale ones included, so the lane loops have a
+//! constant trip count too, unless it is less than a quarter full (the tail of a batch of
+//! mostly directory-answered traffic), when its lanes descend one by one.
 
 use super::dir::{Dir, Entry};
 use super::hops::{HopSlots, Hops};
@@ -323,15 +325,26 @@ fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
         5 => group::<I, S, A, 5, L>(job, lanes, start),
         6 => group::<I, S, A, 6, L>(job, lanes, start),
         7 => group::<I, S, A, 7, L>(job, lanes, start),
-        _ => {
-            let Job { fib, hops, addrs, out } = job;
-            for g in 0..lanes.len {
-                let i = lanes.index[g];
-                let node = if start == 0 { 0 } else { lanes.node[g] };
-                let pos = fib.tree.search_from::<I>(start, node, lanes.key[g]);
-                out[i] = fib.answer::<S>(hops.get(pos), addrs[i]);
-            }
-        }
+        _ => one_by_one::<I, S, A, L>(job, lanes, start),
+    }
+}
+
+/// Lanes a group needs, as a share of `L` (`n * FEW_LANES >= L`), to walk in lock step.
+const FEW_LANES: usize = 4;
+
+/// The lanes of a group each descending alone, from level `start`.
+#[inline(always)]
+fn one_by_one<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
+    job: &mut Job<'_, S, A>,
+    lanes: &Lanes<A::T, L>,
+    start: usize,
+) {
+    let Job { fib, hops, addrs, out } = job;
+    for g in 0..lanes.len {
+        let i = lanes.index[g];
+        let node = if start == 0 { 0 } else { lanes.node[g] };
+        let pos = fib.tree.search_from::<I>(start, node, lanes.key[g]);
+        out[i] = fib.answer::<S>(hops.get(pos), addrs[i]);
     }
 }
 
@@ -347,6 +360,11 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     let Job { fib, hops, addrs, out } = job;
     let tree = &fib.tree;
     let n = lanes.len;
+    if n * FEW_LANES < L {
+        // Too few lanes to pay for a walk of all `L`: most groups of uniform traffic, where
+        // few addresses reach the tree, are the last of their batch and nearly empty.
+        return one_by_one::<I, S, A, L>(job, lanes, start);
+    }
     let rel = tree.rel();
     let mut node = [0usize; L];
     if start > 0 {
@@ -355,19 +373,9 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     // Every lane's key is a valid probe (clamped; stale lanes keep an earlier group's key).
     let probes: [<A::T as TreeKey>::Probe<I>; L] =
         std::array::from_fn(|g| lanes.key[g].probe::<I>());
-    // The unrolled levels above `start` are skipped by one predictable branch each.
-    for level in 0..D {
-        if level < start {
-            continue;
-        }
-        let probes = &probes[..n];
-        match rel {
-            Some(rel) if level + 1 == D => {
-                descend_into::<I, _, _, L>(tree, level, &mut node, probes, rel.lines())
-            }
-            _ => descend_into::<I, _, _, L>(tree, level, &mut node, probes, tree.level(level + 1)),
-        }
-    }
+    // Every lane walks, stale ones too (a valid probe from any valid node stays in bounds),
+    // so the lane loops have a constant trip count and unroll.
+    walk::<I, A::T, D, L>(tree, start, &mut node, &probes);
     let mut pos = [0usize; L];
     match rel {
         Some(rel) => {
@@ -388,6 +396,30 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     for g in 0..n {
         let i = lanes.index[g];
         out[i] = fib.answer::<S>(hops.get(pos[g]), addrs[i]);
+    }
+}
+
+/// The `D` inner levels of a lock step from level `start` (the root when 0): each lane of
+/// `probes` moves from its node to the leaf holding its key.
+#[inline(always)]
+fn walk<I: Isa, K: TreeKey, const D: usize, const L: usize>(
+    tree: &Tree<K>,
+    start: usize,
+    node: &mut [usize; L],
+    probes: &[K::Probe<I>],
+) {
+    let rel = tree.rel();
+    // The unrolled levels above `start` are skipped by one predictable branch each.
+    for level in 0..D {
+        if level < start {
+            continue;
+        }
+        match rel {
+            Some(rel) if level + 1 == D => {
+                descend_into::<I, _, _, L>(tree, level, node, probes, rel.lines())
+            }
+            _ => descend_into::<I, _, _, L>(tree, level, node, probes, tree.level(level + 1)),
+        }
     }
 }
 

@@ -128,8 +128,11 @@ impl TreeKey for u64 {
 /// An instruction set for node ranks. Its methods are `#[inline(always)]` so that they
 /// compile with the target features of the lookup function they are inlined into (the
 /// lookups of `lookup.rs` are instantiated once per instruction set, each inside a function
-/// enabling that set). A descent prepares its probe once (a broadcast vector, in the form
-/// the compares want) and ranks every level's line against it.
+/// enabling that set). A descent prepares its probe once, in the form the compares want,
+/// and ranks every level's line against it. AVX2 probes are broadcast vectors; AVX-512
+/// probes stay scalars that each compare broadcasts, because a batch keeps its lanes'
+/// probes in memory, where a broadcast reads 8 bytes and a stored vector 64 (a 64-byte load
+/// takes both of Zen 4's load pipes; `docs/experiments/bplus.md`).
 pub trait Isa: Copy + Send + Sync + 'static {
     /// A prepared 32-bit probe.
     type Probe32: Copy;
@@ -258,35 +261,33 @@ mod x86 {
     pub(crate) struct Avx512;
 
     impl Isa for Avx512 {
-        /// The key in every lane.
-        type Probe32 = __m512i;
-        /// The key's line form in every lane.
-        type Probe64 = __m512i;
+        /// The key (broadcast by each compare, from memory in a batch's lanes).
+        type Probe32 = u32;
+        /// The key's line form (broadcast by each compare, from memory in a batch's lanes).
+        type Probe64 = i64;
         #[inline(always)]
-        fn probe32(x: u32) -> __m512i {
-            // SAFETY: as in `rank32` (a broadcast).
-            unsafe { _mm512_set1_epi32(x as i32) }
+        fn probe32(x: u32) -> u32 {
+            x
         }
         #[inline(always)]
-        fn probe64(x: u64) -> __m512i {
-            // SAFETY: as in `rank32` (a broadcast).
-            unsafe { _mm512_set1_epi64(x.line_form() as i64) }
+        fn probe64(x: u64) -> i64 {
+            x.line_form() as i64
         }
         #[inline(always)]
-        fn rank32(line: &Line32, probe: __m512i) -> usize {
+        fn rank32(line: &Line32, probe: u32) -> usize {
             // SAFETY: only instantiated inside functions that enable `avx512f` and `popcnt`,
             // entered after runtime detection; the line is one aligned 64-byte vector.
             unsafe {
                 let keys = _mm512_load_si512(line.0.as_ptr() as *const _);
-                _mm512_cmple_epu32_mask(keys, probe).count_ones() as usize
+                _mm512_cmple_epu32_mask(keys, _mm512_set1_epi32(probe as i32)).count_ones() as usize
             }
         }
         #[inline(always)]
-        fn rank64(line: &Line64, probe: __m512i) -> usize {
+        fn rank64(line: &Line64, probe: i64) -> usize {
             // SAFETY: as in `rank32`.
             unsafe {
                 let keys = _mm512_load_si512(line.0.as_ptr() as *const _);
-                _mm512_cmple_epi64_mask(keys, probe).count_ones() as usize
+                _mm512_cmple_epi64_mask(keys, _mm512_set1_epi64(probe)).count_ones() as usize
             }
         }
         #[inline(always)]

@@ -145,6 +145,48 @@ fn key_counts_at_the_level_cliffs() {
     }
 }
 
+/// Batches of every length up to two groups and one more, for each lane count, with and
+/// without start-level classes: a full group walks all its lanes, a group a quarter full or
+/// more walks the stale lanes of the group before it too, and a smaller one descends lane by
+/// lane; every answer must equal the single lookup's and the RIB's.
+#[test]
+fn batches_of_every_group_size() {
+    fn run<A: Key>(rib: &Rib<A>) {
+        // Addresses inside the routes (the tree's work, not the directory's), shuffled.
+        let mut addrs = probes(rib, 0, 3);
+        let mut rng = XorShift64::new(5);
+        for i in (1..addrs.len()).rev() {
+            addrs.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        for lanes in [8, 16, 32] {
+            for bgroup in [false, true] {
+                let cfg = Config { lanes, bgroup, ..Config::default() };
+                let fib = BPlus::compile(rib, &cfg).unwrap();
+                for len in 1..=2 * lanes + 1 {
+                    for chunk in addrs.chunks_exact(len).take(8) {
+                        let mut out = vec![None; len];
+                        fib.lookup_batch(chunk, &mut out);
+                        for (&a, got) in chunk.iter().zip(&out) {
+                            let want = rib.lookup(a);
+                            assert_eq!(*got, want, "{lanes} lanes, bgroup {bgroup}, {len}: {a:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // 5000 routes in one /16 of each family, so that lookups reach the tree.
+    fn dense<A: Key>(top: u128) -> Rib<A> {
+        let bits = A::BITS;
+        let routes: Vec<(A, u32, u32)> = (0..5000u128)
+            .map(|i| (A::from_u128(top | i << (bits - 30)), 30 + (i % 3) as u32, (i % 7) as u32))
+            .collect();
+        table(&routes)
+    }
+    run::<u128>(&dense(0x2001u128 << 112));
+    run::<u32>(&dense(0x0A00u128 << 16));
+}
+
 #[test]
 fn tree_search_is_the_predecessor() {
     for rel in [false, true] {
