@@ -145,10 +145,10 @@ fn key_counts_at_the_level_cliffs() {
     }
 }
 
-/// Batches of every length up to two groups and one more, for each lane count, with and
-/// without start-level classes: a full group walks all its lanes, a group a quarter full or
-/// more walks the stale lanes of the group before it too, and a smaller one descends lane by
-/// lane; every answer must equal the single lookup's and the RIB's.
+/// Batches of every length up to two groups and one more, for each instruction set and lane
+/// count, with and without start-level classes: a full group walks all its lanes, a group a
+/// quarter full or more walks the stale lanes of the group before it too, and a smaller one
+/// descends lane by lane; every answer must equal the RIB's.
 #[test]
 fn batches_of_every_group_size() {
     fn run<A: Key>(rib: &Rib<A>) {
@@ -158,18 +158,19 @@ fn batches_of_every_group_size() {
         for i in (1..addrs.len()).rev() {
             addrs.swap(i, rng.below(i as u64 + 1) as usize);
         }
-        for lanes in [8, 16, 32] {
-            for bgroup in [false, true] {
-                let cfg = Config { lanes, bgroup, ..Config::default() };
-                let fib = BPlus::compile(rib, &cfg).unwrap();
-                for len in 1..=2 * lanes + 1 {
-                    for chunk in addrs.chunks_exact(len).take(8) {
-                        let mut out = vec![None; len];
-                        fib.lookup_batch(chunk, &mut out);
-                        for (&a, got) in chunk.iter().zip(&out) {
-                            let want = rib.lookup(a);
-                            assert_eq!(*got, want, "{lanes} lanes, bgroup {bgroup}, {len}: {a:?}");
-                        }
+        let variants = isas().into_iter().flat_map(|isa| {
+            [8, 16, 32].into_iter().flat_map(move |lanes| [(isa, lanes, false), (isa, lanes, true)])
+        });
+        for (isa, lanes, bgroup) in variants {
+            let cfg = Config { isa: Some(isa), lanes, bgroup, ..Config::default() };
+            let fib = BPlus::compile(rib, &cfg).unwrap();
+            let what = format!("{}, {lanes} lanes, bgroup {bgroup}", isa.name());
+            for len in 1..=2 * lanes + 1 {
+                for chunk in addrs.chunks_exact(len).take(8) {
+                    let mut out = vec![None; len];
+                    fib.lookup_batch(chunk, &mut out);
+                    for (&a, got) in chunk.iter().zip(&out) {
+                        assert_eq!(*got, rib.lookup(a), "{what}, batch of {len}: {a:?}");
                     }
                 }
             }
