@@ -21,7 +21,7 @@
 //! atomics for that writer.
 
 use super::Config;
-use super::node::{Portable, TreeKey};
+use super::node::TreeKey;
 use super::tree::Tree;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -63,9 +63,31 @@ pub(super) enum Entry {
     Descend { level: usize, node: usize },
 }
 
+/// The positions of the greatest keys `<=` each of a rising sequence of probes: one pass
+/// over the sorted keys for all the blocks of a directory (or of one second-level table),
+/// instead of a tree search per block end.
+struct Sweep<'a, K> {
+    keys: &'a [K],
+    at: usize,
+}
+
+impl<K: TreeKey> Sweep<'_, K> {
+    /// Position of the greatest key `<= x` (clamped below `K::MAX`); `x` is not below the
+    /// previous probe, nor below the key the sweep started at.
+    fn to(&mut self, x: K) -> usize {
+        let x = x.min(K::MAX_BELOW);
+        while self.keys.get(self.at + 1).is_some_and(|&k| k <= x) {
+            self.at += 1;
+        }
+        self.at
+    }
+}
+
 /// What the words of a tree's blocks are built from.
 struct Builder<'a, K: TreeKey, W> {
     tree: &'a Tree<K>,
+    /// The tree's keys, ascending (the first is 0).
+    keys: &'a [K],
     max_pos: usize,
     word: W,
     tag: u32,
@@ -73,31 +95,32 @@ struct Builder<'a, K: TreeKey, W> {
 }
 
 impl<K: TreeKey, W: Fn(usize) -> u32> Builder<'_, K, W> {
-    /// The word of the keys `first..=last` (one block).
-    fn block(&self, first: u128, last: u128) -> u32 {
+    /// The word of the keys `first..=last` (one block, above the previous block `sweep`
+    /// saw), and the position of `first`.
+    fn block(&self, sweep: &mut Sweep<'_, K>, first: u128, last: u128) -> (u32, usize) {
         let (first, last) = (K::from_u128_lossy(first), K::from_u128_lossy(last));
-        let lo = self.tree.search::<Portable>(first);
-        let hi_pos = if last == K::MAX { self.max_pos } else { self.tree.search::<Portable>(last) };
-        if lo == hi_pos {
-            return direct_word(lo, (self.word)(lo), self.tag, self.hops);
-        }
         // Keys below K::MAX descend; the last key itself is answered apart.
-        let hi = self.tree.search::<Portable>(last);
+        let (lo, hi) = (sweep.to(first), sweep.to(last));
+        let hi_pos = if last == K::MAX { self.max_pos } else { hi };
+        if lo == hi_pos {
+            return (direct_word(lo, (self.word)(lo), self.tag, self.hops), lo);
+        }
         let (level, node) = shared_ancestor(self.tree, lo, hi);
-        ((level as u32) << LEVEL_SHIFT) | node as u32
+        (((level as u32) << LEVEL_SHIFT) | node as u32, lo)
     }
 
-    /// The second-level words of block `block` (whose word is `top`), when they start some
-    /// key deeper than `top` does.
-    fn sub(&self, block: u128, top: u32) -> Option<Vec<u32>> {
+    /// The second-level words of block `block` (whose word is `top`, whose first key is at
+    /// position `lo`), when they start some key deeper than `top` does.
+    fn sub(&self, block: u128, top: u32, lo: usize) -> Option<Vec<u32>> {
         let level = (top >> LEVEL_SHIFT) as usize;
         if top & DIRECT != 0 || level + 1 >= self.tree.height() {
             return None;
         }
         let shift = key_bits::<K>() - DIR_BITS - SUB_BITS;
         let base = block << SUB_BITS;
+        let mut sweep = Sweep { keys: self.keys, at: lo };
         let words: Vec<u32> = (base..base + (1 << SUB_BITS))
-            .map(|b| self.block(b << shift, ((b + 1) << shift) - 1))
+            .map(|b| self.block(&mut sweep, b << shift, ((b + 1) << shift) - 1).0)
             .collect();
         words
             .iter()
@@ -107,10 +130,12 @@ impl<K: TreeKey, W: Fn(usize) -> u32> Builder<'_, K, W> {
 }
 
 impl Dir {
-    /// The directory `cfg` asks for (`dir`, `dhop`, `dir2`) of `tree`, whose last-key
-    /// interval is `max_pos`; `word` gives each interval's word, whose side-table tag is `tag`.
+    /// The directory `cfg` asks for (`dir`, `dhop`, `dir2`) of `tree`, whose keys are `keys`
+    /// and whose last-key interval is `max_pos`; `word` gives each interval's word, whose
+    /// side-table tag is `tag`.
     pub(super) fn build<K: TreeKey>(
         tree: &Tree<K>,
+        keys: &[K],
         max_pos: usize,
         cfg: &Config,
         word: impl Fn(usize) -> u32,
@@ -121,14 +146,15 @@ impl Dir {
             return Dir { words: None, sub: Box::new([]), hops };
         }
         assert!(max_pos < HOP as usize, "positions must fit 30 bits");
-        let b = Builder { tree, max_pos, word, tag, hops };
+        let b = Builder { tree, keys, max_pos, word, tag, hops };
         let shift = key_bits::<K>() - DIR_BITS;
+        let mut sweep = Sweep { keys, at: 0 };
         let mut sub = Vec::new();
         let words = (0..1u128 << DIR_BITS)
             .map(|block| {
-                let top = b.block(block << shift, ((block + 1) << shift) - 1);
-                let full = sub.len() >= MAX_SUBS << SUB_BITS;
-                match b.sub(block, top).filter(|_| cfg.dir2 && !full) {
+                let (top, lo) = b.block(&mut sweep, block << shift, ((block + 1) << shift) - 1);
+                let room = cfg.dir2 && sub.len() < MAX_SUBS << SUB_BITS;
+                match if room { b.sub(block, top, lo) } else { None } {
                     Some(words) => {
                         let table = (sub.len() >> SUB_BITS) as u32;
                         sub.extend(words);

@@ -84,7 +84,7 @@ impl<A: Key> Fib<A> {
             None => A::T::PER_NODE < super::leaf::MAX_KEYS,
         };
         let tree = Tree::build(&keys, rel);
-        let dir = Dir::build(&tree, max_pos, cfg, |p| hops.get(p), hops.tag());
+        let dir = Dir::build(&tree, &keys, max_pos, cfg, |p| hops.get(p), hops.tag());
         Ok(Fib {
             isa,
             lanes: cfg.lanes,
