@@ -154,7 +154,8 @@ impl Dir {
             .map(|block| {
                 let (top, lo) = b.block(&mut sweep, block << shift, ((block + 1) << shift) - 1);
                 let room = cfg.dir2 && sub.len() < MAX_SUBS << SUB_BITS;
-                match if room { b.sub(block, top, lo) } else { None } {
+                let table_words = if room { b.sub(block, top, lo) } else { None };
+                match table_words {
                     Some(words) => {
                         let table = (sub.len() >> SUB_BITS) as u32;
                         sub.extend(words);
