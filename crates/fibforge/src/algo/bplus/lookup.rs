@@ -374,8 +374,19 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     let probes: [<A::T as TreeKey>::Probe<I>; L] =
         std::array::from_fn(|g| lanes.key[g].probe::<I>());
     // Every lane walks, stale ones too (a valid probe from any valid node stays in bounds),
-    // so the lane loops have a constant trip count and unroll.
-    walk::<I, A::T, D, L>(tree, start, &mut node, &probes);
+    // so the lane loops have a constant trip count and unroll. The unrolled levels above
+    // `start` are skipped by one predictable branch each.
+    for level in 0..D {
+        if level < start {
+            continue;
+        }
+        match rel {
+            Some(rel) if level + 1 == D => {
+                descend_into::<I, _, _, L>(tree, level, &mut node, &probes, rel.lines())
+            }
+            _ => descend_into::<I, _, _, L>(tree, level, &mut node, &probes, tree.level(level + 1)),
+        }
+    }
     let mut pos = [0usize; L];
     match rel {
         Some(rel) => {
@@ -396,30 +407,6 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     for g in 0..n {
         let i = lanes.index[g];
         out[i] = fib.answer::<S>(hops.get(pos[g]), addrs[i]);
-    }
-}
-
-/// The `D` inner levels of a lock step from level `start` (the root when 0): each lane of
-/// `probes` moves from its node to the leaf holding its key.
-#[inline(always)]
-fn walk<I: Isa, K: TreeKey, const D: usize, const L: usize>(
-    tree: &Tree<K>,
-    start: usize,
-    node: &mut [usize; L],
-    probes: &[K::Probe<I>],
-) {
-    let rel = tree.rel();
-    // The unrolled levels above `start` are skipped by one predictable branch each.
-    for level in 0..D {
-        if level < start {
-            continue;
-        }
-        match rel {
-            Some(rel) if level + 1 == D => {
-                descend_into::<I, _, _, L>(tree, level, node, probes, rel.lines())
-            }
-            _ => descend_into::<I, _, _, L>(tree, level, node, probes, tree.level(level + 1)),
-        }
     }
 }
 
