@@ -18,7 +18,7 @@ use super::dir::{Dir, Entry};
 use super::hops::{HopSlots, Hops};
 use super::key::Key;
 use super::node::{Isa, Portable, TreeKey};
-use super::tree::Tree;
+use super::tree::{Leaves, Tree};
 use super::view::Fib;
 use crate::algo::prefetch;
 use crate::cpu;
@@ -130,13 +130,31 @@ fn one<I: Isa, S: HopSlots + ?Sized, A: Key>(fib: &Fib<A>, hops: &S, addr: A) ->
     if let Some(hop) = word.and_then(Dir::hop_in) {
         return NextHop::from_raw(hop);
     }
-    let pos = match fib.dir.entry_of(k, word) {
-        _ if k == A::T::MAX => fib.max_pos,
+    let word = match fib.dir.entry_of(k, word) {
+        _ if k == A::T::MAX => hops.get(fib.max_pos),
         Entry::Hop(hop) => return NextHop::from_raw(hop),
-        Entry::Direct(pos) => pos,
-        Entry::Descend { level, node } => fib.tree.search_from::<I>(level, node, k),
+        Entry::Direct(pos) => hops.get(pos),
+        Entry::Descend { level, node } => word_from::<I, S, A>(fib, hops, level, node, k),
     };
-    NextHop::from_raw(fib.answer::<S>(hops.get(pos), addr))
+    NextHop::from_raw(fib.answer::<S>(word, addr))
+}
+
+/// The interval word of key `k`, descending from `node` of `level`: read in the leaf with
+/// hop leaves, else from the answer array at the position the leaf gives.
+#[inline(always)]
+fn word_from<I: Isa, S: HopSlots + ?Sized, A: Key>(
+    fib: &Fib<A>,
+    hops: &S,
+    level: usize,
+    node: usize,
+    k: A::T,
+) -> u32 {
+    let tree = &fib.tree;
+    let (leaf, x) = tree.leaf_from::<I>(level, node, k);
+    match tree.leaves() {
+        Leaves::Hop(leaves) => leaves.word::<I>(leaf, x.to_u128() as u64),
+        _ => hops.get(tree.leaf_position::<I>(leaf, x)),
+    }
 }
 
 /// A batch: addresses the directory answers are done at once; the others gather in groups
@@ -343,8 +361,8 @@ fn one_by_one<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     for g in 0..lanes.len {
         let i = lanes.index[g];
         let node = if start == 0 { 0 } else { lanes.node[g] };
-        let pos = fib.tree.search_from::<I>(start, node, lanes.key[g]);
-        out[i] = fib.answer::<S>(hops.get(pos), addrs[i]);
+        let word = word_from::<I, S, A>(fib, hops, start, node, lanes.key[g]);
+        out[i] = fib.answer::<S>(word, addrs[i]);
     }
 }
 
@@ -365,7 +383,6 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
         // few addresses reach the tree, are the last of their batch and nearly empty.
         return one_by_one::<I, S, A, L>(job, lanes, start);
     }
-    let rel = tree.rel();
     let mut node = [0usize; L];
     if start > 0 {
         node = lanes.node;
@@ -380,33 +397,49 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
         if level < start {
             continue;
         }
-        match rel {
-            Some(rel) if level + 1 == D => {
-                descend_into::<I, _, _, L>(tree, level, &mut node, &probes, rel.lines())
+        let (node, probes) = (&mut node, &probes);
+        match tree.leaves() {
+            Leaves::Rel(rel) if level + 1 == D => {
+                descend_into::<I, _, _, L>(tree, level, node, probes, rel.lines())
             }
-            _ => descend_into::<I, _, _, L>(tree, level, &mut node, &probes, tree.level(level + 1)),
+            Leaves::Hop(leaves) if level + 1 == D => {
+                descend_into::<I, _, _, L>(tree, level, node, probes, leaves.lines())
+            }
+            _ => descend_into::<I, _, _, L>(tree, level, node, probes, tree.level(level + 1)),
         }
     }
+    let mut word = [0u32; L];
     let mut pos = [0usize; L];
-    match rel {
-        Some(rel) => {
+    match tree.leaves() {
+        Leaves::Hop(leaves) => {
+            for g in 0..n {
+                word[g] = leaves.word::<I>(node[g], lanes.key[g].to_u128() as u64);
+            }
+        }
+        Leaves::Rel(rel) => {
             for g in 0..n {
                 pos[g] = rel.position::<I>(node[g], lanes.key[g].to_u128() as u64);
                 hops.prefetch(pos[g]);
             }
+            for g in 0..n {
+                word[g] = hops.get(pos[g]);
+            }
         }
-        None => {
+        Leaves::Plain => {
             let leaves = tree.level(D);
             for g in 0..n {
                 let rank = A::T::rank::<I>(tree.line_in(leaves, node[g]), probes[g]);
                 pos[g] = node[g] * A::T::PER_NODE + rank - 1;
                 hops.prefetch(pos[g]);
             }
+            for g in 0..n {
+                word[g] = hops.get(pos[g]);
+            }
         }
     }
     for g in 0..n {
         let i = lanes.index[g];
-        out[i] = fib.answer::<S>(hops.get(pos[g]), addrs[i]);
+        out[i] = fib.answer::<S>(word[g], addrs[i]);
     }
 }
 

@@ -15,10 +15,12 @@
 //!   per node, 9 children, stored with the sign bit flipped for signed SIMD compares).
 //!   `tree.rs` states the node layout; `node.rs` the rank of a probe in a node (AVX-512, AVX2
 //!   or portable, detected once; `FIBFORGE_ISA` or the `isa` option forces one).
-//! - Leaves (option `leaf`): plain lines of full keys, or relative lines (`leaf.rs`) of up
-//!   to 13 keys stored as 32-bit offsets from the leaf's first key together with the position
-//!   of that key, so the IPv6 leaf level is about 40 % smaller; the inner levels and the
-//!   answers are the same in both layouts.
+//! - Leaves (option `leaf`): plain lines of full keys, relative lines (`leaf.rs`) of up to
+//!   13 keys stored as 32-bit offsets from the leaf's first key together with the position
+//!   of that key, so the IPv6 leaf level is about 40 % smaller, or hop lines (`hopleaf.rs`)
+//!   of up to 9 such keys with their 16-bit answers beside them, so a lookup ends in the
+//!   leaf it searched; the inner levels are built the same way over whichever leaves exist,
+//!   and the answer array is kept in every layout.
 //! - Answers: one word per interval in `hops.rs` (16 bits when every raw next hop and side
 //!   slot is below 2^15, else 32 bits): a raw next hop, or a tag naming a side table.
 //! - Side tables (`side.rs`): exact full-address ranges. IPv6 /64 blocks holding routes
@@ -61,6 +63,7 @@
 //! searched by binary search in their side table (exact, but a deeper search).
 
 mod dir;
+mod hopleaf;
 mod hops;
 mod key;
 mod leaf;
@@ -123,6 +126,9 @@ pub enum Leaf {
     Plain,
     /// Up to 13 keys per line as 32-bit offsets from the leaf's first key (`leaf.rs`).
     Rel,
+    /// Up to 9 keys per line as 32-bit offsets, with their intervals' answers beside them
+    /// (`hopleaf.rs`); tables whose answers need 32-bit words get relative leaves instead.
+    Hop,
 }
 
 impl Default for Config {
@@ -315,8 +321,9 @@ impl Config {
             None | Some("auto") => None,
             Some("plain") => Some(Leaf::Plain),
             Some("rel") => Some(Leaf::Rel),
+            Some("hop") => Some(Leaf::Hop),
             Some(v) => {
-                let why = "expected auto, plain or rel";
+                let why = "expected auto, plain, rel or hop";
                 return Err(crate::registry::bad_option("bplus", "leaf", v, why));
             }
         };

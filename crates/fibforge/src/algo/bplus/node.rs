@@ -148,6 +148,8 @@ pub trait Isa: Copy + Send + Sync + 'static {
     fn rank64(line: &Line64, probe: Self::Probe64) -> usize;
     /// Offset lanes of a relative leaf line (`leaf.rs`: words `HEAD..16`) `<= d`.
     fn rank_rel(line: &Line32, d: u32) -> usize;
+    /// Offsets of a hop leaf (`hopleaf.rs`, a 32-byte aligned half line) `<= d`.
+    fn rank_offsets(offsets: &[u32; 8], d: u32) -> usize;
 }
 
 /// Plain Rust: a count over the line (the compiler vectorises it with the baseline SSE2).
@@ -178,6 +180,10 @@ impl Isa for Portable {
     #[inline(always)]
     fn rank_rel(line: &Line32, d: u32) -> usize {
         line.0[HEAD..].iter().map(|&k| (k <= d) as usize).sum()
+    }
+    #[inline(always)]
+    fn rank_offsets(offsets: &[u32; 8], d: u32) -> usize {
+        offsets.iter().map(|&k| (k <= d) as usize).sum()
     }
 }
 
@@ -254,6 +260,26 @@ mod x86 {
             const HEADER_BITS: u32 = (1 << (2 * HEAD)) - 1;
             ((Self::le_mask32(line, Self::probe32(d)) & !HEADER_BITS).count_ones() / 2) as usize
         }
+        #[inline(always)]
+        fn rank_offsets(offsets: &[u32; 8], d: u32) -> usize {
+            half_rank(offsets, d)
+        }
+    }
+
+    /// Keys of a 32-byte aligned half line `<= d` (unsigned): `max(key, d) == d` per lane,
+    /// one sign bit per lane. AVX-512 uses it too (its features include AVX2's), so that the
+    /// load stays 32 bytes wide: a hop leaf's other half holds words the writer changes.
+    #[inline(always)]
+    fn half_rank(offsets: &[u32; 8], d: u32) -> usize {
+        // SAFETY: only instantiated inside functions that enable `avx2` (or `avx512f`, which
+        // implies it) and `popcnt`, entered after runtime detection; the load reads the 32
+        // bytes of `offsets` (unaligned form; a `HopLine`'s offsets are aligned anyway).
+        unsafe {
+            let probe = _mm256_set1_epi32(d as i32);
+            let keys = _mm256_loadu_si256(offsets.as_ptr() as *const __m256i);
+            let le = _mm256_cmpeq_epi32(_mm256_max_epu32(keys, probe), probe);
+            _mm256_movemask_ps(_mm256_castsi256_ps(le)).count_ones() as usize
+        }
     }
 
     /// AVX-512 compares of the whole line into a k-mask (signed for the 64-bit line form).
@@ -298,6 +324,10 @@ mod x86 {
                 let le = _mm512_cmple_epu32_mask(keys, _mm512_set1_epi32(d as i32));
                 (le as u32 & OFFSET_LANES).count_ones() as usize
             }
+        }
+        #[inline(always)]
+        fn rank_offsets(offsets: &[u32; 8], d: u32) -> usize {
+            half_rank(offsets, d)
         }
     }
 }

@@ -67,7 +67,7 @@ mod tests {
             rib.insert(p, NextHop::from_index((i % 5) as u32));
         }
         rib.insert("2001:db8:1::1/128".parse().unwrap(), NextHop::from_index(8));
-        for leaf in [Leaf::Plain, Leaf::Rel] {
+        for leaf in [Leaf::Plain, Leaf::Rel, Leaf::Hop] {
             let cfg = Config { leaf: Some(leaf), ..Config::default() };
             let t = BPlus::<u128>::compile(&rib, &cfg).unwrap();
             let fib = t.view();

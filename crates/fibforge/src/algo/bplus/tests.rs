@@ -1,4 +1,4 @@
-use super::tree::Tree;
+use super::tree::{Layout, Tree};
 use super::{BPlus, Config, Key, Leaf};
 use crate::algo::testkit::{
     arb_routes, assert_same, boundaries_near_routes, edge_tables, hop, probes, table,
@@ -15,8 +15,8 @@ fn isas() -> Vec<Isa> {
     Isa::ALL.into_iter().filter(|s| s.available()).collect()
 }
 
-/// Both leaf layouts.
-const LEAVES: [Option<Leaf>; 3] = [Some(Leaf::Plain), Some(Leaf::Rel), None];
+/// Every leaf layout, and the default.
+const LEAVES: [Option<Leaf>; 4] = [Some(Leaf::Plain), Some(Leaf::Rel), Some(Leaf::Hop), None];
 
 /// Directory variants: `dir`, `[dhop, dir2, bgroup]`, lanes.
 const VARIANTS: [(bool, [bool; 3], usize); 7] = [
@@ -190,12 +190,13 @@ fn batches_of_every_group_size() {
 
 #[test]
 fn tree_search_is_the_predecessor() {
-    for rel in [false, true] {
-        for n in [1usize, 2, 8, 9, 13, 14, 16, 17, 100, 1000, 5000] {
+    let words = vec![0; 5000];
+    for layout in [Layout::Plain, Layout::Rel, Layout::Hop(&words)] {
+        for n in [1usize, 2, 8, 9, 10, 13, 14, 16, 17, 18, 81, 82, 100, 1000, 5000] {
             let keys: Vec<u64> = (0..n as u64).map(|i| i * 1000).collect();
-            let tree = Tree::build(&keys, rel);
+            let tree = Tree::build(&keys, layout);
             let keys32: Vec<u32> = (0..n as u32).map(|i| i * 7).collect();
-            let tree32 = Tree::build(&keys32, rel);
+            let tree32 = Tree::build(&keys32, layout);
             let mut rng = XorShift64::new(1);
             for _ in 0..2000 {
                 let x = rng.below(n as u64 * 1000 + 5);
@@ -213,9 +214,10 @@ fn tree_search_is_the_predecessor() {
 }
 
 /// Keys whose differences need every shift and overflow 32-bit offsets (leaves of one key
-/// next to full ones): each instruction set's relative rank gives the predecessor.
+/// next to full ones): each instruction set's relative rank gives the predecessor, and a hop
+/// leaf's rank its word.
 #[test]
-fn relative_leaves_pack_keys_of_every_scale() {
+fn relative_and_hop_leaves_pack_keys_of_every_scale() {
     let mut rng = XorShift64::new(5);
     let mut keys = vec![0u64];
     while keys.len() < 3000 {
@@ -226,21 +228,45 @@ fn relative_leaves_pack_keys_of_every_scale() {
             _ => break,
         }
     }
-    let tree = Tree::build(&keys, true);
+    let tree = Tree::build(&keys, Layout::Rel);
     let rel = tree.rel().unwrap();
     assert!(rel.len() < keys.len() && rel.len() > keys.len() / 13, "leaves: {}", rel.len());
+    let words: Vec<u32> =
+        (0..keys.len() as u32).map(|i| i.wrapping_mul(2_654_435_761) >> 17).collect();
+    let hop_tree = Tree::build(&keys, Layout::Hop(&words));
+    let hop = hop_tree.hop_leaves().unwrap();
+    assert!(hop.len() < keys.len() && hop.len() > keys.len() / 9, "leaves: {}", hop.len());
     let mut probes: Vec<u64> = keys.iter().flat_map(|&k| [k, k.saturating_sub(1), k + 1]).collect();
     probes.extend((0..5000).map(|_| rng.next_u64()).map(|x| x.min(u64::MAX - 1)));
     for x in probes {
         let want = keys.partition_point(|&k| k <= x) - 1;
         assert_eq!(tree.search::<super::node::Portable>(x), want, "x={x:#x}");
+        assert_eq!(hop_tree.search::<super::node::Portable>(x), want, "x={x:#x} (hop)");
+        let (leaf, _) = hop_tree.leaf_from::<super::node::Portable>(0, 0, x);
+        assert_eq!(hop.word::<super::node::Portable>(leaf, x), words[want], "x={x:#x}");
         #[cfg(target_arch = "x86_64")]
         for isa in isas() {
             // SAFETY: `isas` lists only the sets this CPU has.
-            let got = unsafe { simd_search(&tree, x, isa) };
-            assert_eq!(got, want, "x={x:#x} {}", isa.name());
+            let got = unsafe { (simd_search(&tree, x, isa), simd_search(&hop_tree, x, isa)) };
+            assert_eq!(got, (want, want), "x={x:#x} {}", isa.name());
         }
     }
+    for pos in [0, 1, 8, 9, 10, keys.len() / 2, keys.len() - 1] {
+        assert_eq!((tree.key(pos), hop_tree.key(pos)), (keys[pos], keys[pos]));
+    }
+}
+
+/// Hop leaves hold 16-bit words: a table whose answers need 32 bits gets relative leaves
+/// even when `leaf=hop` asks otherwise, and answers the same.
+#[test]
+fn hop_leaves_fall_back_for_wide_answers() {
+    let narrow = table::<u128>(&[(0, 0, 1), (0x2001u128 << 112, 16, 2)]);
+    let wide = table::<u128>(&[(0, 0, 1), (0x2001u128 << 112, 16, 70_000)]);
+    let cfg = Config { leaf: Some(Leaf::Hop), ..Config::default() };
+    let shape = |rib: &Rib<u128>| super::Fib::describe(BPlus::compile(rib, &cfg).unwrap().view());
+    assert!(shape(&narrow).contains("(hop leaves); 16-bit words"), "{}", shape(&narrow));
+    assert!(shape(&wide).contains("(relative leaves); 32-bit words"), "{}", shape(&wide));
+    check("wide answers, leaf=hop", &wide, &[]);
 }
 
 /// The search with `isa`'s node ranks.

@@ -5,7 +5,8 @@
 //! is the keys per node (16 for `u32`, 8 for `u64`), so inner levels are sized by what
 //! exists, not by a full-capacity shape. The leaf level is the sorted key array itself, cut
 //! into lines and padded with `K::MAX` (plain leaves), or packed into relative leaves of up
-//! to 13 keys each (`leaf.rs`, kept apart from the inner lines); inner levels are built over
+//! to 13 keys each (`leaf.rs`) or hop leaves of up to 9 keys with their answers
+//! (`hopleaf.rs`), both kept apart from the inner lines; inner levels are built over
 //! whichever leaves exist, so only the leaf step differs.
 //!
 //! Inner node `k` of a level has children `k·F + i` (`i` in `0..=B`) in the level below; its
@@ -18,8 +19,31 @@
 //! predecessor) and all are below `K::MAX`; probes are clamped below `K::MAX`, so padding
 //! keys and separators of missing children never count and every index stays in bounds.
 
+use super::hopleaf::HopLeaves;
 use super::leaf::RelLeaves;
 use super::node::{Isa, TreeKey};
+
+/// The leaf layout a build asks for.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Layout<'a> {
+    /// Lines of full keys (`leaf_line`).
+    Plain,
+    /// Relative leaves (`leaf.rs`).
+    Rel,
+    /// Hop leaves (`hopleaf.rs`) with these answer words, one per key (below `2^16`).
+    Hop(&'a [u32]),
+}
+
+/// The leaf level when it lives apart from the inner lines.
+#[derive(Clone)]
+pub(super) enum Leaves {
+    /// Plain leaves: the last level of the lines.
+    Plain,
+    /// Relative leaves.
+    Rel(RelLeaves),
+    /// Hop leaves.
+    Hop(HopLeaves),
+}
 
 /// A static search tree over sorted keys.
 #[derive(Clone)]
@@ -27,10 +51,9 @@ pub(super) struct Tree<K: TreeKey> {
     /// Inner levels, then (plain layout) the leaf level.
     lines: Box<[K::Line]>,
     /// Index of each level's first line; the last entry is the leaf level (for relative
-    /// leaves it is `lines.len()`: those leaves live in `rel`).
+    /// and hop leaves it is `lines.len()`: those leaves live in `leaves`).
     level_start: Box<[usize]>,
-    /// The leaf level in the relative layout (`leaf.rs`), or `None` for plain leaves.
-    rel: Option<RelLeaves>,
+    leaves: Leaves,
     len: usize,
 }
 
@@ -38,18 +61,24 @@ impl<K: TreeKey> Tree<K> {
     /// Children per inner node.
     pub(super) const FANOUT: usize = K::PER_NODE + 1;
 
-    /// Builds the tree of `keys` (strictly ascending, starting at 0, all below `K::MAX`),
-    /// with relative leaves when `rel`.
-    pub(super) fn build(keys: &[K], rel: bool) -> Self {
+    /// Builds the tree of `keys` (strictly ascending, starting at 0, all below `K::MAX`)
+    /// with leaves in `layout`.
+    pub(super) fn build(keys: &[K], layout: Layout) -> Self {
         assert!(keys.first() == Some(&K::default()), "the first key must be 0");
         debug_assert!(keys.windows(2).all(|w| w[0] < w[1]) && keys.last() < Some(&K::MAX));
         let b = K::PER_NODE;
         // The first key of every leaf: inner separators are first keys of child subtrees.
-        let (rel, leaf_firsts): (Option<RelLeaves>, Vec<K>) = if rel {
-            let (leaves, firsts) = RelLeaves::build(keys);
-            (Some(leaves), firsts.into_iter().map(|i| keys[i]).collect())
-        } else {
-            (None, keys.iter().step_by(b).copied().collect())
+        let firsts_of = |firsts: Vec<usize>| firsts.into_iter().map(|i| keys[i]).collect();
+        let (leaves, leaf_firsts): (Leaves, Vec<K>) = match layout {
+            Layout::Plain => (Leaves::Plain, keys.iter().step_by(b).copied().collect()),
+            Layout::Rel => {
+                let (leaves, firsts) = RelLeaves::build(keys);
+                (Leaves::Rel(leaves), firsts_of(firsts))
+            }
+            Layout::Hop(words) => {
+                let (leaves, firsts) = HopLeaves::build(keys, words);
+                (Leaves::Hop(leaves), firsts_of(firsts))
+            }
         };
         let mut sizes = vec![leaf_firsts.len()];
         while *sizes.last().unwrap() > 1 {
@@ -62,14 +91,14 @@ impl<K: TreeKey> Tree<K> {
         for (level, &size) in sizes.iter().enumerate() {
             level_start.push(lines.len());
             if level == leaf_level {
-                if rel.is_none() {
+                if let Leaves::Plain = leaves {
                     lines.extend((0..size).map(|node| leaf_line(keys, node)));
                 }
             } else {
                 lines.extend((0..size).map(|node| inner_line(&leaf_firsts, &sizes, level, node)));
             }
         }
-        Tree { lines: lines.into(), level_start: level_start.into(), rel, len: keys.len() }
+        Tree { lines: lines.into(), level_start: level_start.into(), leaves, len: keys.len() }
     }
 
     /// Inner levels above the leaves.
@@ -82,25 +111,45 @@ impl<K: TreeKey> Tree<K> {
         self.len
     }
 
-    /// The relative leaf level, when the tree has one.
+    /// The leaf level, when it lives apart from the inner lines.
     #[inline(always)]
+    pub(super) fn leaves(&self) -> &Leaves {
+        &self.leaves
+    }
+
+    /// The relative leaf level, when the tree has one.
+    #[cfg(test)]
     pub(super) fn rel(&self) -> Option<&RelLeaves> {
-        self.rel.as_ref()
+        match &self.leaves {
+            Leaves::Rel(rel) => Some(rel),
+            _ => None,
+        }
+    }
+
+    /// The hop leaf level, when the tree has one.
+    #[inline(always)]
+    pub(super) fn hop_leaves(&self) -> Option<&HopLeaves> {
+        match &self.leaves {
+            Leaves::Hop(hop) => Some(hop),
+            _ => None,
+        }
     }
 
     /// Nodes of `level` (`0..=height()`).
     pub(super) fn level_len(&self, level: usize) -> usize {
-        match &self.rel {
-            Some(rel) if level == self.height() => rel.len(),
+        match &self.leaves {
+            Leaves::Rel(rel) if level == self.height() => rel.len(),
+            Leaves::Hop(hop) if level == self.height() => hop.len(),
             _ => self.level(level).len(),
         }
     }
 
     /// The key at `position` (`< len`).
     pub(super) fn key(&self, position: usize) -> K {
-        match &self.rel {
-            Some(rel) => K::from_u128_lossy(rel.key(position) as u128),
-            None => {
+        match &self.leaves {
+            Leaves::Rel(rel) => K::from_u128_lossy(rel.key(position) as u128),
+            Leaves::Hop(hop) => K::from_u128_lossy(hop.key(position) as u128),
+            Leaves::Plain => {
                 let leaves = &self.lines[self.leaf_start()..];
                 leaves[position / K::PER_NODE].as_ref()[position % K::PER_NODE].line_form()
             }
@@ -109,9 +158,10 @@ impl<K: TreeKey> Tree<K> {
 
     /// The leaf holding `position` (`< len`).
     pub(super) fn leaf_of(&self, position: usize) -> usize {
-        match &self.rel {
-            Some(rel) => rel.leaf_of(position),
-            None => position / K::PER_NODE,
+        match &self.leaves {
+            Leaves::Rel(rel) => rel.leaf_of(position),
+            Leaves::Hop(hop) => hop.leaf_of(position),
+            Leaves::Plain => position / K::PER_NODE,
         }
     }
 
@@ -124,6 +174,14 @@ impl<K: TreeKey> Tree<K> {
     /// [`Tree::search`] starting at `node` of `level`, an ancestor of the leaf of `x`.
     #[inline(always)]
     pub(super) fn search_from<I: Isa>(&self, level: usize, node: usize, x: K) -> usize {
+        let (leaf, x) = self.leaf_from::<I>(level, node, x);
+        self.leaf_position::<I>(leaf, x)
+    }
+
+    /// The leaf of `x` below `node` of `level`, an ancestor of it, and `x` clamped below
+    /// `K::MAX` as the leaf step wants it.
+    #[inline(always)]
+    pub(super) fn leaf_from<I: Isa>(&self, level: usize, node: usize, x: K) -> (usize, K) {
         // Probes equal to K::MAX are answered by the caller (`Fib::position`).
         let x = x.min(K::MAX_BELOW);
         // A checked start keeps the unchecked descent in bounds (see `line`).
@@ -132,15 +190,16 @@ impl<K: TreeKey> Tree<K> {
         for level in level..self.height() {
             node = node * Self::FANOUT + K::rank::<I>(self.line(level, node), probe);
         }
-        self.leaf_position::<I>(node, x)
+        (node, x)
     }
 
     /// Position of the greatest key `<= x` in leaf `node`, reached by a descent.
     #[inline(always)]
     pub(super) fn leaf_position<I: Isa>(&self, node: usize, x: K) -> usize {
-        match &self.rel {
-            Some(rel) => rel.position::<I>(node, x.to_u128() as u64),
-            None => {
+        match &self.leaves {
+            Leaves::Rel(rel) => rel.position::<I>(node, x.to_u128() as u64),
+            Leaves::Hop(hop) => hop.position::<I>(node, x.to_u128() as u64),
+            Leaves::Plain => {
                 let rank = K::rank::<I>(self.line(self.height(), node), x.probe::<I>());
                 node * K::PER_NODE + rank - 1
             }
@@ -182,7 +241,11 @@ impl<K: TreeKey> Tree<K> {
     pub(super) fn memory_bytes(&self) -> usize {
         std::mem::size_of_val(&*self.lines)
             + std::mem::size_of_val(&*self.level_start)
-            + self.rel.as_ref().map_or(0, RelLeaves::memory_bytes)
+            + match &self.leaves {
+                Leaves::Plain => 0,
+                Leaves::Rel(rel) => rel.memory_bytes(),
+                Leaves::Hop(hop) => hop.memory_bytes(),
+            }
     }
 }
 

@@ -1,12 +1,12 @@
 //! What readers look up in: the tree, the interval answers and the side tables.
 
-use super::Config;
 use super::dir::Dir;
 use super::hops::Hops;
 use super::key::{Answer, Key, intervals};
 use super::node::TreeKey;
 use super::side::{Side, Sides};
-use super::tree::Tree;
+use super::tree::{Layout, Leaves, Tree};
+use super::{Config, Leaf};
 use crate::cpu;
 use crate::fib::BuildError;
 use crate::rib::Rib;
@@ -79,11 +79,19 @@ impl<A: Key> Fib<A> {
             })
             .collect();
         let hops = Hops::new(&words, largest);
-        let rel = match cfg.leaf {
-            Some(leaf) => leaf == super::Leaf::Rel,
-            None => A::T::PER_NODE < super::leaf::MAX_KEYS,
+        let leaf = cfg.leaf.unwrap_or(if A::T::PER_NODE < super::leaf::MAX_KEYS {
+            Leaf::Rel
+        } else {
+            Leaf::Plain
+        });
+        let layout = match leaf {
+            Leaf::Plain => Layout::Plain,
+            Leaf::Rel => Layout::Rel,
+            // Hop leaves hold 16-bit words; wider answers keep them apart, in relative leaves.
+            Leaf::Hop if matches!(hops, Hops::Narrow(_)) => Layout::Hop(&words[..keys.len()]),
+            Leaf::Hop => Layout::Rel,
         };
-        let tree = Tree::build(&keys, rel);
+        let tree = Tree::build(&keys, layout);
         let dir = Dir::build(&tree, &keys, max_pos, cfg, |p| hops.get(p), hops.tag());
         Ok(Fib {
             isa,
@@ -112,6 +120,9 @@ impl<A: Key> Fib<A> {
     /// inside it (see `dir.rs`).
     pub(super) fn set_word(&self, pos: usize, word: u32) {
         self.hops.set(pos, word);
+        if let Some(leaves) = self.tree.hop_leaves().filter(|_| pos < self.tree.len()) {
+            leaves.set_word(pos, word);
+        }
         let last = if pos == self.max_pos {
             A::T::MAX
         } else {
@@ -153,7 +164,11 @@ impl<A: Key> Fib<A> {
     pub fn describe(&self) -> String {
         let levels: Vec<String> =
             (0..=self.tree.height()).map(|l| self.tree.level_len(l).to_string()).collect();
-        let leaves = if self.tree.rel().is_some() { "relative" } else { "plain" };
+        let leaves = match self.tree.leaves() {
+            Leaves::Plain => "plain",
+            Leaves::Rel(_) => "relative",
+            Leaves::Hop(_) => "hop",
+        };
         let sides = (0..self.sides.capacity()).filter(|&s| self.sides.is_used(s)).count();
         let dir = match self.dir.direct_share() {
             Some(share) => format!(
