@@ -114,8 +114,9 @@ pub struct Config {
     pub bgroup: bool,
     /// Addresses a batch walks in lock step: 8, 16 or 32.
     pub lanes: usize,
-    /// The layout of the leaf level; `None` picks relative leaves for IPv6 and plain leaves
-    /// for IPv4 (whose plain lines already hold 16 keys).
+    /// The layout of the leaf level; `None` picks hop leaves for IPv6 (relative leaves when
+    /// its answers need 32-bit words) and plain leaves for IPv4 (whose plain lines already
+    /// hold 16 keys).
     pub leaf: Option<Leaf>,
 }
 
