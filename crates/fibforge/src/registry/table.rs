@@ -141,7 +141,8 @@ pub const ALGORITHMS: &[AlgoInfo] = &[
             Opt { key: "lanes", help: "8|16|32: batch lanes walked in lock step" },
             Opt {
                 key: "leaf",
-                help: "auto|plain|rel: full keys, or up to 13 offsets per leaf line (auto: rel for IPv6)",
+                help: "auto|plain|rel|hop: full keys, up to 13 offsets per leaf line, or 9 with \
+                       their answers (auto: hop for IPv6, plain for IPv4)",
             },
         ],
         ipv4: Some(bplus::<u32>),
