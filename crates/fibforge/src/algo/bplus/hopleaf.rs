@@ -18,6 +18,7 @@
 //! answers fit 16 bits get hop leaves (the answer array's narrow width, `hops.rs`); the
 //! answer array stays the writer's record and serves the directory's position words.
 
+use super::leaf::pack;
 use super::node::{Isa, TreeKey};
 use std::sync::atomic::{AtomicU16, Ordering};
 
@@ -60,44 +61,26 @@ impl HopLeaves {
     /// each (`words[i]` for `keys[i]`, below `2^16`); also returns the index of each leaf's
     /// first key.
     pub(super) fn build<K: TreeKey>(keys: &[K], words: &[u32]) -> (HopLeaves, Vec<usize>) {
-        assert!(keys.len() < u32::MAX as usize, "positions must fit 32 bits");
         assert!(words.len() >= keys.len(), "one answer word per key");
         let mut lines = Vec::with_capacity(keys.len() / MAX_KEYS + 1);
-        let mut firsts = Vec::with_capacity(keys.len() / MAX_KEYS + 1);
-        let mut i = 0;
-        while i < keys.len() {
-            let base = keys[i].to_u128() as u64;
-            let (mut end, mut bits) = (i + 1, 0u64);
-            while end < keys.len() && end - i < MAX_KEYS {
-                let diff = keys[end].to_u128() as u64 - base;
-                let s = (bits | diff).trailing_zeros();
-                // The largest difference is the newest; the shift only shrinks as keys join.
-                if diff >> s >= u32::MAX as u64 {
-                    break;
-                }
-                bits |= diff;
-                end += 1;
-            }
-            let shift = if bits == 0 { 0 } else { bits.trailing_zeros() };
+        let firsts = pack(keys, MAX_KEYS, |leaf| {
             let mut offsets = [u32::MAX; OFFSETS];
-            for (slot, k) in offsets.iter_mut().zip(&keys[i + 1..end]) {
-                *slot = ((k.to_u128() as u64 - base) >> shift) as u32;
+            for (slot, offset) in offsets.iter_mut().zip(leaf.offsets(keys)) {
+                *slot = offset;
             }
             let word = |j: usize| {
-                let w = if i + j < end { words[i + j] } else { 0 };
+                let w = if leaf.first + j < leaf.end { words[leaf.first + j] } else { 0 };
                 AtomicU16::new(u16::try_from(w).expect("hop leaves hold 16-bit answer words"))
             };
             lines.push(HopLine {
-                base,
-                first: i as u32,
-                shift: shift as u8,
+                base: leaf.base,
+                first: leaf.first as u32,
+                shift: leaf.shift as u8,
                 _pad: 0,
                 words: std::array::from_fn(word),
                 offsets,
             });
-            firsts.push(i);
-            i = end;
-        }
+        });
         (HopLeaves { lines: lines.into() }, firsts)
     }
 

@@ -19,6 +19,56 @@ use super::node::{HEAD, Isa, Line32, TreeKey};
 /// Keys per line at most: the base and one per offset word.
 pub(super) const MAX_KEYS: usize = 1 + 16 - HEAD;
 
+/// One leaf of a packing: keys `first..end`, stored as offsets from `base` shifted by `shift`.
+pub(super) struct Packed {
+    pub(super) first: usize,
+    pub(super) end: usize,
+    pub(super) base: u64,
+    pub(super) shift: u32,
+}
+
+impl Packed {
+    /// The offsets `(key - base) >> shift` of the leaf's keys after its base.
+    pub(super) fn offsets<'a, K: TreeKey>(&self, keys: &'a [K]) -> impl Iterator<Item = u32> + 'a {
+        let (base, shift) = (self.base, self.shift);
+        keys[self.first + 1..self.end]
+            .iter()
+            .map(move |k| ((k.to_u128() as u64 - base) >> shift) as u32)
+    }
+}
+
+/// Packs `keys` (ascending, below `2^64`, fewer than `2^32`) greedily into leaves of at
+/// most `max_keys` keys whose offsets fit below `u32::MAX`, handing each to `leaf` in order;
+/// returns the index of each leaf's first key.
+pub(super) fn pack<K: TreeKey>(
+    keys: &[K],
+    max_keys: usize,
+    mut leaf: impl FnMut(Packed),
+) -> Vec<usize> {
+    assert!(keys.len() < u32::MAX as usize, "positions must fit 32 bits");
+    let mut firsts = Vec::with_capacity(keys.len() / max_keys + 1);
+    let mut i = 0;
+    while i < keys.len() {
+        let base = keys[i].to_u128() as u64;
+        let (mut end, mut bits) = (i + 1, 0u64);
+        while end < keys.len() && end - i < max_keys {
+            let diff = keys[end].to_u128() as u64 - base;
+            let s = (bits | diff).trailing_zeros();
+            // The largest difference is the newest; the shift only shrinks as keys join.
+            if diff >> s >= u32::MAX as u64 {
+                break;
+            }
+            bits |= diff;
+            end += 1;
+        }
+        let shift = if bits == 0 { 0 } else { bits.trailing_zeros() };
+        leaf(Packed { first: i, end, base, shift });
+        firsts.push(i);
+        i = end;
+    }
+    firsts
+}
+
 /// The relative leaf level of a tree.
 #[derive(Clone)]
 pub(super) struct RelLeaves {
@@ -29,36 +79,18 @@ impl RelLeaves {
     /// Packs `keys` (ascending, below `2^64`, fewer than `2^32`); also returns the index of
     /// each leaf's first key.
     pub(super) fn build<K: TreeKey>(keys: &[K]) -> (RelLeaves, Vec<usize>) {
-        assert!(keys.len() < u32::MAX as usize, "positions must fit 32 bits");
         let mut lines = Vec::with_capacity(keys.len() / MAX_KEYS + 1);
-        let mut firsts = Vec::with_capacity(keys.len() / MAX_KEYS + 1);
-        let mut i = 0;
-        while i < keys.len() {
-            let base = keys[i].to_u128() as u64;
-            let (mut end, mut bits) = (i + 1, 0u64);
-            while end < keys.len() && end - i < MAX_KEYS {
-                let diff = keys[end].to_u128() as u64 - base;
-                let s = (bits | diff).trailing_zeros();
-                // The largest difference is the newest; the shift only shrinks as keys join.
-                if diff >> s >= u32::MAX as u64 {
-                    break;
-                }
-                bits |= diff;
-                end += 1;
-            }
-            let shift = if bits == 0 { 0 } else { bits.trailing_zeros() };
+        let firsts = pack(keys, MAX_KEYS, |leaf| {
             let mut line = Line32([u32::MAX; 16]);
-            line.0[0] = base as u32;
-            line.0[1] = (base >> 32) as u32;
-            line.0[2] = i as u32;
-            line.0[3] = shift;
-            for (j, k) in keys[i + 1..end].iter().enumerate() {
-                line.0[HEAD + j] = ((k.to_u128() as u64 - base) >> shift) as u32;
+            line.0[0] = leaf.base as u32;
+            line.0[1] = (leaf.base >> 32) as u32;
+            line.0[2] = leaf.first as u32;
+            line.0[3] = leaf.shift;
+            for (slot, offset) in line.0[HEAD..].iter_mut().zip(leaf.offsets(keys)) {
+                *slot = offset;
             }
             lines.push(line);
-            firsts.push(i);
-            i = end;
-        }
+        });
         (RelLeaves { lines: lines.into() }, firsts)
     }
 
