@@ -152,6 +152,16 @@ fn common<A: SequenceFamily>() -> Vec<(&'static str, Builder<A>)> {
             let cfg = bplus::Config { delta: 1, dir: false, ..Default::default() };
             make::<A, bplus::BPlus<A>>(r, &cfg)
         }),
+        // Every leaf layout (the default picks plain lines for IPv4 and hop leaves for IPv6,
+        // so one of these two repeats it per family).
+        ("bplus leaf=rel", |r| {
+            let cfg = bplus::Config { leaf: Some(bplus::Leaf::Rel), ..Default::default() };
+            make::<A, bplus::BPlus<A>>(r, &cfg)
+        }),
+        ("bplus leaf=hop", |r| {
+            let cfg = bplus::Config { leaf: Some(bplus::Leaf::Hop), ..Default::default() };
+            make::<A, bplus::BPlus<A>>(r, &cfg)
+        }),
         // Root fan-out is IPv6 only; IPv4 ignores the flag (and must still answer right).
         ("poptrie s=16 fanout", |r| make::<A, poptrie::Poptrie<A>>(r, &pop(16, true))),
         ("dxr16", |r| make::<A, dxr::Dxr<A>>(r, &dxr::DxrConfig::with_k(16))),
