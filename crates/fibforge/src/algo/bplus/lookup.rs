@@ -12,7 +12,9 @@
 //! the fetch. The tree's height is a constant of each instantiation, so the level loop
 //! unrolls; a group walks all its lanes, stale ones included, so the lane loops have a
 //! constant trip count too, unless it is less than a quarter full (the tail of a batch of
-//! mostly directory-answered traffic), when its lanes descend one by one.
+//! mostly directory-answered traffic), when its lanes descend one by one. Every descent ends
+//! with its interval's word: read in the hop leaf itself (`hopleaf.rs`), or from the answer
+//! array at the position a relative or plain leaf gives.
 
 use super::dir::{Dir, Entry};
 use super::hops::{HopSlots, Hops};
