@@ -412,20 +412,21 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     }
     let mut word = [0u32; L];
     let mut pos = [0usize; L];
-    match tree.leaves() {
+    // A hop leaf holds the words; the other layouts give positions in the answer array,
+    // prefetched as they come and read once all are known.
+    let in_array = match tree.leaves() {
         Leaves::Hop(leaves) => {
             for g in 0..n {
                 word[g] = leaves.word::<I>(node[g], lanes.key[g].to_u128() as u64);
             }
+            false
         }
         Leaves::Rel(rel) => {
             for g in 0..n {
                 pos[g] = rel.position::<I>(node[g], lanes.key[g].to_u128() as u64);
                 hops.prefetch(pos[g]);
             }
-            for g in 0..n {
-                word[g] = hops.get(pos[g]);
-            }
+            true
         }
         Leaves::Plain => {
             let leaves = tree.level(D);
@@ -434,9 +435,12 @@ fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
                 pos[g] = node[g] * A::T::PER_NODE + rank - 1;
                 hops.prefetch(pos[g]);
             }
-            for g in 0..n {
-                word[g] = hops.get(pos[g]);
-            }
+            true
+        }
+    };
+    if in_array {
+        for g in 0..n {
+            word[g] = hops.get(pos[g]);
         }
     }
     for g in 0..n {

@@ -111,7 +111,7 @@ impl<K: TreeKey> Tree<K> {
         self.len
     }
 
-    /// The leaf level, when it lives apart from the inner lines.
+    /// The leaf layout (relative and hop leaves live apart from the inner lines).
     #[inline(always)]
     pub(super) fn leaves(&self) -> &Leaves {
         &self.leaves
