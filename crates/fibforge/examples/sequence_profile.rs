@@ -1,16 +1,17 @@
 //! Time per structure of the differential update sequences (`fibforge::verify::sequence`),
 //! the work of one `diff_updates_*` fuzz input: which structure's compile and updates dominate.
 //!
-//! `cargo run --release -p fibforge --example sequence_profile -- FILE...` (fuzz inputs, e.g.
-//! `fuzz/seeds/diff_updates_v4/*`); prints microseconds per input for each structure, IPv4
-//! then IPv6, slowest first.
+//! `cargo run --release -p fibforge --example sequence_profile -- [--only NAME] FILE...` (fuzz
+//! inputs, e.g. `fuzz/seeds/diff_updates_v4/*`); prints microseconds per input for each
+//! structure (those whose name contains NAME with `--only`), IPv4 then IPv6, slowest first.
 
 use fibforge::verify::sequence::{SequenceFamily, run_with};
 use std::time::Instant;
 
-fn profile<A: SequenceFamily>(family: &str, inputs: &[Vec<u8>]) {
+fn profile<A: SequenceFamily>(family: &str, only: &str, inputs: &[Vec<u8>]) {
     let mut rows: Vec<(f64, &str)> = A::subjects()
         .into_iter()
+        .filter(|(name, _)| name.contains(only))
         .map(|(name, build)| {
             let start = Instant::now();
             for input in inputs {
@@ -28,14 +29,17 @@ fn profile<A: SequenceFamily>(family: &str, inputs: &[Vec<u8>]) {
 }
 
 fn main() {
-    let inputs: Vec<Vec<u8>> = std::env::args()
-        .skip(1)
-        .map(|f| std::fs::read(&f).unwrap_or_else(|e| panic!("{f}: {e}")))
-        .collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let only = match args.iter().position(|a| a == "--only") {
+        Some(i) if i + 1 < args.len() => args.drain(i..i + 2).nth(1).unwrap_or_default(),
+        _ => String::new(),
+    };
+    let inputs: Vec<Vec<u8>> =
+        args.iter().map(|f| std::fs::read(&f).unwrap_or_else(|e| panic!("{f}: {e}"))).collect();
     if inputs.is_empty() {
-        eprintln!("usage: sequence_profile FILE...");
+        eprintln!("usage: sequence_profile [--only NAME] FILE...");
         std::process::exit(2);
     }
-    profile::<u32>("IPv4", &inputs);
-    profile::<u128>("IPv6", &inputs);
+    profile::<u32>("IPv4", &only, &inputs);
+    profile::<u128>("IPv6", &only, &inputs);
 }

@@ -8,6 +8,7 @@ pub mod bsl;
 pub mod cpe;
 pub mod dir24_8;
 pub mod dxr;
+pub(crate) mod huge;
 #[cfg(test)]
 mod isa_tests;
 pub mod lctrie;

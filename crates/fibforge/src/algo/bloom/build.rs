@@ -92,7 +92,7 @@ impl Plan {
 
 /// The direct array: entry `i` = longest route of length ≤ `bits` covering the `/bits` `i`.
 pub(super) fn build_direct<A: Address>(rib: &Rib<A>, bits: u32) -> Vec<u32> {
-    let mut direct = super::huge::zeroed::<u32>(1 << bits);
+    let mut direct = crate::algo::huge::zeroed::<u32>(1 << bits);
     let sub = group_rib_with_default(rib, bits);
     for (p, h) in sub.iter() {
         // Routes in (address, length) order: nested (longer) routes overwrite their covers.

@@ -37,7 +37,7 @@ impl CountingBloom {
     pub(crate) fn new(m: u64, k: u32) -> Self {
         let m = m.clamp(64, MAX_FILTER_BITS) as u32;
         CountingBloom {
-            bits: super::huge::zeroed((m as usize).div_ceil(64)),
+            bits: crate::algo::huge::zeroed((m as usize).div_ceil(64)),
             counters: vec![0; m as usize],
             m,
             k: k.max(1),

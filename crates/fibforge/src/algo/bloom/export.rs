@@ -211,7 +211,7 @@ fn read_direct(a: &Array, d: u32) -> Result<Vec<u32>, ExportError> {
             format!("{n} entries for {d} direct bits (expected {want})"),
         ));
     }
-    let mut direct = super::huge::zeroed(n);
+    let mut direct = crate::algo::huge::zeroed(n);
     for (v, b) in direct.iter_mut().zip(a.bytes.chunks_exact(4)) {
         *v = u32::from_le_bytes(b.try_into().expect("4 bytes"));
     }

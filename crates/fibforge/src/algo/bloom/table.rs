@@ -41,7 +41,7 @@ impl<A: SlotKey> HopTable<A> {
     /// A table with room for `n` keys at load factor ≤ 1/2.
     pub(crate) fn with_capacity(n: usize) -> Self {
         let cap = (n.max(4) * 2).next_power_of_two();
-        HopTable { slots: super::huge::zeroed(cap), shift: 32 - cap.trailing_zeros(), len: 0 }
+        HopTable { slots: crate::algo::huge::zeroed(cap), shift: 32 - cap.trailing_zeros(), len: 0 }
     }
 
     /// Number of keys.

@@ -31,8 +31,10 @@ impl Dir24_8 {
     /// exactly that region ([`crate::Rib::ranges_within`]).
     ///
     /// Walks the blocks in runs: a range that covers whole blocks fills them in one go, a
-    /// block where several ranges meet gets a chunk.
-    pub(super) fn paint(&mut self, region: &Prefix<u32>, ranges: &[Range<u32>]) {
+    /// block where several ranges meet gets a chunk. `fresh`: the region's blocks are as
+    /// [`Dir24_8::new`] left them (a compile), so none has a chunk to free and zero runs are
+    /// already written.
+    pub(super) fn paint(&mut self, region: &Prefix<u32>, ranges: &[Range<u32>], fresh: bool) {
         debug_assert!(region.len() <= 24 && ranges[0].start == region.addr());
         let last_block = region.last() >> 8;
         let mut block = region.addr() >> 8;
@@ -46,7 +48,7 @@ impl Dir24_8 {
             let done = if end >= (lo | 0xff) {
                 // Blocks `block..=last_full` lie inside the range.
                 let last_full = if end & 0xff == 0xff { end >> 8 } else { (end >> 8) - 1 };
-                self.set_flat_run(block, last_full, raw(ranges[current].hop));
+                self.set_flat_run(block, last_full, raw(ranges[current].hop), fresh);
                 last_full
             } else {
                 self.set_chunk(block, &ranges[current..]);
@@ -60,14 +62,20 @@ impl Dir24_8 {
     }
 
     /// Makes blocks `first..=last` answer `raw_hop` for all their addresses, freeing their
-    /// chunks.
-    fn set_flat_run(&mut self, first: u32, last: u32, raw_hop: u32) {
+    /// chunks; `fresh`: the blocks are as [`Dir24_8::new`] left them (all zero, no chunk).
+    fn set_flat_run(&mut self, first: u32, last: u32, raw_hop: u32, fresh: bool) {
+        let scan = !fresh && self.chunks_in_use() > 0;
         let entries = &mut self.tbl24[first as usize..=last as usize];
-        if entries.iter().any(|&e| e & CHUNK_FLAG != 0) {
+        // An OR over the run, not `any`: it vectorizes, and a /0 run is 2^24 entries.
+        if scan && entries.iter().fold(0, |acc, &e| acc | e) & CHUNK_FLAG != 0 {
             let freed = entries.iter().filter(|&&e| e & CHUNK_FLAG != 0).map(|&e| e & !CHUNK_FLAG);
             self.free_chunks.extend(freed);
         }
-        entries.fill(raw_hop);
+        // A fresh table is all zeros: leaving its unrouted blocks alone leaves their pages
+        // untouched (the kernel maps them on first read, to its zero page).
+        if !(fresh && raw_hop == 0) {
+            entries.fill(raw_hop);
+        }
     }
 
     /// Gives `block` a chunk filled from `ranges` (the first one contains the block's first

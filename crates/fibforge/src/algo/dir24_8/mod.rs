@@ -83,7 +83,10 @@ impl Dir24_8 {
     /// An empty table: every lookup answers `None`.
     pub fn new() -> Self {
         Dir24_8 {
-            tbl24: vec![0u32; TBL24_LEN].into_boxed_slice(),
+            // Huge pages: a random lookup otherwise misses the TLB on nearly every probe, and a
+            // compile takes 32 page faults instead of 16,384; pages no route reaches stay
+            // untouched.
+            tbl24: crate::algo::huge::zero_words(TBL24_LEN).into_boxed_slice(),
             tbl_long: Vec::new(),
             free_chunks: Vec::new(),
         }
@@ -146,7 +149,7 @@ impl Compile<u32> for Dir24_8 {
         let mut table = Dir24_8::new();
         let ranges = rib.ranges();
         build::check_hops(&ranges)?;
-        table.paint(&Prefix::DEFAULT_ROUTE, &ranges);
+        table.paint(&Prefix::DEFAULT_ROUTE, &ranges, true);
         table.tbl_long.shrink_to_fit();
         Ok(table)
     }

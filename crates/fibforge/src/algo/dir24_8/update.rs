@@ -36,7 +36,7 @@ impl Incremental<u32> for Dir24_8 {
             build::check_hops(ranges)?;
         }
         for (region, ranges) in regions.iter().zip(&painted) {
-            self.paint(region, ranges);
+            self.paint(region, ranges, false);
         }
         Ok(())
     }
