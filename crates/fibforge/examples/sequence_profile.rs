@@ -35,7 +35,7 @@ fn main() {
         _ => String::new(),
     };
     let inputs: Vec<Vec<u8>> =
-        args.iter().map(|f| std::fs::read(&f).unwrap_or_else(|e| panic!("{f}: {e}"))).collect();
+        args.iter().map(|f| std::fs::read(f).unwrap_or_else(|e| panic!("{f}: {e}"))).collect();
     if inputs.is_empty() {
         eprintln!("usage: sequence_profile [--only NAME] FILE...");
         std::process::exit(2);
