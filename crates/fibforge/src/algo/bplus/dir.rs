@@ -150,23 +150,30 @@ impl Dir {
         let shift = key_bits::<K>() - DIR_BITS;
         let mut sweep = Sweep { keys, at: 0 };
         let mut sub = Vec::new();
-        let words = (0..1u128 << DIR_BITS)
-            .map(|block| {
-                let (top, lo) = b.block(&mut sweep, block << shift, ((block + 1) << shift) - 1);
-                let room = cfg.dir2 && sub.len() < MAX_SUBS << SUB_BITS;
-                let table_words = if room { b.sub(block, top, lo) } else { None };
-                match table_words {
-                    Some(words) => {
-                        let table = (sub.len() >> SUB_BITS) as u32;
-                        sub.extend(words);
-                        AtomicU32::new(SUB | table)
-                    }
-                    None => AtomicU32::new(top),
+        let mut words = Vec::with_capacity(BLOCKS);
+        while words.len() < BLOCKS {
+            let block = words.len() as u128;
+            let (top, lo) = b.block(&mut sweep, block << shift, ((block + 1) << shift) - 1);
+            let room = cfg.dir2 && sub.len() < MAX_SUBS << SUB_BITS;
+            let table_words = if room { b.sub(block, top, lo) } else { None };
+            words.push(AtomicU32::new(match table_words {
+                Some(table_words) => {
+                    let table = (sub.len() >> SUB_BITS) as u32;
+                    sub.extend(table_words);
+                    SUB | table
                 }
-            })
-            .collect::<Box<[AtomicU32]>>()
-            .try_into()
-            .expect("one word per block");
+                None => top,
+            }));
+            if top & DIRECT != 0 {
+                // The blocks before the next key's lie in the same interval: one run, not a
+                // sweep per block (a sparse table's directory is mostly such runs). The last
+                // block, which holds `K::MAX`, is left to `block`.
+                let next = keys.get(lo + 1).map_or(BLOCKS, |&k| (k.to_u128() >> shift) as usize);
+                words.resize_with(next.min(BLOCKS - 1).max(words.len()), || AtomicU32::new(top));
+            }
+        }
+        let words: Box<[AtomicU32; BLOCKS]> =
+            words.into_boxed_slice().try_into().expect("one word per block");
         let sub = sub.into_iter().map(AtomicU32::new).collect();
         Dir { words: Some(words), sub, hops }
     }
@@ -178,8 +185,12 @@ impl Dir {
         let (first, last) = (first.to_u128(), last.to_u128());
         let new = direct_word(pos, word, tag, true);
         let shift = key_bits::<K>() - DIR_BITS;
-        for block in inside(first, last, shift) {
-            words[block as usize].store(new, Ordering::Release);
+        // usize bounds (blocks fit 16 bits): the loop is a plain store per block. The range
+        // is empty (start past end) for an interval inside one block.
+        let r = inside(first, last, shift);
+        let (start, end) = (r.start as usize, r.end as usize);
+        for word in &words[start..end.max(start)] {
+            word.store(new, Ordering::Release);
         }
         // The blocks holding the interval's ends may have second-level blocks inside it.
         for block in [first >> shift, last >> shift] {
