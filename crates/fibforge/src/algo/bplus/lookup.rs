@@ -349,8 +349,9 @@ fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     }
 }
 
-/// Lanes a group needs, as a share of `L` (`n * FEW_LANES >= L`), to walk in lock step.
-const FEW_LANES: usize = 4;
+/// Lanes a group needs, as a share of `L` (`n * FEW_LANES >= L`), to walk in lock step: half
+/// (a quarter before lone lanes started at their directory node; docs/experiments/bplus.md).
+const FEW_LANES: usize = 2;
 
 /// The lanes of a group each descending alone, from level `start`.
 #[inline(always)]
@@ -362,8 +363,20 @@ fn one_by_one<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     let Job { fib, hops, addrs, out } = job;
     for g in 0..lanes.len {
         let i = lanes.index[g];
-        let node = if start == 0 { 0 } else { lanes.node[g] };
-        let word = word_from::<I, S, A>(fib, hops, start, node, lanes.key[g]);
+        let (level, node) = if start > 0 {
+            (start, lanes.node[g])
+        } else {
+            // A lane gathered at the root descends alone from its directory node instead
+            // (a chain of dependent reads: every level skipped counts), or is answered there.
+            match front::<S, A>(fib, hops, addrs[i], addrs[i].top()) {
+                Front::Answered(raw) => {
+                    out[i] = raw;
+                    continue;
+                }
+                Front::Descend { level, node } => (level, node),
+            }
+        };
+        let word = word_from::<I, S, A>(fib, hops, level, node, lanes.key[g]);
         out[i] = fib.answer::<S>(word, addrs[i]);
     }
 }
