@@ -7,6 +7,8 @@
 //! - `tbl24`: 2^24 `u32` entries (64 MiB), one per /24 block, indexed by the top 24 address
 //!   bits. Bit 31 clear: bits 0–30 are the raw next hop ([`NextHop::raw`], 0 = no route) of
 //!   every address of the block. Bit 31 set: bits 0–30 are the index of a `tbl_long` chunk.
+//!   It is allocated zeroed and advised `MADV_HUGEPAGE` (`algo/huge.rs`); a compile writes
+//!   only the blocks some route reaches, so the rest are never faulted in.
 //! - `tbl_long`: chunks of 256 `u32` raw next hops, one per address of a /24 block that holds
 //!   routes longer than /24, indexed by the low 8 address bits.
 //!
