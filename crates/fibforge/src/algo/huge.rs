@@ -3,9 +3,8 @@
 //!
 //! [`zeroed`] allocates a `Vec` of default values (and [`zero_words`] one of zero words) and, on
 //! Linux, asks the kernel (`madvise(MADV_HUGEPAGE)`) to back the 2 MiB-aligned part of it with
-//! huge pages before it is first touched. It is only
-//! advice: where the kernel refuses (THP disabled, other systems) the vector is the same, only
-//! with small pages.
+//! huge pages before it is first touched. It is only advice: where the kernel refuses (THP
+//! disabled, other systems) the vector is the same, only with small pages.
 
 /// Arrays smaller than this are left alone.
 const MIN_BYTES: usize = 4 << 20;

@@ -47,8 +47,8 @@
 //! - **Tables are sized for their own keys** in every variant; "symmetric" (naive) applies to
 //!   the filters only.
 //! - **Huge pages**: tables, filter bit vectors and the direct array are advised
-//!   `MADV_HUGEPAGE` on Linux (`algo/huge.rs`), since almost every table probe would otherwise also
-//!   miss the TLB.
+//!   `MADV_HUGEPAGE` on Linux (`algo/huge.rs`), since almost every table probe would otherwise
+//!   also miss the TLB.
 //! - The counting filter keeps its 8-bit counters in a separate array that lookups never read
 //!   (the bit vector is the "plain filter derived from it").
 //!

@@ -349,8 +349,8 @@ fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     }
 }
 
-/// Lanes a group needs, as a share of `L` (`n * FEW_LANES >= L`), to walk in lock step: half
-/// (a quarter before lone lanes started at their directory node; docs/experiments/bplus.md).
+/// Lanes a group needs, as a share of `L` (`n * FEW_LANES >= L`), to walk in lock step: fewer
+/// go one by one, each from its directory node, which is cheaper than a mostly empty walk.
 const FEW_LANES: usize = 2;
 
 /// The lanes of a group each descending alone, from level `start`.

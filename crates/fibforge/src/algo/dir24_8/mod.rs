@@ -85,9 +85,8 @@ impl Dir24_8 {
     /// An empty table: every lookup answers `None`.
     pub fn new() -> Self {
         Dir24_8 {
-            // Huge pages: a random lookup otherwise misses the TLB on nearly every probe, and a
-            // compile takes 32 page faults instead of 16,384; pages no route reaches stay
-            // untouched.
+            // Huge pages: a random lookup otherwise misses the TLB on nearly every probe; pages
+            // no route reaches are never written, so never faulted in.
             tbl24: crate::algo::huge::zero_words(TBL24_LEN).into_boxed_slice(),
             tbl_long: Vec::new(),
             free_chunks: Vec::new(),
