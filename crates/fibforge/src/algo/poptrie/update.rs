@@ -346,18 +346,47 @@ impl<'a, A: Key, L: Leaf, N: Record> Patcher<'a, A, L, N> {
             return Err(e);
         }
         let first = p.addr().top(self.core.s);
-        let mut j = 0;
+        let end = first + (1usize << (self.core.s - p.len()));
+        let width = A::BITS - self.core.s;
+        let (mut i, mut j) = (first, 0);
         let mut result = Ok(());
-        for i in first..first + (1usize << (self.core.s - p.len())) {
+        while i < end {
             let start = self.entry_start(i);
-            let mine = slot_segs(&segs, &mut j, start, start + low_ones(A::BITS - self.core.s));
+            let mine = slot_segs(&segs, &mut j, start, start + low_ones(width));
+            if let [seg] = mine {
+                // Every entry before the one holding the next segment's start lies in this
+                // segment too: one leaf for the run, without a segment search per entry.
+                let next_entry = |n: &Seg<A>| n.start.to_u128().checked_shr(width).unwrap_or(0);
+                let next = segs.get(j + 1).map_or(end, |n| next_entry(n) as usize);
+                let run = i..next.clamp(i + 1, end);
+                i = run.end;
+                self.put_leaf_run(run, DIRECT_LEAF | seg.raw);
+                continue;
+            }
             result = self.replace_entry(i, |me| build_region(me.core.s, start, mine, me));
             if result.is_err() {
                 break;
             }
+            i += 1;
         }
         self.sc.segs = segs;
         result
+    }
+
+    /// Publishes the direct leaf `entry` (whose next hop `check_hops` accepted) at every
+    /// entry of `run` that does not already hold it, retiring the subtrees it replaces.
+    fn put_leaf_run(&mut self, run: std::ops::Range<usize>, entry: u32) {
+        for i in run {
+            let old = self.core.dir.entry_relaxed(i);
+            if old == entry {
+                continue;
+            }
+            if old & DIRECT_LEAF == 0 {
+                self.retire_subtree(&self.core.nodes.get(old));
+                self.sc.unlinked.push(Block::Nodes(old, 1));
+            }
+            self.publish(i, entry);
+        }
     }
 
     /// Replaces entry `i` with the slot `build` makes, retiring the old subtree.
