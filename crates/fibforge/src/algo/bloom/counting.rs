@@ -70,6 +70,14 @@ impl CountingBloom {
         crate::algo::prefetch::read(&self.bits, reduce(h, self.m) as usize >> 6);
     }
 
+    /// Hints the cache that the bit and the counter of hash `h` are written soon.
+    #[inline(always)]
+    pub(crate) fn prefetch_counted(&self, h: u32) {
+        let i = reduce(h, self.m) as usize;
+        crate::algo::prefetch::read(&self.bits, i >> 6);
+        crate::algo::prefetch::read(&self.counters, i);
+    }
+
     /// Counts one more key at the bit addressed by hash `h`.
     pub(crate) fn add(&mut self, h: u32) {
         let i = reduce(h, self.m) as usize;

@@ -79,6 +79,14 @@ impl<A: BloomKey> KeyTable<A> {
         }
     }
 
+    /// Grows to hold `n` keys (see [`HopTable::reserve`]); `rehash` hashes a full key.
+    pub(crate) fn reserve(&mut self, n: usize, rehash: impl Fn(A) -> u32) {
+        match self {
+            KeyTable::Full(t) => t.reserve(n, rehash),
+            KeyTable::High(t) => t.reserve(n, |x| rehash(A::from_high64(x))),
+        }
+    }
+
     /// Removes `key` (see [`HopTable::remove`]); `rehash` hashes a full key.
     pub(crate) fn remove(&mut self, key: A, h: u32, rehash: impl Fn(A) -> u32) -> bool {
         match self {

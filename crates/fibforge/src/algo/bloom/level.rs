@@ -230,6 +230,51 @@ impl<A: BloomKey> Level<A> {
         }
     }
 
+    /// [`Level::set`] for every pair of `keys` (many at once: an expansion), with the table
+    /// slot, filter bits and counters of the key `AHEAD` places on prefetched, so that the
+    /// cache misses of consecutive keys overlap instead of following one another.
+    pub(super) fn set_all(&mut self, keys: &[(A, Option<NextHop>)]) {
+        const AHEAD: usize = 16;
+        for (i, &(key, hop)) in keys.iter().enumerate() {
+            if let Some(&(next, _)) = keys.get(i + AHEAD) {
+                self.prefetch_set(next);
+            }
+            self.set(key, hop);
+        }
+    }
+
+    /// Hints the cache that `set(key, ..)` comes soon: its home slot, and with double
+    /// hashing its filter bits and counters (independent hashing would hash `k` times more).
+    #[inline(always)]
+    fn prefetch_set(&self, key: A) {
+        let h = Self::table_hash(self.scheme, key);
+        self.table.prefetch(h);
+        if let Scheme::Double(f) = self.scheme {
+            let (a, b) = key.pair(f);
+            let mut h = a;
+            for _ in 0..self.filter.k() {
+                self.filter.prefetch_counted(h);
+                h = h.wrapping_add(b);
+            }
+        }
+    }
+
+    /// Makes room for `more` new keys at once: the table grows to the capacity that
+    /// inserting them one by one would reach, and the filter is re-sized once to the shape
+    /// `set`'s doubling rule would give it (a larger one when some of them are already
+    /// present), instead of step by step with a rehash of every key at each step.
+    pub(super) fn reserve(&mut self, more: usize) {
+        let (scheme, keys) = (self.scheme, self.table.len() + more);
+        self.table.reserve(keys, move |k: A| Self::table_hash(scheme, k));
+        let mut designed = self.designed;
+        while keys > 2 * designed {
+            designed = 2 * (2 * designed + 1);
+        }
+        if designed != self.designed {
+            self.resize_filter(designed);
+        }
+    }
+
     /// Rebuilds the filter for `expected` keys from the keys in the table.
     fn resize_filter(&mut self, expected: usize) {
         let (m, k) = filter_shape(expected, self.fpr);

@@ -157,8 +157,19 @@ impl<A: SlotKey> HopTable<A> {
         true
     }
 
+    /// Grows, once, to the capacity that `n` keys inserted one by one would reach (load ≤ 1/2).
+    pub(crate) fn reserve(&mut self, n: usize, rehash: impl Fn(A) -> u32) {
+        if n * 2 > self.slots.len() {
+            self.rehash_into(HopTable::with_capacity(n), &rehash);
+        }
+    }
+
     fn grow(&mut self, rehash: &impl Fn(A) -> u32) {
-        let mut bigger = HopTable::with_capacity(self.slots.len());
+        self.rehash_into(HopTable::with_capacity(self.slots.len()), rehash);
+    }
+
+    /// Moves every key into `bigger` (empty, with more slots) and becomes it.
+    fn rehash_into(&mut self, mut bigger: HopTable<A>, rehash: &impl Fn(A) -> u32) {
         debug_assert!(bigger.slots.len() > self.slots.len());
         for (key, hop) in self.entries() {
             bigger.place(key, rehash(key), hop);

@@ -3,7 +3,10 @@
 //! A changed route of length `l` touches exactly the keys it expands to in its group, or the
 //! direct-array entries it covers. Each touched key is recomputed from the RIB (its longest
 //! covering route within the group — prefix capture) and then stored, replaced or removed;
-//! storing and removing a key adds or subtracts its filter counters. Route lengths the plan
+//! storing and removing a key adds or subtracts its filter counters. A large fan-out (a short
+//! route over a long level) computes all its keys' values in one walk of the routes under
+//! the changed prefix, sizes the table and filter once for the keys it may add, and stores
+//! them with the next keys' slots and counters prefetched. Route lengths the plan
 //! cannot absorb (longer than every level, a new length in a one-level-per-length structure,
 //! a fan-out above 2^20 keys, or one that could take the structure past
 //! [`BloomConfig::max_keys`](super::BloomConfig::max_keys)) rebuild the whole structure.
@@ -12,11 +15,36 @@ use super::build::build_direct;
 use super::expand::key_value;
 use super::{BloomFib, BloomKey, Level};
 use crate::fib::{BuildError, Compile, Incremental};
+use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::rib::Rib;
 
 /// The largest expansion fan-out of one update applied in place (log2).
 const MAX_FANOUT_BITS: u32 = 20;
+
+/// Fan-outs (log2) from which an update computes its keys' values in one walk of the routes
+/// under its prefix ([`span_values`]) instead of one RIB descent per key: below it the walk
+/// would mostly visit routes longer than the level, which the per-key descents never meet.
+const SPAN_FILL_BITS: u32 = 4;
+
+/// The value of every length-`q` key under `p` for the routes of lengths `min_len..=q` (as
+/// [`key_value`] gives it, in key order): the longest such route covering `p`, overwritten
+/// by those inside `p`, which the RIB yields shorter before longer.
+fn span_values<A: BloomKey>(
+    rib: &Rib<A>,
+    p: &Prefix<A>,
+    min_len: u32,
+    q: u32,
+) -> Vec<Option<NextHop>> {
+    let (l, step) = (p.len(), A::BITS - q);
+    let outer = rib.covering(p).filter(|(c, _)| c.len() >= min_len).last().map(|(_, h)| h);
+    let mut values = vec![outer; 1 << (q - l)];
+    for (r, hop) in rib.covered(p).filter(|(r, _)| r.len() > l && r.len() <= q) {
+        let first = ((r.addr().to_u128() - p.addr().to_u128()) >> step) as usize;
+        values[first..first + (1 << (q - r.len()))].fill(Some(hop));
+    }
+    values
+}
 
 impl<A: BloomKey> BloomFib<A> {
     /// Applies one changed route; false when it needs a rebuild.
@@ -42,12 +70,20 @@ impl<A: BloomKey> BloomFib<A> {
         if (keys as u128) + (1u128 << (q - l)) > self.cfg.max_keys {
             return false;
         }
-        let level = self.level_mut(q);
         let step = A::BITS - q;
-        for i in 0..1u128 << (q - l) {
-            let key = A::from_u128(p.addr().to_u128() + (i << step));
-            level.set(key, key_value(rib, key, lo + 1, q));
+        let key = |i: usize| A::from_u128(p.addr().to_u128() + ((i as u128) << step));
+        if q - l < SPAN_FILL_BITS {
+            let level = self.level_mut(q);
+            for i in 0..1usize << (q - l) {
+                level.set(key(i), key_value(rib, key(i), lo + 1, q));
+            }
+            return true;
         }
+        let values = span_values(rib, p, lo + 1, q);
+        let level = self.level_mut(q);
+        level.reserve(values.iter().filter(|v| v.is_some()).count());
+        let keys: Vec<_> = values.into_iter().enumerate().map(|(i, hop)| (key(i), hop)).collect();
+        level.set_all(&keys);
         true
     }
 
@@ -59,6 +95,14 @@ impl<A: BloomKey> BloomFib<A> {
             return;
         }
         let first = p.addr().bits(0, bits) as usize;
+        if bits - p.len() >= SPAN_FILL_BITS {
+            let values = span_values(rib, p, 0, bits);
+            let entries = &mut self.direct[first..first + values.len()];
+            for (entry, hop) in entries.iter_mut().zip(values) {
+                *entry = hop.map_or(0, |h| h.raw());
+            }
+            return;
+        }
         for i in first..first + (1 << (bits - p.len())) {
             let key = A::from_u128((i as u128) << (A::BITS - bits));
             self.direct[i] = key_value(rib, key, 0, bits).map_or(0, |h| h.raw());
