@@ -144,8 +144,9 @@ pub(super) fn build<A: Address>(
         long_hops: Vec::new(),
         pending: Vec::new(),
     };
-    let mut i = 0; // the range holding the chunk's first address
-    for chunk in 0..1usize << k {
+    let (mut i, mut chunk) = (0, 0); // the range holding the chunk's first address, the chunk
+    let chunks = 1usize << k;
+    while chunk < chunks {
         let lo = (chunk as u128) << shift;
         let hi = lo | ((1u128 << shift) - 1);
         while i + 1 < ranges.len() && ranges[i + 1].start.to_u128() <= lo {
@@ -155,8 +156,18 @@ pub(super) fn build<A: Address>(
         while j < ranges.len() && ranges[j].start.to_u128() <= hi {
             j += 1;
         }
+        let hop = raw(ranges[i].hop);
+        if j == i + 1 && hop & DESCRIPTOR == 0 {
+            // Every chunk before the one holding the next range's start is this leaf too.
+            let next = ranges.get(j).map_or(chunks, |r| (r.start.to_u128() >> shift) as usize);
+            let end = next.clamp(chunk + 1, chunks);
+            b.direct[chunk..end].fill(hop);
+            chunk = end;
+            continue;
+        }
         b.add_chunk(chunk, A::from_u128(lo), &ranges[i..j])?;
         i = j - 1;
+        chunk += 1;
     }
     b.finish(k, min_base_bits)
 }
