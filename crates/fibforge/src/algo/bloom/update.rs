@@ -22,21 +22,25 @@ use crate::rib::Rib;
 /// The largest expansion fan-out of one update applied in place (log2).
 const MAX_FANOUT_BITS: u32 = 20;
 
-/// Fan-outs (log2) from which an update computes its keys' values in one walk of the routes
-/// under its prefix ([`span_values`]) instead of one RIB descent per key: below it the walk
-/// would mostly visit routes longer than the level, which the per-key descents never meet.
+/// Fan-outs (log2) from which [`key_values`] computes the values in one walk of the routes
+/// under the prefix instead of one RIB descent per key: below it the walk would mostly visit
+/// routes longer than the level, which the per-key descents never meet.
 const SPAN_FILL_BITS: u32 = 4;
 
 /// The value of every length-`q` key under `p` for the routes of lengths `min_len..=q` (as
-/// [`key_value`] gives it, in key order): the longest such route covering `p`, overwritten
-/// by those inside `p`, which the RIB yields shorter before longer.
-fn span_values<A: BloomKey>(
+/// [`key_value`] gives it), in key order. For a large fan-out: the longest such route
+/// covering `p`, overwritten by those inside `p`, which the RIB yields shorter first.
+fn key_values<A: BloomKey>(
     rib: &Rib<A>,
     p: &Prefix<A>,
     min_len: u32,
     q: u32,
 ) -> Vec<Option<NextHop>> {
     let (l, step) = (p.len(), A::BITS - q);
+    if q - l < SPAN_FILL_BITS {
+        let key = |i: u128| A::from_u128(p.addr().to_u128() + (i << step));
+        return (0..1u128 << (q - l)).map(|i| key_value(rib, key(i), min_len, q)).collect();
+    }
     let outer = rib.covering(p).filter(|(c, _)| c.len() >= min_len).last().map(|(_, h)| h);
     let mut values = vec![outer; 1 << (q - l)];
     for (r, hop) in rib.covered(p).filter(|(r, _)| r.len() > l && r.len() <= q) {
@@ -72,14 +76,7 @@ impl<A: BloomKey> BloomFib<A> {
         }
         let step = A::BITS - q;
         let key = |i: usize| A::from_u128(p.addr().to_u128() + ((i as u128) << step));
-        if q - l < SPAN_FILL_BITS {
-            let level = self.level_mut(q);
-            for i in 0..1usize << (q - l) {
-                level.set(key(i), key_value(rib, key(i), lo + 1, q));
-            }
-            return true;
-        }
-        let values = span_values(rib, p, lo + 1, q);
+        let values = key_values(rib, p, lo + 1, q);
         let level = self.level_mut(q);
         level.reserve(values.iter().filter(|v| v.is_some()).count());
         let keys: Vec<_> = values.into_iter().enumerate().map(|(i, hop)| (key(i), hop)).collect();
@@ -95,17 +92,10 @@ impl<A: BloomKey> BloomFib<A> {
             return;
         }
         let first = p.addr().bits(0, bits) as usize;
-        if bits - p.len() >= SPAN_FILL_BITS {
-            let values = span_values(rib, p, 0, bits);
-            let entries = &mut self.direct[first..first + values.len()];
-            for (entry, hop) in entries.iter_mut().zip(values) {
-                *entry = hop.map_or(0, |h| h.raw());
-            }
-            return;
-        }
-        for i in first..first + (1 << (bits - p.len())) {
-            let key = A::from_u128((i as u128) << (A::BITS - bits));
-            self.direct[i] = key_value(rib, key, 0, bits).map_or(0, |h| h.raw());
+        let values = key_values(rib, p, 0, bits);
+        let entries = &mut self.direct[first..first + values.len()];
+        for (entry, hop) in entries.iter_mut().zip(values) {
+            *entry = hop.map_or(0, |h| h.raw());
         }
     }
 

@@ -144,7 +144,8 @@ pub(super) fn build<A: Address>(
         long_hops: Vec::new(),
         pending: Vec::new(),
     };
-    let (mut i, mut chunk) = (0, 0); // the range holding the chunk's first address, the chunk
+    // `i`: the range holding the first address of chunk `chunk`.
+    let (mut i, mut chunk) = (0, 0);
     let chunks = 1usize << k;
     while chunk < chunks {
         let lo = (chunk as u128) << shift;

@@ -377,15 +377,9 @@ impl<'a, A: Key, L: Leaf, N: Record> Patcher<'a, A, L, N> {
     /// entry of `run` that does not already hold it, retiring the subtrees it replaces.
     fn put_leaf_run(&mut self, run: std::ops::Range<usize>, entry: u32) {
         for i in run {
-            let old = self.core.dir.entry_relaxed(i);
-            if old == entry {
-                continue;
+            if self.core.dir.entry_relaxed(i) != entry {
+                self.install(i, entry);
             }
-            if old & DIRECT_LEAF == 0 {
-                self.retire_subtree(&self.core.nodes.get(old));
-                self.sc.unlinked.push(Block::Nodes(old, 1));
-            }
-            self.publish(i, entry);
         }
     }
 
@@ -397,13 +391,18 @@ impl<'a, A: Key, L: Leaf, N: Record> Patcher<'a, A, L, N> {
     ) -> Result<(), BuildError> {
         let slot = build(self)?;
         let entry = direct_entry(slot, self)?;
+        self.install(i, entry);
+        Ok(())
+    }
+
+    /// Publishes `entry` at direct entry `i`, retiring the subtree it replaces.
+    fn install(&mut self, i: usize, entry: u32) {
         let old = self.core.dir.entry_relaxed(i);
         if old & DIRECT_LEAF == 0 {
             self.retire_subtree(&self.core.nodes.get(old));
             self.sc.unlinked.push(Block::Nodes(old, 1));
         }
         self.publish(i, entry);
-        Ok(())
     }
 
     /// Rebuilds direct-pointing entry `i` from the RIB and publishes it.
