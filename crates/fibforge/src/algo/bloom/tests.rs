@@ -298,3 +298,41 @@ fn naive_tables_hold_their_own_keys_only() {
     let filter = one.levels()[1].m as usize / 8 * 9 + 64; // bits + 8-bit counters
     assert!(extra <= filter + 1024, "the /8 level takes {extra} bytes, its filter {filter}");
 }
+
+/// Inserts `p` with hop `h` into `rib` and applies the change to `fib`.
+fn apply_one_change(fib: &mut BloomFib<u128>, rib: &mut Rib<u128>, p: Prefix<u128>, h: u32) {
+    let mark = rib.change_mark();
+    rib.insert(p, hop(h));
+    fib.apply_changes(rib, rib.changes_since(mark)).unwrap();
+}
+
+#[test]
+fn a_wide_fanout_into_a_small_table_chooses_the_levels_again() {
+    let cfg = BloomConfig::default();
+    let mut rib = Rib::<u128>::new();
+    rib.insert(pfx(0x2001_0db8 << 96, 40), hop(1));
+    rib.insert(pfx(0x2001_0db8_0001 << 80, 48), hop(2));
+    let mut fib = BloomFib::compile(&rib, &cfg).unwrap();
+    assert_eq!(fib.plan.levels, vec![40, 48]);
+    // A /28 falls into the /40 level's group: 2^12 keys in place against the 2 held, so the
+    // structure is rebuilt and the /28 gets a level of its own.
+    apply_one_change(&mut fib, &mut rib, pfx(0x2001_0d00 << 96, 28), 3);
+    assert_eq!(fib.plan.levels, vec![28, 40, 48]);
+    assert_matches_rib(&fib, &rib, "after the /28 into a small table");
+}
+
+#[test]
+fn a_fanout_small_beside_the_table_stays_in_place() {
+    let cfg = BloomConfig::default();
+    let mut rib = Rib::<u128>::new();
+    // 1,100 /40 routes (more than 2^12 / 4 keys) and one /48.
+    for i in 0..1100u128 {
+        rib.insert(pfx((0x2001_0db8 << 96) | (i << 88), 40), hop(1 + (i % 3) as u32));
+    }
+    rib.insert(pfx(0x2001_0db8_0001 << 80, 48), hop(2));
+    let mut fib = BloomFib::compile(&rib, &cfg).unwrap();
+    assert_eq!(fib.plan.levels, vec![40, 48]);
+    apply_one_change(&mut fib, &mut rib, pfx(0x2001_0d00 << 96, 28), 3);
+    assert_eq!(fib.plan.levels, vec![40, 48], "expanded in place, under the old levels");
+    assert_matches_rib(&fib, &rib, "after the /28 beside 1,100 keys");
+}
