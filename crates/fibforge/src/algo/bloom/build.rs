@@ -83,12 +83,6 @@ impl Plan {
         }
     }
 
-    /// Whether the levels were chosen from the routes' lengths (DPCPE), so that a rebuild may
-    /// choose others.
-    pub(super) fn is_chosen(&self) -> bool {
-        self.direct_bits == 0 && self.expand_new
-    }
-
     /// The group `(lo, q]` of a level index.
     pub(super) fn group(&self, index: usize) -> (u32, u32) {
         let lo = if index == 0 { self.direct_bits } else { self.levels[index - 1] };

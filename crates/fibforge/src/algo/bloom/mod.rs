@@ -82,9 +82,7 @@
 //! create at most [`BloomConfig::max_keys`] keys (default [`MAX_KEYS`] = 2^28) (else `BuildError::LimitExceeded`, e.g. IPv6 with too few
 //! DPCPE levels). Next hops are stored as raw 32-bit ids: no cap. An update whose expansion
 //! would exceed 2^20 keys, a route longer than the longest level, or a new length in a
-//! structure without expansion triggers a full rebuild, as does (DPCPE levels only) a fan-out of
-//! at least 2^10 keys above four times the keys held, which a fresh choice of levels expands
-//! for less (`update.rs`).
+//! structure without expansion triggers a full rebuild.
 
 mod batch;
 mod build;

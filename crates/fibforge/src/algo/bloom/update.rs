@@ -9,10 +9,7 @@
 //! them with the next keys' slots and counters prefetched. Route lengths the plan
 //! cannot absorb (longer than every level, a new length in a one-level-per-length structure,
 //! a fan-out above 2^20 keys, or one that could take the structure past
-//! [`BloomConfig::max_keys`](super::BloomConfig::max_keys)) rebuild the whole structure; so does,
-//! when the levels were chosen from the routes (DPCPE), a fan-out of at least 2^10 keys and
-//! more than four times the keys the structure holds, where choosing the levels again costs
-//! less than expanding in place ([`replan_pays`]).
+//! [`BloomConfig::max_keys`](super::BloomConfig::max_keys)) rebuild the whole structure.
 
 use super::build::build_direct;
 use super::expand::key_value;
@@ -24,23 +21,6 @@ use crate::rib::Rib;
 
 /// The largest expansion fan-out of one update applied in place (log2).
 const MAX_FANOUT_BITS: u32 = 20;
-
-/// Fan-outs (log2) below which an update stays in place whatever the structure holds.
-const REPLAN_MIN_FANOUT_BITS: u32 = 10;
-
-/// A fan-out above this many times the keys held is rebuilt instead (chosen levels only).
-const REPLAN_FACTOR: u128 = 4;
-
-/// Whether rebuilding beats expanding a route of fan-out `fanout` in place into a structure of
-/// `keys` keys, when the levels were chosen from the routes (DPCPE): the in-place update writes
-/// `fanout` keys of a level the plan did not make for this length, while a rebuild chooses the
-/// levels again, which can give the new length a level of its own, and minimises the
-/// estimated total, so it expands at most about `keys + fanout` (prefix capture aside). Short
-/// routes on small tables, which sequences of updates are full of, took up to 2^20 key writes
-/// per update this way (docs/experiments/bloom.md).
-fn replan_pays(fanout: u128, keys: usize) -> bool {
-    fanout >= 1 << REPLAN_MIN_FANOUT_BITS && fanout > REPLAN_FACTOR * keys as u128
-}
 
 /// Fan-outs (log2) from which [`key_values`] computes the values in one walk of the routes
 /// under the prefix instead of one RIB descent per key: below it the walk would mostly visit
@@ -91,11 +71,7 @@ impl<A: BloomKey> BloomFib<A> {
         // Like a compile, the structure may hold at most `max_keys` keys: above that, rebuild
         // (a fresh plan may fit, or the rebuild reports the limit).
         let keys: usize = self.levels.iter().map(|level| level.keys()).sum();
-        let fanout = 1u128 << (q - l);
-        if (keys as u128) + fanout > self.cfg.max_keys {
-            return false;
-        }
-        if self.plan.is_chosen() && replan_pays(fanout, keys) {
+        if (keys as u128) + (1u128 << (q - l)) > self.cfg.max_keys {
             return false;
         }
         let step = A::BITS - q;
