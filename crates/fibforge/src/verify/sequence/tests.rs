@@ -90,3 +90,38 @@ proptest! {
         run::<u128>(&bytes, |_| true);
     }
 }
+
+/// A structure that refuses every update with a limit error (`found` against `limit` 1).
+struct Refuses(Radix<u32>, u64);
+
+impl Subject<u32> for Refuses {
+    fn apply(&mut self, _: &Rib<u32>, _: &[Prefix<u32>]) -> Result<(), BuildError> {
+        Err(BuildError::LimitExceeded { algo: "refuses", what: "keys", limit: 1, found: self.1 })
+    }
+    fn fib(&self) -> &dyn Lookup<u32> {
+        &self.0
+    }
+}
+
+#[test]
+fn a_structure_at_its_documented_limit_leaves_the_run() {
+    // Compile from 10.0.0.0/8 hop 1, then remove it.
+    let bytes = [1, 1 << 2, 8, 10, 0, 2, 8, 10, 0];
+    let at_compile: Builder<u32> =
+        |_| Err(BuildError::LimitExceeded { algo: "capped", what: "keys", limit: 1, found: 2 });
+    let out = run_with::<u32>(&bytes, vec![("capped", at_compile)]);
+    assert_eq!((out.at_limit, out.checked), (1, 0));
+    let at_update: Builder<u32> = |r| Ok(Box::new(Refuses(Radix::compile(r, &())?, 2)));
+    let fresh: Builder<u32> = |r| make::<u32, Radix<u32>>(r, &());
+    let out = run_with::<u32>(&bytes, vec![("refuses", at_update), ("radix", fresh)]);
+    assert_eq!((out.at_limit, out.batches), (1, 1));
+}
+
+#[test]
+fn a_limit_error_that_does_not_hold_fails_the_run() {
+    let bytes = [1, 1 << 2, 8, 10, 0, 2, 8, 10, 0];
+    let bogus: Builder<u32> = |r| Ok(Box::new(Refuses(Radix::compile(r, &())?, 1)));
+    assert!(std::panic::catch_unwind(|| run_with::<u32>(&bytes, vec![("bogus", bogus)])).is_err());
+    let other: Builder<u32> = |_| Err(BuildError::Unsupported { algo: "x", reason: "y".into() });
+    assert!(std::panic::catch_unwind(|| run_with::<u32>(&bytes, vec![("other", other)])).is_err());
+}
