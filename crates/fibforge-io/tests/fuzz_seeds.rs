@@ -58,3 +58,16 @@ fn every_fuzz_target_replays_its_seeds_and_regressions() {
         TARGETS.iter().flat_map(|&(target, run)| replay(target, run)).collect();
     assert!(failures.is_empty(), "inputs that fail:\n{}", failures.join("\n"));
 }
+
+/// The out-of-memory input of `diff_updates_v6_wide` (bloomfwd expanded past 2 GB under its
+/// default key bound) must end at the fuzz subject's cap, not merely pass while taking
+/// gigabytes: the replay above cannot tell the two apart.
+#[test]
+fn the_bloomfwd_out_of_memory_input_ends_at_the_subjects_cap() {
+    let file = fuzz_dir()
+        .join("regressions/diff_updates_v6_wide/timeout-693f95037e2432b5c1d6eaa910b0c5196dcd0347");
+    let data = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let run = fibforge::verify::sequence::run_one::<u128>(&data, |name| name == "bloomfwd");
+    let (name, outcome) = run.expect("a non-empty input picks the one subject");
+    assert_eq!((name, outcome.at_limit), ("bloomfwd", 1));
+}

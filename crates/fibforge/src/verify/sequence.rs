@@ -35,11 +35,10 @@ use crate::prefix::Prefix;
 use crate::rib::Rib;
 
 /// The key cap of the `bloomfwd` subject (its default is 2^28): these inputs are full of
-/// short IPv6 routes, which its expansion turns into millions of keys; one input took 2.7 GB
-/// (past libFuzzer's 2 GB out-of-memory limit) and seconds per run within the default bound
-/// (docs/experiments/reliability.md). Below the cap every update path runs as by default
-/// (in-place fan-outs up to 2^20 keys, rebuilds); above it the structure reports
-/// `LimitExceeded`, which [`run_with`] accepts as the end of that subject's run.
+/// short IPv6 routes, which its expansion can turn into gigabytes within the default bound
+/// (the finding is in docs/experiments/reliability.md). Below the cap every update path runs
+/// as by default (in-place fan-outs up to 2^20 keys, rebuilds); above it the structure
+/// reports `LimitExceeded`, which [`run_with`] accepts as the end of that subject's run.
 pub const BLOOM_MAX_KEYS: u128 = 1 << 22;
 
 /// Bytes per operation.
