@@ -255,15 +255,38 @@ pub(crate) fn build_direct<A: Key, L: Leaf, N: Record, S: Sink<L, N>>(
     segs: &[Seg<A>],
     sink: &mut S,
 ) -> Result<Vec<u32>, BuildError> {
-    let width = A::BITS - s;
-    let mut dir = Vec::with_capacity(1 << s);
-    let mut j = 0;
-    for i in 0..1u128 << s {
-        let first = if width >= 128 { 0 } else { i << width };
+    let (width, end) = (A::BITS - s, 1usize << s);
+    let mut dir = Vec::with_capacity(end);
+    let (mut i, mut j) = (0, 0);
+    while i < end {
+        let first = if width >= 128 { 0 } else { (i as u128) << width };
         let mine = slot_segs(segs, &mut j, first, first + low_ones(width));
+        if let [seg] = mine {
+            // A sparse table leaves most entries inside one segment: fill the run at once.
+            let run_end = leaf_run_end(segs, j, i, width, end);
+            dir.resize(run_end, DIRECT_LEAF | seg.raw);
+            i = run_end;
+            continue;
+        }
         dir.push(direct_entry(build_region(s, first, mine, sink)?, sink)?);
+        i += 1;
     }
     Ok(dir)
+}
+
+/// The end of the run of direct entries from `i` (below `end`, entries `width` bits wide)
+/// that lie wholly in segment `j`, given that entry `i` does: every entry before the one
+/// holding the next segment's start.
+pub(crate) fn leaf_run_end<A: Address>(
+    segs: &[Seg<A>],
+    j: usize,
+    i: usize,
+    width: u32,
+    end: usize,
+) -> usize {
+    let next_entry = |n: &Seg<A>| n.start.to_u128().checked_shr(width).unwrap_or(0);
+    let next = segs.get(j + 1).map_or(end, |n| next_entry(n).min(end as u128) as usize);
+    next.clamp(i + 1, end)
 }
 
 /// The direct-pointing encoding of a region's slot.

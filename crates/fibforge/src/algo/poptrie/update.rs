@@ -32,8 +32,8 @@
 
 use super::alloc::{BlockAlloc, NodeAlloc};
 use super::build::{
-    Seg, SegScratch, Sink, Slot, build_region, direct_entry, emit, hop_limit, limit, low_ones,
-    segments, slot_segs,
+    Seg, SegScratch, Sink, Slot, build_region, direct_entry, emit, hop_limit, leaf_run_end, limit,
+    low_ones, segments, slot_segs,
 };
 use super::fanout;
 use super::layout::{
@@ -356,9 +356,7 @@ impl<'a, A: Key, L: Leaf, N: Record> Patcher<'a, A, L, N> {
             if let [seg] = mine {
                 // Every entry before the one holding the next segment's start lies in this
                 // segment too: one leaf for the run, without a segment search per entry.
-                let next_entry = |n: &Seg<A>| n.start.to_u128().checked_shr(width).unwrap_or(0);
-                let next = segs.get(j + 1).map_or(end, |n| next_entry(n) as usize);
-                let run = i..next.clamp(i + 1, end);
+                let run = i..leaf_run_end(&segs, j, i, width, end);
                 i = run.end;
                 self.put_leaf_run(run, DIRECT_LEAF | seg.raw);
                 continue;
