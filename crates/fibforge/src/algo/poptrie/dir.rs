@@ -110,6 +110,47 @@ impl DirTable {
         }
     }
 
+    /// Publishes the leaf `entry` (wide encoding, which [`DirTable::fits`] accepted) with
+    /// Release at every entry of `run` that does not hold it yet, handing each replaced node
+    /// index to `unlinked`; the entries written. One pass for a short route's many entries.
+    pub(crate) fn publish_leaf_run(
+        &self,
+        run: std::ops::Range<usize>,
+        entry: u32,
+        mut unlinked: impl FnMut(u32),
+    ) -> u64 {
+        debug_assert!(entry & DIRECT_LEAF != 0, "a leaf entry");
+        let mut written = 0;
+        match self {
+            DirTable::Wide(e) => {
+                for slot in &e[run] {
+                    let old = slot.load(Ordering::Relaxed);
+                    if old != entry {
+                        if old & DIRECT_LEAF == 0 {
+                            unlinked(old);
+                        }
+                        slot.store(entry, Ordering::Release);
+                        written += 1;
+                    }
+                }
+            }
+            DirTable::Narrow { e, roots } => {
+                let v = encode_narrow(entry, *roots).expect("the writer checked the entry fits");
+                for slot in &e[run] {
+                    let old = slot.load(Ordering::Relaxed);
+                    if old != v {
+                        if u32::from(old) < *roots {
+                            unlinked(u32::from(old));
+                        }
+                        slot.store(v, Ordering::Release);
+                        written += 1;
+                    }
+                }
+            }
+        }
+        written
+    }
+
     /// True when `entry` (wide encoding) can be stored.
     pub(crate) fn fits(&self, entry: u32) -> bool {
         match self {
@@ -211,5 +252,17 @@ mod tests {
         assert_eq!((w.bits(), w.len(), w.entry(2), w.entry(3)), (32, 5, DIRECT_LEAF | 3, 99));
         assert_eq!(t.copy().entry(4), entries[4]);
         assert_eq!(t.memory_bytes(), 12);
+    }
+
+    #[test]
+    fn a_leaf_run_writes_what_differs_and_hands_back_the_nodes_it_replaces() {
+        let entries = [DIRECT_LEAF | 5, 3, DIRECT_LEAF | 6, 7, DIRECT_LEAF | 5];
+        for t in [DirTable::narrow(&entries, 100).expect("fits"), DirTable::wide(&entries)] {
+            let mut unlinked = Vec::new();
+            let written = t.publish_leaf_run(0..4, DIRECT_LEAF | 5, |n| unlinked.push(n));
+            assert_eq!((written, unlinked.as_slice()), (3, &[3, 7][..]), "{} bits", t.bits());
+            let now: Vec<u32> = (0..5).map(|i| t.entry(i)).collect();
+            assert_eq!(now, [DIRECT_LEAF | 5; 5], "{} bits", t.bits());
+        }
     }
 }

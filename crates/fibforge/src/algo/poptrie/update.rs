@@ -374,11 +374,15 @@ impl<'a, A: Key, L: Leaf, N: Record> Patcher<'a, A, L, N> {
     /// Publishes the direct leaf `entry` (whose next hop `check_hops` accepted) at every
     /// entry of `run` that does not already hold it, retiring the subtrees it replaces.
     fn put_leaf_run(&mut self, run: std::ops::Range<usize>, entry: u32) {
-        for i in run {
-            if self.core.dir.entry_relaxed(i) != entry {
-                self.install(i, entry);
-            }
-        }
+        debug_assert!(self.core.dir.fits(entry), "checked by check_hops");
+        debug_assert!(self.sc.fresh.is_empty(), "a leaf run makes no new blocks");
+        let core = self.core;
+        let written = core.dir.publish_leaf_run(run, entry, |old| {
+            self.retire_subtree(&core.nodes.get(old));
+            self.sc.unlinked.push(Block::Nodes(old, 1));
+        });
+        self.sc.counts.dir_entries += written;
+        self.sc.committed.append(&mut self.sc.unlinked);
     }
 
     /// Replaces entry `i` with the slot `build` makes, retiring the old subtree.
