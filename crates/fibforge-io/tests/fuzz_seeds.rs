@@ -59,8 +59,8 @@ fn every_fuzz_target_replays_its_seeds_and_regressions() {
     assert!(failures.is_empty(), "inputs that fail:\n{}", failures.join("\n"));
 }
 
-/// The out-of-memory input of `diff_updates_v6_wide` (bloomfwd expanded past 2 GB under its
-/// default key bound) must end at the fuzz subject's cap, not merely pass while taking
+/// The out-of-memory input of `diff_updates_v6_wide` (bloomfwd's expansion under its default
+/// key bound passed libFuzzer's memory limit) must end at the fuzz subject's cap, not merely pass while taking
 /// gigabytes: the replay above cannot tell the two apart.
 #[test]
 fn the_bloomfwd_out_of_memory_input_ends_at_the_subjects_cap() {

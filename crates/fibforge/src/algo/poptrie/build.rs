@@ -285,7 +285,7 @@ pub(crate) fn leaf_run_end<A: Address>(
     end: usize,
 ) -> usize {
     let next_entry = |n: &Seg<A>| n.start.to_u128().checked_shr(width).unwrap_or(0);
-    let next = segs.get(j + 1).map_or(end, |n| next_entry(n).min(end as u128) as usize);
+    let next = segs.get(j + 1).map_or(end, |n| next_entry(n) as usize);
     next.clamp(i + 1, end)
 }
 
