@@ -60,8 +60,8 @@ fn every_fuzz_target_replays_its_seeds_and_regressions() {
 }
 
 /// The out-of-memory input of `diff_updates_v6_wide` (bloomfwd's expansion under its default
-/// key bound passed libFuzzer's memory limit) must end at the fuzz subject's cap, not merely pass while taking
-/// gigabytes: the replay above cannot tell the two apart.
+/// key bound passed libFuzzer's memory limit) must end at the fuzz subject's cap, not merely
+/// pass while taking gigabytes: the replay above cannot tell the two apart.
 #[test]
 fn the_bloomfwd_out_of_memory_input_ends_at_the_subjects_cap() {
     let file = fuzz_dir()
