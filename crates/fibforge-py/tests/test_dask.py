@@ -79,10 +79,13 @@ def check_every_row(result, table, n):
 def test_annotate_on_a_two_process_local_cluster(tmp_path, table, data_dir_module):
     n = 40_000
     folder = write_parquet(tmp_path, addresses(data_dir_module, n), files=6)
+    # The scheduler's active memory manager drops replicas that no waiting task needs, every
+    # 2 s by default; off here, so the broadcast can be observed however long the run takes.
+    no_replica_reduction = dask.config.set({"distributed.scheduler.active-memory-manager.start": False})
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     )
-    with cluster, distributed.Client(cluster) as client:
+    with no_replica_reduction, cluster, distributed.Client(cluster) as client:
         flows = dd.read_parquet(str(folder))
         assert flows.npartitions >= 2
         annotated = fibforge.dask.annotate(
@@ -92,7 +95,8 @@ def test_annotate_on_a_two_process_local_cluster(tmp_path, table, data_dir_modul
         result = client.compute(annotated).result()
         # The table went to the workers as one scattered object held by both of them.
         held = client.who_has()
-        assert any(len(workers) == 2 for workers in held.values()), held
+        tables = [key for key in held if str(key).startswith("Table-")]
+        assert len(tables) == 1 and len(held[tables[0]]) == 2, held
     check_every_row(result, table, n)
 
 
