@@ -4,8 +4,9 @@ prefix lengths, partition by partition on the workers (``map_partitions``).
 The table travels to the workers once, not once per partition: with a ``distributed`` client
 it is scattered to every worker (``client.scatter(table, broadcast=True)``) and each partition
 task takes the future (the scheduler's active memory manager may later drop idle replicas;
-a worker that needs the table again fetches it from one that holds it); without one it becomes one ``dask.delayed`` object of the graph, which
-the local schedulers share by reference. A table pickles as its routes in compact form and
+a worker that needs the table again fetches it from one that holds it); without one it
+becomes one ``dask.delayed`` object of the graph, which the local schedulers share by
+reference. A table pickles as its routes in compact form and
 its values (``Table.__reduce__``), so shipping it costs about its routes' size.
 
 >>> import dask.dataframe as dd, fibforge, fibforge.dask
