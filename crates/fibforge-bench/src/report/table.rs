@@ -3,8 +3,9 @@
 //! median and 99th-percentile cycles (first traffic pattern) and `×dpdk`, the rate relative to
 //! DPDK's reference row of the same call mode on the first traffic pattern ([`references`]):
 //! single rows against `rte_lpm` (`rte_lpm6`) single, batch rows against the fastest DPDK batch
-//! row. A legend under each table names the references and their rates. Thread scaling and
-//! rows without figures (not available, mismatches, errors) follow each table.
+//! row. A legend under each table names the references and their rates, then the rows whose
+//! repeats spread widely (a shared machine's disturbed runs). Thread scaling and rows without
+//! figures (not available, mismatches, errors) follow each table.
 
 use super::json::{Row, Status};
 use std::fmt::Write;
@@ -140,8 +141,46 @@ fn render_group(out: &mut String, table: &str, family: &str, rows: &[&Row]) {
         let _ = writeln!(out, "{line}");
     }
     let _ = writeln!(out, "{}", legend(&refs, first, rows));
+    render_unsteady(out, rows);
     render_threads(out, rows);
     render_notes(out, rows);
+}
+
+/// Repeats of one row whose fastest is more than this times the slowest are flagged.
+const UNSTEADY: f64 = 1.25;
+
+/// The rows whose repeats spread widely (fastest ÷ slowest above [`UNSTEADY`]): on a shared
+/// machine their medians, and the ratios taken from them, deserve another run.
+fn render_unsteady(out: &mut String, rows: &[&Row]) {
+    let spread = |r: &Row| match (r.mlps_min, r.mlps_max) {
+        (Some(lo), Some(hi)) if r.repeats > 1 && lo > 0.0 => Some(hi / lo),
+        _ => None,
+    };
+    let flagged: Vec<String> = rows
+        .iter()
+        .filter(|r| r.threads == 1 && r.status == Status::Ok)
+        .filter_map(|r| {
+            let s = spread(r).filter(|&s| s > UNSTEADY)?;
+            Some(format!("{} {} {} {s:.2}×", r.algo, r.mode, r.traffic))
+        })
+        .collect();
+    if flagged.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "unsteady repeats (fastest ÷ slowest above {UNSTEADY}; rerun before trusting their \
+         ratios):"
+    );
+    let mut line = String::from(" ");
+    for item in flagged {
+        if line.len() + item.len() > 96 {
+            let _ = writeln!(out, "{}", line.trim_end_matches(','));
+            line = String::from(" ");
+        }
+        let _ = write!(line, " {item},");
+    }
+    let _ = writeln!(out, "{}", line.trim_end_matches(','));
 }
 
 /// What `×dpdk` and the cycle columns mean, under the table.
@@ -296,6 +335,26 @@ mod tests {
         // IPv6 single rows are divided by rte_lpm6, never by an IPv4 API
         let v6 = [&rows[0]];
         assert_eq!(references(&v6, "ipv6", "random")[0], None);
+    }
+
+    #[test]
+    fn rows_with_widely_spread_repeats_are_flagged() {
+        let spread = |algo: &str, lo: f64, hi: f64, repeats: usize| {
+            let mut r = row(algo, "fibforge", "random", (lo + hi) / 2.0);
+            (r.mlps_min, r.mlps_max, r.repeats) = (Some(lo), Some(hi), repeats);
+            r
+        };
+        let rows = vec![
+            spread("steady", 100.0, 120.0, 3),
+            spread("noisy", 60.0, 99.0, 3),
+            spread("once", 10.0, 90.0, 1),
+        ];
+        let text = render(&rows);
+        assert!(text.contains("unsteady repeats"), "{text}");
+        assert!(text.contains("noisy single random 1.65×"), "{text}");
+        assert!(!text.contains("steady single") && !text.contains("once single"), "{text}");
+        let calm = render(&rows[..1]);
+        assert!(!calm.contains("unsteady"), "{calm}");
     }
 
     #[test]
