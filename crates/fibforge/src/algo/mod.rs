@@ -23,6 +23,7 @@ pub mod sail;
 pub(crate) mod testkit;
 #[cfg(test)]
 pub(crate) mod testkit_updates;
+pub(crate) mod top_bits;
 pub mod treebitmap;
 
 /// Makes room for `more` elements in `v`, growing it by at least an eighth rather than the

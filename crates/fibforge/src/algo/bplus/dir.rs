@@ -215,6 +215,37 @@ impl Dir {
         Some(words[(k.to_u128() >> (key_bits::<K>() - DIR_BITS)) as usize].load(Ordering::Relaxed))
     }
 
+    /// The raw next hops of the block words of 16 addresses into `out`, for the lanes whose
+    /// word holds one (`DIRECT | HOP`, the only words with both top bits set); the other
+    /// lanes get a value their lookup overwrites. Returns the mask of those other lanes: a
+    /// batch's directory step with one gather, where most uniform IPv6 traffic ends. `None`
+    /// without a directory.
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn hops16<A: super::Key>(
+        &self,
+        addrs: &[A; 16],
+        out: &mut [u32; 16],
+    ) -> Option<u16> {
+        use std::arch::x86_64::*;
+        let words = self.words.as_deref()?;
+        // SAFETY: the caller's contract (AVX-512F); every index has `DIR_BITS` bits, so each
+        // lane is one aligned 32-bit load inside `words`, single-copy atomic on x86 like the
+        // scalar path's relaxed load (a hop word leads to no further read); `out` is 16 u32
+        // (unaligned store).
+        unsafe {
+            let index = A::top16(addrs, DIR_BITS);
+            let w = _mm512_i32gather_epi32::<4>(index, words.as_ptr().cast());
+            let tag = _mm512_set1_epi32((DIRECT | HOP) as i32);
+            _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_andnot_si512(tag, w));
+            Some(!_mm512_cmpge_epu32_mask(w, tag))
+        }
+    }
+
     /// The raw next hop a block word holds (`DIRECT | HOP`), if it holds one: the test a
     /// batch makes first, where most uniform IPv6 traffic ends.
     #[inline(always)]

@@ -19,6 +19,13 @@ pub trait Key: Address {
     fn block_first(t: Self::T) -> Self;
     /// The last address whose key is `t`.
     fn block_last(t: Self::T) -> Self;
+    /// The top `bits` bits (`bits <= 32`) of the keys of 16 addresses, as the 32-bit lanes
+    /// of a vector: the directory indices a batch gathers with (`dir.rs`).
+    ///
+    /// # Safety
+    /// The CPU supports AVX-512F.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn top16(addrs: &[Self; 16], bits: u32) -> std::arch::x86_64::__m512i;
 }
 
 impl Key for u32 {
@@ -33,6 +40,12 @@ impl Key for u32 {
     fn block_last(t: u32) -> u32 {
         t
     }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn top16(addrs: &[u32; 16], bits: u32) -> std::arch::x86_64::__m512i {
+        // SAFETY: the caller's contract (AVX-512F).
+        unsafe { crate::algo::top_bits::top16_v4(addrs, bits) }
+    }
 }
 
 impl Key for u128 {
@@ -46,6 +59,13 @@ impl Key for u128 {
     }
     fn block_last(t: u64) -> u128 {
         ((t as u128) << 64) | u64::MAX as u128
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn top16(addrs: &[u128; 16], bits: u32) -> std::arch::x86_64::__m512i {
+        // The key is the high half, so its top bits are the address's.
+        // SAFETY: the caller's contract (AVX-512F).
+        unsafe { crate::algo::top_bits::top16_v6(addrs, bits) }
     }
 }
 

@@ -4,8 +4,10 @@
 //! enables it, and per width of the interval words, so the inner loops carry no branch on
 //! either; a batch's lock steps are a second such function (`Walk`), and each descent
 //! prepares its probe (`TreeKey::probe`) once for all its levels. A lookup starts at the
-//! directory (`dir.rs`): most addresses of uniform IPv6 traffic end there; single lookups
-//! of the others descend from the node it names. A batch gathers the others into groups of
+//! directory (`dir.rs`): most addresses of uniform IPv6 traffic end there (with AVX-512,
+//! once the first 16 addresses of a batch show such traffic, a batch reads the block words
+//! of 16 addresses in one gather and answers those lanes with one vector store); single
+//! lookups of the others descend from the node it names. A batch gathers the others into groups of
 //! `lanes` (8, 16 or 32) that walk the tree from the root in lock step (option `bgroup`:
 //! groups of one start level each, from their directory nodes): each lane's next node is
 //! prefetched as soon as its rank is known, and the other lanes' work at that level hides
@@ -161,7 +163,9 @@ fn word_from<I: Isa, S: HopSlots + ?Sized, A: Key>(
 
 /// A batch: addresses the directory answers are done at once; the others gather in groups
 /// of `L` that walk the tree in lock step from the root (the last group of a batch may be
-/// smaller), or with option `bgroup` from their directory nodes (`batch_by_start`).
+/// smaller), or with option `bgroup` from their directory nodes (`batch_by_start`). With
+/// AVX-512, when the directory answered most of the first 16 addresses (uniform traffic),
+/// the block words of the next ones come 16 at a time in one gather (`gathered_front`).
 #[inline(always)]
 fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,
@@ -173,25 +177,111 @@ fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
         return batch_by_start::<I, S, A, L>(fib, hops, addrs, out);
     }
     let mut lanes = Lanes::<A::T, L>::new();
-    for (i, &addr) in addrs.iter().enumerate() {
-        let k = addr.top();
-        // Lock steps start at the root here: moving lanes to a shared level cost more than
-        // the cached upper levels it skipped (`batch_by_start` sorts them by level instead).
-        if let Some(hop) = answered_at_root::<S, A>(fib, hops, addr, k) {
-            out[i] = hop;
-            continue;
-        }
-        let g = lanes.len;
-        (lanes.index[g], lanes.key[g]) = (i, k.min(A::T::MAX_BELOW));
-        lanes.len += 1;
-        if lanes.len == L {
-            I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, &lanes, 0);
-            lanes.len = 0;
-        }
+    let probe = addrs.len().min(16);
+    let answered: usize = (0..probe)
+        .map(|i| usize::from(admit::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, i)))
+        .sum();
+    let mut next = probe;
+    if I::GATHER && 2 * answered > probe {
+        next = gathered_front::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, probe);
+    }
+    for i in next..addrs.len() {
+        admit::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, i);
     }
     if lanes.len > 0 {
         I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, &lanes, 0);
     }
+}
+
+/// The directory step of a batch's addresses from `from` (a multiple of 16), 16 per AVX-512
+/// gather (`Dir::hops16`): lanes whose block word holds a hop are answered by a vector
+/// store, the others admitted one by one. Chunks go `ROUND` at a time, all their gathers
+/// issued before any result is branched on, so that their loads are in flight together.
+/// Stops after a round the directory answered nothing of and returns the first address not
+/// yet seen.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn gathered_front<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
+    fib: &Fib<A>,
+    hops: &S,
+    addrs: &[A],
+    out: &mut [u32],
+    lanes: &mut Lanes<A::T, L>,
+    from: usize,
+) -> usize {
+    const ROUND: usize = 4;
+    let (chunks, mut done) = (addrs.len() / 16, from / 16);
+    while done < chunks {
+        let n = ROUND.min(chunks - done);
+        let mut rest = [0u16; ROUND];
+        for (j, rest) in rest[..n].iter_mut().enumerate() {
+            let at = (done + j) * 16;
+            let (a, o): (&[A; 16], &mut [u32; 16]) = (
+                addrs[at..at + 16].try_into().expect("16 addresses"),
+                (&mut out[at..at + 16]).try_into().expect("16 outputs"),
+            );
+            // SAFETY: `GATHER` is set only for the AVX-512 walk, whose batches run inside
+            // `batch_avx512`, entered after runtime detection of AVX-512F.
+            let Some(mask) = (unsafe { fib.dir.hops16(a, o) }) else { return done * 16 };
+            *rest = mask;
+        }
+        let answered_none = rest[..n].iter().all(|&r| r == u16::MAX);
+        for (j, &mask) in rest[..n].iter().enumerate() {
+            let mut mask = mask;
+            while mask != 0 {
+                let i = (done + j) * 16 + mask.trailing_zeros() as usize;
+                admit::<I, S, A, L>(fib, hops, addrs, out, lanes, i);
+                mask &= mask - 1;
+            }
+        }
+        done += n;
+        if answered_none {
+            break;
+        }
+    }
+    done * 16
+}
+
+/// Without x86 gathers every address takes the scalar directory step.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn gathered_front<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
+    _fib: &Fib<A>,
+    _hops: &S,
+    _addrs: &[A],
+    _out: &mut [u32],
+    _lanes: &mut Lanes<A::T, L>,
+    from: usize,
+) -> usize {
+    from
+}
+
+/// Address `i` of a batch: answered by the directory (true), or gathered into `lanes`,
+/// which walk in lock step once `L` are gathered.
+#[inline(always)]
+fn admit<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
+    fib: &Fib<A>,
+    hops: &S,
+    addrs: &[A],
+    out: &mut [u32],
+    lanes: &mut Lanes<A::T, L>,
+    i: usize,
+) -> bool {
+    let (addr, k) = (addrs[i], addrs[i].top());
+    // Lock steps start at the root here: moving lanes to a shared level cost more than the
+    // cached upper levels it skipped (`batch_by_start` sorts them by level instead).
+    if let Some(hop) = answered_at_root::<S, A>(fib, hops, addr, k) {
+        out[i] = hop;
+        return true;
+    }
+    let g = lanes.len;
+    (lanes.index[g], lanes.key[g]) = (i, k.min(A::T::MAX_BELOW));
+    lanes.len += 1;
+    if lanes.len == L {
+        I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, lanes, 0);
+        lanes.len = 0;
+    }
+    false
 }
 
 /// The directory step of an address whose lane would walk from the root: its answer when
@@ -309,6 +399,8 @@ impl<K: Default + Copy, const L: usize> Lanes<K, L> {
 /// features: inlined into the batch loop, the walk's registers crowded out the directory
 /// loop's, which then spilled its state on every address.
 trait Walk: Isa {
+    /// Batches take their block words 16 at a time with an AVX-512 gather (`Dir::hops16`).
+    const GATHER: bool = false;
     /// [`lock_step`] with this set's ranks, not inlined.
     fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(
         job: &mut Job<'_, S, A>,
@@ -513,8 +605,9 @@ mod x86 {
 
     /// The `Walk` of an x86 set: an entry enabling its features, not inlined.
     macro_rules! walk {
-        ($isa:ty, $entry:ident, $features:literal) => {
+        ($isa:ty, $entry:ident, $features:literal, $gather:literal) => {
             impl Walk for $isa {
+                const GATHER: bool = $gather;
                 #[inline(always)]
                 fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(
                     job: &mut Job<'_, S, A>,
@@ -538,11 +631,11 @@ mod x86 {
             }
         };
     }
-    walk!(Avx2, lock_step_avx2, "avx2,popcnt");
+    walk!(Avx2, lock_step_avx2, "avx2,popcnt", false);
     // AVX512DQ (which `cpu::Isa::Avx512` requires) moves an 8-key compare mask with
     // `kmovb`, already zero-extended: one instruction fewer per node step. Only the lock
     // step has it: the other entries with it measured no better, IPv4 batches slower.
-    walk!(Avx512, lock_step_avx512, "avx512f,avx512dq,popcnt");
+    walk!(Avx512, lock_step_avx512, "avx512f,avx512dq,popcnt", true);
 
     #[target_feature(enable = "avx512f,popcnt")]
     pub(super) unsafe fn search_avx512<K: TreeKey>(tree: &Tree<K>, k: K) -> usize {

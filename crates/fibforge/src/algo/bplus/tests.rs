@@ -188,6 +188,69 @@ fn batches_of_every_group_size() {
     run::<u32>(&dense(0x0A00u128 << 16));
 }
 
+/// A batch's directory step takes 16 block words per AVX-512 gather, answers the lanes whose
+/// word holds a hop with one vector store, admits the others one by one, and leaves the rest
+/// of the batch to the scalar step after a chunk it answered nothing of. Batches mixing
+/// directory-answered addresses (uniform, mostly in blocks without routes) and tree
+/// addresses in every proportion and order, of lengths around the chunk size, must all
+/// answer as the RIB, in every instruction set and with the directory on or off.
+#[test]
+fn batches_mixing_directory_and_tree_lanes() {
+    fn run<A: Key>(rib: &Rib<A>, inside: &[A]) {
+        let mut rng = XorShift64::new(9);
+        let mut draw = |share_inside: u64| {
+            if rng.below(100) < share_inside {
+                inside[rng.below(inside.len() as u64) as usize]
+            } else {
+                A::from_u128(
+                    ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128) >> (128 - A::BITS),
+                )
+            }
+        };
+        let batches: Vec<Vec<A>> = [0, 3, 50, 97, 100]
+            .into_iter()
+            .flat_map(|share| [15, 16, 17, 32, 33, 48, 64, 100].map(|len| (share, len)))
+            .map(|(share, len)| (0..len).map(|_| draw(share)).collect())
+            .chain([
+                // A chunk answered by nothing, then chunks answered entirely by the directory.
+                (0..64).map(|i| if i < 16 { inside[i] } else { A::ZERO }).collect(),
+                // The reverse, and the last key of the space in a gathered chunk.
+                (0..64).map(|i| if i < 48 { A::from_u128(u128::MAX) } else { inside[i] }).collect(),
+            ])
+            .collect();
+        for isa in isas() {
+            for dir in [true, false] {
+                let cfg = Config { isa: Some(isa), dir, ..Config::default() };
+                let fib = BPlus::compile(rib, &cfg).unwrap();
+                for batch in &batches {
+                    let mut out = vec![None; batch.len()];
+                    fib.lookup_batch(batch, &mut out);
+                    for (&a, got) in batch.iter().zip(&out) {
+                        assert_eq!(*got, rib.lookup(a), "{}, dir {dir}: {a:?}", isa.name());
+                    }
+                }
+            }
+        }
+    }
+    // Dense routes in one /16 (the tree's lanes), a short route elsewhere (hop words that
+    // are not 0) and the last address's /32 block.
+    fn routes<A: Key>(top: u128) -> (Rib<A>, Vec<A>) {
+        let bits = A::BITS;
+        let mut routes: Vec<(A, u32, u32)> = (0..3000u128)
+            .map(|i| (A::from_u128(top | i << (bits - 30)), 30 + (i % 3) as u32, (i % 7) as u32))
+            .collect();
+        routes.push((A::from_u128(0x40u128 << (bits - 8)), 2, 9));
+        routes.push((A::from_u128(u128::MAX), 32, 11));
+        let rib = table(&routes);
+        let inside = probes(&rib, 0, 4);
+        (rib, inside)
+    }
+    let (rib, inside) = routes::<u128>(0x2001u128 << 112);
+    run::<u128>(&rib, &inside);
+    let (rib, inside) = routes::<u32>(0x0A00u128 << 16);
+    run::<u32>(&rib, &inside);
+}
+
 #[test]
 fn tree_search_is_the_predecessor() {
     let words = vec![0; 5000];

@@ -1,7 +1,7 @@
 //! AVX-512 for the batch lookup's first step: the direct-pointing entries of 16 addresses in
 //! one gather, classified (next hop or node) by one mask test, so that lanes answered by
 //! `dir` — most of them on uniform traffic — cost no branch each. IPv6 addresses give their
-//! top bits through a permute of their high halves.
+//! top bits through a permute of their high halves (`algo::top_bits`, shared with `bplus`).
 //!
 //! Only this step is vectorised: the walks below `dir` are data-dependent chains of
 //! different lengths (`lookup.rs` walks them).
@@ -20,6 +20,8 @@ use super::dir::DIRECT_LEAF;
 #[cfg(target_arch = "x86_64")]
 use super::dir::DirTable;
 #[cfg(target_arch = "x86_64")]
+use crate::algo::top_bits::{top16_v4, top16_v6};
+#[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
 /// Gathers `dir[top(s)]` of 16 IPv4 addresses into `d` (next hops, or node indices) and
@@ -36,13 +38,9 @@ pub(crate) unsafe fn gather_dir16_v4(
     addrs: &[u32; 16],
     d: &mut [u32; 16],
 ) -> u16 {
-    // SAFETY: `addrs` is 16 u32 (unaligned load); `addr >> (32 - s) < 2^s` (a count of 32
-    // gives 0 when `s = 0`); the rest is `gather_dir`'s contract, passed on.
-    unsafe {
-        let a = _mm512_loadu_si512(addrs.as_ptr() as *const _);
-        let top = _mm512_srlv_epi32(a, _mm512_set1_epi32((32 - s) as i32));
-        gather_dir(dir, top, d)
-    }
+    // SAFETY: the caller's contract (AVX-512F); `addr >> (32 - s) < 2^s`; the rest is
+    // `gather_dir`'s contract, passed on.
+    unsafe { gather_dir(dir, top16_v4(addrs, s), d) }
 }
 
 /// [`gather_dir16_v4`] for 16 IPv6 addresses: `top(s)` is the high 64 bits shifted right by
@@ -58,22 +56,8 @@ pub(crate) unsafe fn gather_dir16_v6(
     addrs: &[u128; 16],
     d: &mut [u32; 16],
 ) -> u16 {
-    // SAFETY: `addrs` is 256 bytes, read as four unaligned 64-byte vectors of two u64 halves
-    // per address (low half first, little endian); odd lanes are the high halves. The
-    // indices are below `2^s`; the rest is `gather_dir`'s contract.
-    unsafe {
-        let p = addrs.as_ptr() as *const __m512i;
-        let v = [0, 1, 2, 3].map(|i| _mm512_loadu_si512(p.add(i) as *const _));
-        let odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
-        let shift = _mm512_set1_epi64((64 - s) as i64);
-        let high = |a, b| _mm512_srlv_epi64(_mm512_permutex2var_epi64(a, odd, b), shift);
-        let (lo, hi) = (high(v[0], v[1]), high(v[2], v[3]));
-        let top = _mm512_inserti64x4::<1>(
-            _mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)),
-            _mm512_cvtepi64_epi32(hi),
-        );
-        gather_dir(dir, top, d)
-    }
+    // SAFETY: as in `gather_dir16_v4`: the indices are below `2^s`.
+    unsafe { gather_dir(dir, top16_v6(addrs, s), d) }
 }
 
 /// The entries of `dir` at the 16 indices `top` into `d`; the mask of node lanes.
