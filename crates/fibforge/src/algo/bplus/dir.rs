@@ -246,6 +246,20 @@ impl Dir {
         }
     }
 
+    /// Without x86 gathers, no directory step of 16 lanes at once (`None`).
+    ///
+    /// # Safety
+    /// None needed; `unsafe` as its x86 twin.
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    pub(super) unsafe fn hops16<A: super::Key>(
+        &self,
+        _addrs: &[A; 16],
+        _out: &mut [u32; 16],
+    ) -> Option<u16> {
+        None
+    }
+
     /// The raw next hop a block word holds (`DIRECT | HOP`), if it holds one: the test a
     /// batch makes first, where most uniform IPv6 traffic ends.
     #[inline(always)]

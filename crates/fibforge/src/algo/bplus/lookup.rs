@@ -199,7 +199,6 @@ fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
 /// issued before any result is branched on, so that their loads are in flight together.
 /// Stops after a round the directory answered nothing of and returns the first address not
 /// yet seen.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn gathered_front<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,
@@ -240,20 +239,6 @@ fn gathered_front<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
         }
     }
     done * 16
-}
-
-/// Without x86 gathers every address takes the scalar directory step.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn gathered_front<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
-    _fib: &Fib<A>,
-    _hops: &S,
-    _addrs: &[A],
-    _out: &mut [u32],
-    _lanes: &mut Lanes<A::T, L>,
-    from: usize,
-) -> usize {
-    from
 }
 
 /// Address `i` of a batch: answered by the directory (true), or gathered into `lanes`,
