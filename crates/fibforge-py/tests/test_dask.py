@@ -81,7 +81,8 @@ def test_annotate_on_a_two_process_local_cluster(tmp_path, table, data_dir_modul
     folder = write_parquet(tmp_path, addresses(data_dir_module, n), files=6)
     # The scheduler's active memory manager drops replicas that no waiting task needs, every
     # 2 s by default; off here, so the broadcast can be observed however long the run takes.
-    no_replica_reduction = dask.config.set({"distributed.scheduler.active-memory-manager.start": False})
+    amm_off = {"distributed.scheduler.active-memory-manager.start": False}
+    no_replica_reduction = dask.config.set(amm_off)
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     )

@@ -6,8 +6,8 @@ it is scattered to every worker (``client.scatter(table, broadcast=True)``) and 
 task takes the future (the scheduler's active memory manager may later drop idle replicas;
 a worker that needs the table again fetches it from one that holds it); without one it
 becomes one ``dask.delayed`` object of the graph, which the local schedulers share by
-reference. A table pickles as its routes in compact form and
-its values (``Table.__reduce__``), so shipping it costs about its routes' size.
+reference. A table pickles as its routes in compact form and its values
+(``Table.__reduce__``), so shipping it costs about its routes' size.
 
 >>> import dask.dataframe as dd, fibforge, fibforge.dask
 >>> asndb = fibforge.Table.load("rib.mrt.gz", value="origin_as")

@@ -7,9 +7,9 @@
 //! directory (`dir.rs`): most addresses of uniform IPv6 traffic end there (with AVX-512,
 //! once the first 16 addresses of a batch show such traffic, a batch reads the block words
 //! of 16 addresses in one gather and answers those lanes with one vector store); single
-//! lookups of the others descend from the node it names. A batch gathers the others into groups of
-//! `lanes` (8, 16 or 32) that walk the tree from the root in lock step (option `bgroup`:
-//! groups of one start level each, from their directory nodes): each lane's next node is
+//! lookups of the others descend from the node it names. A batch gathers the others into
+//! groups of `lanes` (8, 16 or 32) that walk the tree from the root in lock step (option
+//! `bgroup`: groups of one start level each, from their directory nodes): each lane's next node is
 //! prefetched as soon as its rank is known, and the other lanes' work at that level hides
 //! the fetch. The tree's height is a constant of each instantiation, so the level loop
 //! unrolls; a group walks all its lanes, stale ones included, so the lane loops have a
@@ -212,8 +212,9 @@ fn gathered_front<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     let (chunks, mut done) = (addrs.len() / 16, from / 16);
     while done < chunks {
         let n = ROUND.min(chunks - done);
-        let mut rest = [0u16; ROUND];
-        for (j, rest) in rest[..n].iter_mut().enumerate() {
+        // Per chunk, the lanes its block words did not answer.
+        let mut pending = [0u16; ROUND];
+        for (j, mask) in pending[..n].iter_mut().enumerate() {
             let at = (done + j) * 16;
             let (a, o): (&[A; 16], &mut [u32; 16]) = (
                 addrs[at..at + 16].try_into().expect("16 addresses"),
@@ -221,11 +222,11 @@ fn gathered_front<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
             );
             // SAFETY: `GATHER` is set only for the AVX-512 walk, whose batches run inside
             // `batch_avx512`, entered after runtime detection of AVX-512F.
-            let Some(mask) = (unsafe { fib.dir.hops16(a, o) }) else { return done * 16 };
-            *rest = mask;
+            let Some(lanes_left) = (unsafe { fib.dir.hops16(a, o) }) else { return done * 16 };
+            *mask = lanes_left;
         }
-        let answered_none = rest[..n].iter().all(|&r| r == u16::MAX);
-        for (j, &mask) in rest[..n].iter().enumerate() {
+        let answered_none = pending[..n].iter().all(|&m| m == u16::MAX);
+        for (j, &mask) in pending[..n].iter().enumerate() {
             let mut mask = mask;
             while mask != 0 {
                 let i = (done + j) * 16 + mask.trailing_zeros() as usize;

@@ -32,8 +32,9 @@
 //!   itself, rewritten with it by updates; option `dir2`: populous blocks get a second level
 //!   on 8 more bits). A lookup tests for a block word holding a hop before decoding any
 //!   other; with AVX-512 a batch gathers 16 block words at once (`Dir::hops16`, the index
-//!   vector from `algo::top_bits`, shared with Poptrie). Batches walk the rest in lock step (`lookup.rs`, option `lanes`), from the root
-//!   or (option `bgroup`) each lane from its directory node, one lock step per start level.
+//!   vector from `algo::top_bits`, shared with Poptrie). Batches walk the rest in lock step
+//!   (`lookup.rs`, option `lanes`), from the root or (option `bgroup`) each lane from its
+//!   directory node, one lock step per start level.
 //! - `profile.rs`: the path of one lookup (levels, nodes, side table) and the lines per
 //!   level, for profiles (`examples/bplus_profile.rs`); never on the lookup path.
 //! - The last key (`K::MAX`, e.g. the block `ffff:ffff:ffff:ffff::/64`) cannot be a tree key

@@ -188,9 +188,10 @@ fn batches_of_every_group_size() {
     run::<u32>(&dense(0x0A00u128 << 16));
 }
 
-/// A batch's directory step takes 16 block words per AVX-512 gather, answers the lanes whose
-/// word holds a hop with one vector store, admits the others one by one, and leaves the rest
-/// of the batch to the scalar step after a chunk it answered nothing of. Batches mixing
+/// A batch whose first 16 addresses the directory mostly answers takes the next block words
+/// 16 per AVX-512 gather, answers the lanes whose word holds a hop with one vector store,
+/// admits the others one by one, and leaves the rest of the batch to the scalar step after a
+/// round of chunks it answered nothing of. Batches mixing
 /// directory-answered addresses (uniform, mostly in blocks without routes) and tree
 /// addresses in every proportion and order, of lengths around the chunk size, must all
 /// answer as the RIB, in every instruction set and with the directory on or off.
@@ -212,10 +213,19 @@ fn batches_mixing_directory_and_tree_lanes() {
             .flat_map(|share| [15, 16, 17, 32, 33, 48, 64, 100].map(|len| (share, len)))
             .map(|(share, len)| (0..len).map(|_| draw(share)).collect())
             .chain([
-                // A chunk answered by nothing, then chunks answered entirely by the directory.
-                (0..64).map(|i| if i < 16 { inside[i] } else { A::ZERO }).collect(),
-                // The reverse, and the last key of the space in a gathered chunk.
-                (0..64).map(|i| if i < 48 { A::from_u128(u128::MAX) } else { inside[i] }).collect(),
+                // A probe the directory answers (0's block holds no route), a round of four
+                // chunks it answers nothing of (the gathers end), then directory addresses
+                // again, left to the scalar step.
+                (0..112).map(|i| if (16..80).contains(&i) { inside[i] } else { A::ZERO }).collect(),
+                // A probe the directory answers, then gathered chunks mixing hop lanes, tree
+                // lanes and the last key of the space (a block with routes).
+                (0..64)
+                    .map(|i| match (i < 16, i % 3) {
+                        (true, _) | (false, 0) => A::ZERO,
+                        (false, 1) => A::from_u128(u128::MAX),
+                        _ => inside[i],
+                    })
+                    .collect(),
             ])
             .collect();
         for isa in isas() {
