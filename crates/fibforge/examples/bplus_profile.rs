@@ -4,7 +4,8 @@
 //!
 //! ```sh
 //! cargo run --release -p fibforge --example bplus_profile -- TABLE [options]
-//!   --algo SPECS       bplus specs, `;`-separated (default `bplus`; e.g. `bplus:leaf=plain`)
+//!   --algo SPECS       bplus specs, `;`-separated (default `bplus`; e.g. `bplus:leaf=plain`);
+//!                      a `poptrie` spec is timed too, over the same addresses, for ratios
 //!   --traffic LIST     random | inprefix | hot:K (in-prefix addresses of K routes only, so
 //!                      that every line they read stays in L1) (default random,inprefix)
 //!   --mode LIST        batch | single (default batch,single)
@@ -12,7 +13,7 @@
 //!   --repeat N         repeats, median reported (default 3)
 //!   --passes N         instead of --secs: N passes over the addresses (for cachegrind:
 //!                      `valgrind --tool=cachegrind --toggle-collect='*lookup_batch*'`)
-//!   --paths            print the lines each in-prefix lookup reads (levels, side tables)
+//!   --paths            print the lines the lookups of each traffic read (levels, side tables)
 //! ```
 //!
 //! Core cycles per lookup are CPU time times the core clock, which is measured first with a
@@ -22,6 +23,7 @@ mod common;
 
 use common::cpu_now;
 use fibforge::algo::bplus::{BPlus, Config};
+use fibforge::algo::poptrie::{Config as PoptrieConfig, Poptrie};
 use fibforge::registry::AlgoSpec;
 use fibforge::{Compile, Lookup, Rib};
 use fibforge_io::ReadConfig;
@@ -119,7 +121,7 @@ fn addresses(rib: &Rib<u128>, name: &str) -> Vec<u128> {
 }
 
 /// Lookups per CPU second over `addrs` (cycled), in batches or one by one.
-fn rate(f: &BPlus<u128>, addrs: &[u128], batch: bool, o: &Opts) -> f64 {
+fn rate<L: Lookup<u128>>(f: &L, addrs: &[u128], batch: bool, o: &Opts) -> f64 {
     let mut out = vec![None; BATCH];
     let (c0, mut n, mut acc, mut passes) = (cpu_now(), 0u64, 0u32, 0);
     loop {
@@ -147,8 +149,8 @@ fn rate(f: &BPlus<u128>, addrs: &[u128], batch: bool, o: &Opts) -> f64 {
     n as f64 / (cpu_now() - c0)
 }
 
-/// The lines in-prefix lookups read: levels, nodes touched per level, side tables.
-fn print_paths(f: &BPlus<u128>, addrs: &[u128]) {
+/// The lines the lookups of one traffic read: levels, nodes touched per level, side tables.
+fn print_paths(f: &BPlus<u128>, name: &str, addrs: &[u128]) {
     let fib = f.view();
     let lines = fib.level_lines();
     let mut touched: Vec<HashSet<usize>> = vec![HashSet::new(); lines.len()];
@@ -167,8 +169,8 @@ fn print_paths(f: &BPlus<u128>, addrs: &[u128]) {
     }
     let descend = addrs.len() - direct;
     println!(
-        "  paths: {} addresses; {:.1} % answered by the directory; the others read {} tree lines \
-         from the root or {:.2} from the directory's level {:.2} (single lookups, and batches \
+        "  paths of {name}: {} addresses; {:.1} % answered by the directory; the others read {} \
+         tree lines from the root or {:.2} from the directory's level {:.2} (single lookups, and batches \
          with bgroup); {:.2} % of them need a side table",
         addrs.len(),
         100.0 * direct as f64 / addrs.len() as f64,
@@ -195,25 +197,42 @@ fn main() {
     let traffic: Vec<(String, Vec<u128>)> =
         o.traffic.iter().map(|n| (n.clone(), addresses(&t.v6, n))).collect();
     for spec in &o.algos {
-        let cfg = Config::from_spec(&spec.parse::<AlgoSpec>().expect("spec")).expect("config");
+        let parsed = spec.parse::<AlgoSpec>().expect("spec");
+        if parsed.name.starts_with("poptrie") {
+            let cfg =
+                PoptrieConfig::from_spec::<u128>(&parsed).expect("a poptrie spec").expect("config");
+            let f = Poptrie::<u128>::compile(&t.v6, &cfg).expect("compile");
+            let mib = f.memory_bytes() as f64 / (1 << 20) as f64;
+            println!("{spec}: ({mib:.2} MiB)");
+            measure(&f, &traffic, &o, ghz);
+            continue;
+        }
+        let cfg = Config::from_spec(&parsed).expect("config");
         let f = BPlus::<u128>::compile(&t.v6, &cfg).expect("compile");
         let mib = f.memory_bytes() as f64 / (1 << 20) as f64;
         println!("{spec}: {} ({mib:.2} MiB)", f.describe().unwrap_or_default());
-        for (name, addrs) in &traffic {
-            if o.paths && name != "random" {
-                print_paths(&f, addrs);
+        if o.paths {
+            for (name, addrs) in &traffic {
+                print_paths(&f, name, addrs);
             }
-            for mode in &o.modes {
-                let mut r: Vec<f64> =
-                    (0..o.repeat).map(|_| rate(&f, addrs, mode == "batch", &o)).collect();
-                let m = median(&mut r);
-                println!(
-                    "  {name:>10} {mode:>6}: {:7.1} Mlps  {:6.2} ns  {:6.1} cycles/lookup",
-                    m / 1e6,
-                    1e9 / m,
-                    ghz * 1e9 / m
-                );
-            }
+        }
+        measure(&f, &traffic, &o, ghz);
+    }
+}
+
+/// Prints the median rate of every traffic and mode.
+fn measure<L: Lookup<u128>>(f: &L, traffic: &[(String, Vec<u128>)], o: &Opts, ghz: f64) {
+    for (name, addrs) in traffic {
+        for mode in &o.modes {
+            let mut r: Vec<f64> =
+                (0..o.repeat).map(|_| rate(f, addrs, mode == "batch", o)).collect();
+            let m = median(&mut r);
+            println!(
+                "  {name:>10} {mode:>6}: {:7.1} Mlps  {:6.2} ns  {:6.1} cycles/lookup",
+                m / 1e6,
+                1e9 / m,
+                ghz * 1e9 / m
+            );
         }
     }
 }

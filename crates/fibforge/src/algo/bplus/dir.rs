@@ -246,6 +246,25 @@ impl Dir {
         }
     }
 
+    /// [`Dir::hops16`] with one scalar load per lane and no branch: the same outputs and
+    /// mask, for instruction sets without a gather that pays.
+    #[inline(always)]
+    pub(super) fn hops16_scalar<A: super::Key>(
+        &self,
+        addrs: &[A; 16],
+        out: &mut [u32; 16],
+    ) -> Option<u16> {
+        let words = self.words.as_deref()?;
+        let mut left = 0u16;
+        for (i, (o, a)) in out.iter_mut().zip(addrs).enumerate() {
+            let index = (a.top().to_u128() >> (key_bits::<A::T>() - DIR_BITS)) as usize;
+            let w = words[index].load(Ordering::Relaxed);
+            *o = w & !(DIRECT | HOP);
+            left |= u16::from(w < DIRECT | HOP) << i;
+        }
+        Some(left)
+    }
+
     /// Without x86 gathers, no directory step of 16 lanes at once (`None`).
     ///
     /// # Safety

@@ -4,9 +4,10 @@
 //! enables it, and per width of the interval words, so the inner loops carry no branch on
 //! either; a batch's lock steps are a second such function (`Walk`), and each descent
 //! prepares its probe (`TreeKey::probe`) once for all its levels. A lookup starts at the
-//! directory (`dir.rs`): most addresses of uniform IPv6 traffic end there (with AVX-512,
-//! once the first 16 addresses of a batch show such traffic, a batch reads the block words
-//! of 16 addresses in one gather and answers those lanes with one vector store); single
+//! directory (`dir.rs`): most addresses of uniform IPv6 traffic end there (once the first
+//! few addresses of a batch show such traffic, a batch reads the block words of 16 addresses
+//! at once, with one gather under AVX-512 or 16 branch-free loads otherwise, and answers
+//! those lanes with one store each chunk, vector or scalar); single
 //! lookups of the others descend from the node it names. A batch gathers the others into
 //! groups of `lanes` (8, 16 or 32) that walk the tree from the root in lock step (option
 //! `bgroup`: groups of one start level each, from their directory nodes): each lane's next node is
@@ -30,6 +31,12 @@ use crate::nexthop::{NextHop, as_raw_slots};
 
 /// Addresses walked in lock step by a batch unless the `lanes` option says otherwise.
 pub const LANES: usize = 16;
+/// Addresses a batch takes through the scalar directory step before it decides whether the
+/// rest go 16 at a time (`front_by_16`): enough to tell uniform traffic (nearly every block
+/// word holds a hop) from traffic inside prefixes (nearly none does), few enough that uniform
+/// batches spend little on the scalar step (16 cost uniform batches 5–9 % against Poptrie's
+/// on an AVX-512 Xeon: `docs/experiments/bplus.md`).
+const PROBE: usize = 4;
 
 impl<A: Key> Fib<A> {
     /// The interval of key `k` (below `K::MAX`), searched with this view's instruction set.
@@ -163,9 +170,9 @@ fn word_from<I: Isa, S: HopSlots + ?Sized, A: Key>(
 
 /// A batch: addresses the directory answers are done at once; the others gather in groups
 /// of `L` that walk the tree in lock step from the root (the last group of a batch may be
-/// smaller), or with option `bgroup` from their directory nodes (`batch_by_start`). With
-/// AVX-512, when the directory answered most of the first 16 addresses (uniform traffic),
-/// the block words of the next ones come 16 at a time in one gather (`gathered_front`).
+/// smaller), or with option `bgroup` from their directory nodes (`batch_by_start`). When the
+/// directory answered most of the first `PROBE` addresses (uniform traffic), the block words
+/// of the others come 16 at a time (`front_by_16`).
 #[inline(always)]
 fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,
@@ -177,13 +184,13 @@ fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
         return batch_by_start::<I, S, A, L>(fib, hops, addrs, out);
     }
     let mut lanes = Lanes::<A::T, L>::new();
-    let probe = addrs.len().min(16);
+    let probe = addrs.len().min(PROBE);
     let answered: usize = (0..probe)
         .map(|i| usize::from(admit::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, i)))
         .sum();
     let mut next = probe;
-    if I::GATHER && 2 * answered > probe {
-        next = gathered_front::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, probe);
+    if 2 * answered > probe {
+        next = front_by_16::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, probe);
     }
     for i in next..addrs.len() {
         admit::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, i);
@@ -193,14 +200,17 @@ fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     }
 }
 
-/// The directory step of a batch's addresses from `from` (a multiple of 16), 16 per AVX-512
-/// gather (`Dir::hops16`): lanes whose block word holds a hop are answered by a vector
-/// store, the others admitted one by one. Chunks go `ROUND` at a time, all their gathers
-/// issued before any result is branched on, so that their loads are in flight together.
-/// Stops after a round the directory answered nothing of and returns the first address not
-/// yet seen.
+/// The directory step of a batch's addresses from `from`, 16 at a time: one AVX-512 gather
+/// (`Dir::hops16`) or 16 branch-free scalar loads (`Dir::hops16_scalar`, measured 12–25 %
+/// faster than the one-by-one step on uniform traffic under AVX2, slower than the gather
+/// under AVX-512). Lanes whose block word holds a hop are answered by the chunk's store, the
+/// others admitted one by one; the chunk holding `from` starts at its first 16-address
+/// boundary, and its lanes before `from` (taken by the scalar step) are only rewritten, not
+/// admitted again. Chunks go `ROUND` at a time, all their loads issued before any result is
+/// branched on, so that they are in flight together. Stops after a round the directory
+/// answered nothing of and returns the first address not yet seen.
 #[inline(always)]
-fn gathered_front<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
+fn front_by_16<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,
     hops: &S,
     addrs: &[A],
@@ -210,22 +220,37 @@ fn gathered_front<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
 ) -> usize {
     const ROUND: usize = 4;
     let (chunks, mut done) = (addrs.len() / 16, from / 16);
+    // The first chunk's lanes before `from`: answered or admitted by the scalar step, so
+    // their outputs are put back after the chunk's store and they are not admitted again.
+    let mut skip = from % 16;
+    let mut kept = [0u32; 16];
+    kept[..skip].copy_from_slice(&out[from - skip..from]);
     while done < chunks {
         let n = ROUND.min(chunks - done);
         // Per chunk, the lanes its block words did not answer.
         let mut pending = [0u16; ROUND];
+        let mut answered_none = true;
         for (j, mask) in pending[..n].iter_mut().enumerate() {
             let at = (done + j) * 16;
             let (a, o): (&[A; 16], &mut [u32; 16]) = (
                 addrs[at..at + 16].try_into().expect("16 addresses"),
                 (&mut out[at..at + 16]).try_into().expect("16 outputs"),
             );
-            // SAFETY: `GATHER` is set only for the AVX-512 walk, whose batches run inside
-            // `batch_avx512`, entered after runtime detection of AVX-512F.
-            let Some(lanes_left) = (unsafe { fib.dir.hops16(a, o) }) else { return done * 16 };
-            *mask = lanes_left;
+            let left = if I::GATHER {
+                // SAFETY: `GATHER` is set only for the AVX-512 walk, whose batches run inside
+                // `batch_avx512`, entered after runtime detection of AVX-512F.
+                unsafe { fib.dir.hops16(a, o) }
+            } else {
+                fib.dir.hops16_scalar(a, o)
+            };
+            let Some(left) = left else { return (done * 16).max(from) };
+            answered_none &= left == u16::MAX;
+            let skip = std::mem::take(&mut skip);
+            for (o, &k) in o.iter_mut().zip(&kept).take(skip) {
+                *o = k;
+            }
+            *mask = left >> skip << skip;
         }
-        let answered_none = pending[..n].iter().all(|&m| m == u16::MAX);
         for (j, &mask) in pending[..n].iter().enumerate() {
             let mut mask = mask;
             while mask != 0 {
@@ -239,7 +264,7 @@ fn gathered_front<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
             break;
         }
     }
-    done * 16
+    (done * 16).max(from)
 }
 
 /// Address `i` of a batch: answered by the directory (true), or gathered into `lanes`,
@@ -385,7 +410,8 @@ impl<K: Default + Copy, const L: usize> Lanes<K, L> {
 /// features: inlined into the batch loop, the walk's registers crowded out the directory
 /// loop's, which then spilled its state on every address.
 trait Walk: Isa {
-    /// Batches take their block words 16 at a time with an AVX-512 gather (`Dir::hops16`).
+    /// Batches take their block words 16 at a time with an AVX-512 gather (`Dir::hops16`),
+    /// not with scalar loads.
     const GATHER: bool = false;
     /// [`lock_step`] with this set's ranks, not inlined.
     fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(

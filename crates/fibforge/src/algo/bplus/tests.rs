@@ -188,13 +188,14 @@ fn batches_of_every_group_size() {
     run::<u32>(&dense(0x0A00u128 << 16));
 }
 
-/// A batch whose first 16 addresses the directory mostly answers takes the next block words
-/// 16 per AVX-512 gather, answers the lanes whose word holds a hop with one vector store,
-/// admits the others one by one, and leaves the rest of the batch to the scalar step after a
-/// round of chunks it answered nothing of. Batches mixing
+/// A batch whose first few addresses the directory mostly answers takes the next block words
+/// 16 at a time (one AVX-512 gather, or 16 scalar loads), answers the lanes whose word holds
+/// a hop with one store per chunk, admits the others one by one, and leaves the rest of the
+/// batch to the scalar step after a round of chunks it answered nothing of. Batches mixing
 /// directory-answered addresses (uniform, mostly in blocks without routes) and tree
 /// addresses in every proportion and order, of lengths around the chunk size, must all
-/// answer as the RIB, in every instruction set and with the directory on or off.
+/// answer as the RIB, in every instruction set, with the directory on or off and with or
+/// without hops in its words.
 #[test]
 fn batches_mixing_directory_and_tree_lanes() {
     fn run<A: Key>(rib: &Rib<A>, inside: &[A]) {
@@ -210,9 +211,19 @@ fn batches_mixing_directory_and_tree_lanes() {
         };
         let batches: Vec<Vec<A>> = [0, 3, 50, 97, 100]
             .into_iter()
-            .flat_map(|share| [15, 16, 17, 32, 33, 48, 64, 100].map(|len| (share, len)))
+            .flat_map(|share| [1, 4, 5, 15, 16, 17, 32, 33, 48, 64, 100].map(|len| (share, len)))
             .map(|(share, len)| (0..len).map(|_| draw(share)).collect())
             .chain([
+                // A scalar probe answered through the last key's interval (its block holds a
+                // route, so its word holds no hop) and a lane left to the tree, then chunks
+                // the directory answers: the probe's outputs must survive the chunk's store.
+                (0..64)
+                    .map(|i| match i {
+                        1 => A::from_u128(u128::MAX),
+                        3 => inside[0],
+                        _ => A::ZERO,
+                    })
+                    .collect(),
                 // A probe the directory answers (0's block holds no route), a round of four
                 // chunks it answers nothing of (the gathers end), then directory addresses
                 // again, left to the scalar step.
@@ -228,16 +239,18 @@ fn batches_mixing_directory_and_tree_lanes() {
                     .collect(),
             ])
             .collect();
-        for isa in isas() {
-            for dir in [true, false] {
-                let cfg = Config { isa: Some(isa), dir, ..Config::default() };
-                let fib = BPlus::compile(rib, &cfg).unwrap();
-                for batch in &batches {
-                    let mut out = vec![None; batch.len()];
-                    fib.lookup_batch(batch, &mut out);
-                    for (&a, got) in batch.iter().zip(&out) {
-                        assert_eq!(*got, rib.lookup(a), "{}, dir {dir}: {a:?}", isa.name());
-                    }
+        // Without `dhop`, direct block words hold positions: the scalar step answers them,
+        // the 16-address step leaves them to `admit`.
+        let dirs = [(true, true), (true, false), (false, false)];
+        for (isa, (dir, dir_hops)) in isas().into_iter().flat_map(|i| dirs.map(|d| (i, d))) {
+            let cfg = Config { isa: Some(isa), dir, dir_hops, ..Config::default() };
+            let fib = BPlus::compile(rib, &cfg).unwrap();
+            for batch in &batches {
+                let mut out = vec![None; batch.len()];
+                fib.lookup_batch(batch, &mut out);
+                for (&a, got) in batch.iter().zip(&out) {
+                    let name = isa.name();
+                    assert_eq!(*got, rib.lookup(a), "{name}, dir {dir}, dhop {dir_hops}: {a:?}");
                 }
             }
         }
