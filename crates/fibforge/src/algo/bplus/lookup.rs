@@ -205,8 +205,8 @@ fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
 /// faster than the one-by-one step on uniform traffic under AVX2, slower than the gather
 /// under AVX-512). Lanes whose block word holds a hop are answered by the chunk's store, the
 /// others admitted one by one; the chunk holding `from` starts at its first 16-address
-/// boundary, and its lanes before `from` (taken by the scalar step) are only rewritten, not
-/// admitted again. Chunks go `ROUND` at a time, all their loads issued before any result is
+/// boundary, and its lanes before `from` (taken by the scalar step) keep their outputs and
+/// are not admitted again. Chunks go `ROUND` at a time, all their loads issued before any result is
 /// branched on, so that they are in flight together. Stops after a round the directory
 /// answered nothing of and returns the first address not yet seen.
 #[inline(always)]
