@@ -170,8 +170,8 @@ fn print_paths(f: &BPlus<u128>, name: &str, addrs: &[u128]) {
     let descend = addrs.len() - direct;
     println!(
         "  paths of {name}: {} addresses; {:.1} % answered by the directory; the others read {} \
-         tree lines from the root or {:.2} from the directory's level {:.2} (single lookups, and batches \
-         with bgroup); {:.2} % of them need a side table",
+         tree lines from the root or {:.2} from the directory's level {:.2} (single lookups, and \
+         batches with bgroup); {:.2} % of them need a side table",
         addrs.len(),
         100.0 * direct as f64 / addrs.len() as f64,
         lines.len(),

@@ -54,8 +54,7 @@ pub(super) struct Dir {
     hops: bool,
     /// With `hops`: per block, the raw next hop its word holds when below `NO_HOP16`, else
     /// `NO_HOP16`, and one `NO_HOP16` after the last block (a gather reads 4 bytes per
-    /// entry). What batches of 16 gather: uniform traffic over 2000::/3 touches 16 KiB of it
-    /// instead of 32 KiB of the words, beside the tree lines, in the L1.
+    /// entry). AVX-512 batches gather it rather than the words: half the bytes in the L1.
     narrow: Box<[AtomicU16]>,
 }
 
@@ -244,12 +243,11 @@ impl Dir {
         Some(words[(k.to_u128() >> (key_bits::<K>() - DIR_BITS)) as usize].load(Ordering::Relaxed))
     }
 
-    /// The raw next hops of the block words of 16 addresses into `out`, for the lanes whose
-    /// word holds one (`DIRECT | HOP`, the only words with both top bits set); the other
-    /// lanes get a value their lookup overwrites. Returns the mask of those other lanes: a
-    /// batch's directory step with one gather, where most uniform IPv6 traffic ends. The
-    /// gather reads the narrow copy when there is one (a hop of 16 bits or more is then left
-    /// to the lane's own step). `None` without a directory.
+    /// The raw next hops of the blocks of 16 addresses into `out`, for the lanes whose block
+    /// word holds one below `NO_HOP16`, read from the narrow copy; the other lanes get a
+    /// value their lookup overwrites. Returns the mask of those other lanes: a batch's
+    /// directory step with one gather, where most uniform IPv6 traffic ends. `None` when no
+    /// block word holds a hop (no directory, or no `dhop`).
     ///
     /// # Safety
     /// The CPU supports AVX-512F.
@@ -262,39 +260,33 @@ impl Dir {
         out: &mut [u32; 16],
     ) -> Option<u16> {
         use std::arch::x86_64::*;
-        let words = self.words.as_deref()?;
+        if self.narrow.is_empty() {
+            return None;
+        }
         // SAFETY: the caller's contract (AVX-512F); every index has `DIR_BITS` bits, so each
-        // lane is one aligned 32-bit load inside `words`, single-copy atomic on x86 like the
-        // scalar path's relaxed load (a hop word leads to no further read); `out` is 16 u32
-        // (unaligned store).
+        // lane reads bytes `2i .. 2i + 4` of the `BLOCKS + 1` entries; the entry it keeps is
+        // 2-byte aligned inside them, so it never straddles a cache line and is read whole,
+        // before or after a concurrent 16-bit store (the other half, the next entry, is
+        // dropped; a hop leads to no further read); `out` is 16 u32 (unaligned store).
         unsafe {
             let index = A::top16(addrs, DIR_BITS);
-            if !self.narrow.is_empty() {
-                // Each lane reads bytes `2i .. 2i + 4` of the `BLOCKS + 1` entries; the entry
-                // it keeps is 2-byte aligned inside them, so it never straddles a cache line
-                // and is read whole, before or after a concurrent 16-bit store (the other
-                // half, the next entry, is dropped).
-                let pairs = _mm512_i32gather_epi32::<2>(index, self.narrow.as_ptr().cast());
-                let hop = _mm512_and_si512(pairs, _mm512_set1_epi32(i32::from(NO_HOP16)));
-                _mm512_storeu_si512(out.as_mut_ptr().cast(), hop);
-                return Some(_mm512_cmpeq_epi32_mask(hop, _mm512_set1_epi32(i32::from(NO_HOP16))));
-            }
-            let w = _mm512_i32gather_epi32::<4>(index, words.as_ptr().cast());
-            let tag = _mm512_set1_epi32((DIRECT | HOP) as i32);
-            _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_andnot_si512(tag, w));
-            Some(!_mm512_cmpge_epu32_mask(w, tag))
+            let pairs = _mm512_i32gather_epi32::<2>(index, self.narrow.as_ptr().cast());
+            let none = _mm512_set1_epi32(i32::from(NO_HOP16));
+            let hop = _mm512_and_si512(pairs, none);
+            _mm512_storeu_si512(out.as_mut_ptr().cast(), hop);
+            Some(_mm512_cmpeq_epi32_mask(hop, none))
         }
     }
 
-    /// [`Dir::hops16`] with one scalar load per lane and no branch: the same outputs and
-    /// mask, for instruction sets without a gather that pays.
+    /// [`Dir::hops16`] with one scalar load of the block word per lane and no branch: the
+    /// same mask and answers, for instruction sets without a gather that pays.
     #[inline(always)]
     pub(super) fn hops16_scalar<A: super::Key>(
         &self,
         addrs: &[A; 16],
         out: &mut [u32; 16],
     ) -> Option<u16> {
-        let words = self.words.as_deref()?;
+        let words = self.words.as_deref().filter(|_| self.hops)?;
         let mut left = 0u16;
         for (i, (o, a)) in out.iter_mut().zip(addrs).enumerate() {
             let index = (a.top().to_u128() >> (key_bits::<A::T>() - DIR_BITS)) as usize;

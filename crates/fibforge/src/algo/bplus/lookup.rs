@@ -6,11 +6,10 @@
 //! prepares its probe (`TreeKey::probe`) once for all its levels. A lookup starts at the
 //! directory (`dir.rs`): most addresses of uniform IPv6 traffic end there (once the first
 //! few addresses of a batch show such traffic, a batch reads the block words of 16 addresses
-//! at once, with one gather under AVX-512 or 16 branch-free loads otherwise, and answers
-//! those lanes with one store each chunk, vector or scalar); single
-//! lookups of the others descend from the node it names. A batch gathers the others into
-//! groups of `lanes` (8, 16 or 32) that walk the tree from the root in lock step (option
-//! `bgroup`: groups of one start level each, from their directory nodes): each lane's next node is
+//! at once, with one gather under AVX-512 or 16 branch-free loads otherwise); single lookups
+//! of the others descend from the node it names. A batch gathers the others into groups of
+//! `lanes` (8, 16 or 32) that walk the tree from the root in lock step (option `bgroup`:
+//! groups of one start level each, from their directory nodes): each lane's next node is
 //! prefetched as soon as its rank is known, and the other lanes' work at that level hides
 //! the fetch. The tree's height is a constant of each instantiation, so the level loop
 //! unrolls; a group walks all its lanes, stale ones included, so the lane loops have a
@@ -34,8 +33,7 @@ pub const LANES: usize = 16;
 /// Addresses a batch takes through the scalar directory step before it decides whether the
 /// rest go 16 at a time (`front_by_16`): enough to tell uniform traffic (nearly every block
 /// word holds a hop) from traffic inside prefixes (nearly none does), few enough that uniform
-/// batches spend little on the scalar step (16 cost uniform batches 5–9 % against Poptrie's
-/// on an AVX-512 Xeon: `docs/experiments/bplus.md`).
+/// batches spend little on the scalar step (`docs/experiments/bplus.md`).
 const PROBE: usize = 4;
 
 impl<A: Key> Fib<A> {
@@ -201,14 +199,14 @@ fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
 }
 
 /// The directory step of a batch's addresses from `from`, 16 at a time: one AVX-512 gather
-/// (`Dir::hops16`) or 16 branch-free scalar loads (`Dir::hops16_scalar`, measured 12–25 %
-/// faster than the one-by-one step on uniform traffic under AVX2, slower than the gather
-/// under AVX-512). Lanes whose block word holds a hop are answered by the chunk's store, the
-/// others admitted one by one; the chunk holding `from` starts at its first 16-address
-/// boundary, and its lanes before `from` (taken by the scalar step) keep their outputs and
-/// are not admitted again. Chunks go `ROUND` at a time, all their loads issued before any result is
-/// branched on, so that they are in flight together. Stops after a round the directory
-/// answered nothing of and returns the first address not yet seen.
+/// (`Dir::hops16`) or 16 branch-free scalar loads (`Dir::hops16_scalar`: faster than the
+/// one-by-one step without AVX-512, slower than the gather with it). Lanes whose block holds
+/// a hop are answered by the chunk's store, the others admitted one by one; the chunk
+/// holding `from` starts at its first 16-address boundary, and its lanes before `from` (taken
+/// by the scalar step) keep their outputs and are not admitted again. Chunks go `ROUND` at a
+/// time, all their loads issued before any result is branched on, so that they are in
+/// flight together. Stops after a round the directory answered nothing of (or at once when
+/// no block word holds a hop) and returns the first address not yet seen.
 #[inline(always)]
 fn front_by_16<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,

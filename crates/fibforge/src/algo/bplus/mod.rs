@@ -31,8 +31,9 @@
 //!   of the block passes (option `dhop`: a one-interval block holds the interval's next hop
 //!   itself, rewritten with it by updates; option `dir2`: populous blocks get a second level
 //!   on 8 more bits). A lookup tests for a block word holding a hop before decoding any
-//!   other; with AVX-512 a batch gathers 16 block words at once (`Dir::hops16`, the index
-//!   vector from `algo::top_bits`, shared with Poptrie). Batches walk the rest in lock step
+//!   other; a batch takes 16 blocks at once, with AVX-512 by one gather of a 16-bit copy of
+//!   the blocks' hops (`Dir::hops16`, the index vector from `algo::top_bits`, shared with
+//!   Poptrie), else by 16 loads of the words. Batches walk the rest in lock step
 //!   (`lookup.rs`, option `lanes`), from the root or (option `bgroup`) each lane from its
 //!   directory node, one lock step per start level.
 //! - `profile.rs`: the path of one lookup (levels, nodes, side table) and the lines per

@@ -224,10 +224,12 @@ fn batches_mixing_directory_and_tree_lanes() {
                         _ => A::ZERO,
                     })
                     .collect(),
-                // A probe the directory answers (0's block holds no route), a round of four
-                // chunks it answers nothing of (the gathers end), then directory addresses
-                // again, left to the scalar step.
-                (0..112).map(|i| if (16..80).contains(&i) { inside[i] } else { A::ZERO }).collect(),
+                // A probe and a first round of chunks the directory answers (0's block holds
+                // no route), a round of four chunks it answers nothing of (the 16-address step
+                // ends), then directory addresses again, left to the scalar step.
+                (0..160)
+                    .map(|i| if (64..128).contains(&i) { inside[i] } else { A::ZERO })
+                    .collect(),
                 // A probe the directory answers, then gathered chunks mixing hop lanes, tree
                 // lanes and the last key of the space (a block with routes).
                 (0..64)
