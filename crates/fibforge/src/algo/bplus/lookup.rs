@@ -182,19 +182,24 @@ fn batch<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
         return batch_by_start::<I, S, A, L>(fib, hops, addrs, out);
     }
     let mut lanes = Lanes::<A::T, L>::new();
+    // The count of gathered lanes, apart from `lanes` (whose address the lock step takes)
+    // so that it stays in a register between addresses.
+    let mut filled = 0;
     let probe = addrs.len().min(PROBE);
     let answered: usize = (0..probe)
-        .map(|i| usize::from(admit::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, i)))
+        .map(|i| {
+            usize::from(admit::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, &mut filled, i))
+        })
         .sum();
     let mut next = probe;
     if 2 * answered > probe {
-        next = front_by_16::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, probe);
+        next = front_by_16::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, &mut filled, probe);
     }
     for i in next..addrs.len() {
-        admit::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, i);
+        admit::<I, S, A, L>(fib, hops, addrs, out, &mut lanes, &mut filled, i);
     }
-    if lanes.len > 0 {
-        I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, &lanes, 0);
+    if filled > 0 {
+        I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, &lanes, filled, 0);
     }
 }
 
@@ -214,6 +219,7 @@ fn front_by_16<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     addrs: &[A],
     out: &mut [u32],
     lanes: &mut Lanes<A::T, L>,
+    filled: &mut usize,
     from: usize,
 ) -> usize {
     const ROUND: usize = 4;
@@ -253,7 +259,7 @@ fn front_by_16<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
             let mut mask = mask;
             while mask != 0 {
                 let i = (done + j) * 16 + mask.trailing_zeros() as usize;
-                admit::<I, S, A, L>(fib, hops, addrs, out, lanes, i);
+                admit::<I, S, A, L>(fib, hops, addrs, out, lanes, filled, i);
                 mask &= mask - 1;
             }
         }
@@ -265,8 +271,8 @@ fn front_by_16<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     (done * 16).max(from)
 }
 
-/// Address `i` of a batch: answered by the directory (true), or gathered into `lanes`,
-/// which walk in lock step once `L` are gathered.
+/// Address `i` of a batch: answered by the directory (true), or gathered into `lanes` (of
+/// which `filled` are gathered), which walk in lock step once `L` are gathered.
 #[inline(always)]
 fn admit<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     fib: &Fib<A>,
@@ -274,6 +280,7 @@ fn admit<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     addrs: &[A],
     out: &mut [u32],
     lanes: &mut Lanes<A::T, L>,
+    filled: &mut usize,
     i: usize,
 ) -> bool {
     let (addr, k) = (addrs[i], addrs[i].top());
@@ -283,12 +290,12 @@ fn admit<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
         out[i] = hop;
         return true;
     }
-    let g = lanes.len;
+    let g = *filled;
     (lanes.index[g], lanes.key[g]) = (i, k.min(A::T::MAX_BELOW));
-    lanes.len += 1;
-    if lanes.len == L {
-        I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, lanes, 0);
-        lanes.len = 0;
+    *filled += 1;
+    if *filled == L {
+        I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, lanes, L, 0);
+        *filled = 0;
     }
     false
 }
@@ -355,6 +362,7 @@ fn batch_by_start<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     out: &mut [u32],
 ) {
     let mut classes: [Lanes<A::T, L>; CLASSES] = std::array::from_fn(|_| Lanes::new());
+    let mut filled = [0usize; CLASSES];
     for (i, &addr) in addrs.iter().enumerate() {
         let k = addr.top();
         let (level, node) = match front::<S, A>(fib, hops, addr, k) {
@@ -364,18 +372,17 @@ fn batch_by_start<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
             }
             Front::Descend { level, node } => (level, node),
         };
-        let lanes = &mut classes[level];
-        let g = lanes.len;
-        (lanes.index[g], lanes.key[g], lanes.node[g]) = (i, k.min(A::T::MAX_BELOW), node);
-        lanes.len += 1;
-        if lanes.len == L {
-            I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, lanes, level);
-            lanes.len = 0;
+        let (lanes, g) = (&mut classes[level], &mut filled[level]);
+        (lanes.index[*g], lanes.key[*g], lanes.node[*g]) = (i, k.min(A::T::MAX_BELOW), node);
+        *g += 1;
+        if *g == L {
+            I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, lanes, L, level);
+            *g = 0;
         }
     }
-    for (level, lanes) in classes.iter().enumerate() {
-        if lanes.len > 0 {
-            I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, lanes, level);
+    for (level, (lanes, &n)) in classes.iter().zip(&filled).enumerate() {
+        if n > 0 {
+            I::lock_step::<S, A, L>(&mut Job { fib, hops, addrs, out }, lanes, n, level);
         }
     }
 }
@@ -390,17 +397,17 @@ struct Job<'a, S: ?Sized, A: Key> {
 }
 
 /// Lanes gathered for one lock step: the address's index in the batch, its key (clamped
-/// below `K::MAX`) and, for lanes that start below the root, their start node.
+/// below `K::MAX`) and, for lanes that start below the root, their start node. The count
+/// gathered is kept by the caller (a lock step walks the first `n`).
 struct Lanes<K, const L: usize> {
     index: [usize; L],
     key: [K; L],
     node: [usize; L],
-    len: usize,
 }
 
 impl<K: Default + Copy, const L: usize> Lanes<K, L> {
     fn new() -> Self {
-        Lanes { index: [0; L], key: [K::default(); L], node: [0; L], len: 0 }
+        Lanes { index: [0; L], key: [K::default(); L], node: [0; L] }
     }
 }
 
@@ -415,6 +422,7 @@ trait Walk: Isa {
     fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(
         job: &mut Job<'_, S, A>,
         lanes: &Lanes<A::T, L>,
+        n: usize,
         start: usize,
     );
 }
@@ -424,30 +432,32 @@ impl Walk for Portable {
     fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(
         job: &mut Job<'_, S, A>,
         lanes: &Lanes<A::T, L>,
+        n: usize,
         start: usize,
     ) {
-        lock_step::<Portable, S, A, L>(job, lanes, start)
+        lock_step::<Portable, S, A, L>(job, lanes, n, start)
     }
 }
 
-/// Walks the gathered lanes in lock step from level `start` (the root, or the level of
-/// every lane's start node), dispatched on the tree height.
+/// Walks the first `n` gathered lanes in lock step from level `start` (the root, or the
+/// level of every lane's start node), dispatched on the tree height.
 #[inline(always)]
 fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     job: &mut Job<'_, S, A>,
     lanes: &Lanes<A::T, L>,
+    n: usize,
     start: usize,
 ) {
     match job.fib.tree.height() {
-        0 => group::<I, S, A, 0, L>(job, lanes, start),
-        1 => group::<I, S, A, 1, L>(job, lanes, start),
-        2 => group::<I, S, A, 2, L>(job, lanes, start),
-        3 => group::<I, S, A, 3, L>(job, lanes, start),
-        4 => group::<I, S, A, 4, L>(job, lanes, start),
-        5 => group::<I, S, A, 5, L>(job, lanes, start),
-        6 => group::<I, S, A, 6, L>(job, lanes, start),
-        7 => group::<I, S, A, 7, L>(job, lanes, start),
-        _ => one_by_one::<I, S, A, L>(job, lanes, start),
+        0 => group::<I, S, A, 0, L>(job, lanes, n, start),
+        1 => group::<I, S, A, 1, L>(job, lanes, n, start),
+        2 => group::<I, S, A, 2, L>(job, lanes, n, start),
+        3 => group::<I, S, A, 3, L>(job, lanes, n, start),
+        4 => group::<I, S, A, 4, L>(job, lanes, n, start),
+        5 => group::<I, S, A, 5, L>(job, lanes, n, start),
+        6 => group::<I, S, A, 6, L>(job, lanes, n, start),
+        7 => group::<I, S, A, 7, L>(job, lanes, n, start),
+        _ => one_by_one::<I, S, A, L>(job, lanes, n, start),
     }
 }
 
@@ -455,15 +465,16 @@ fn lock_step<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
 /// go one by one, each from its directory node, which is cheaper than a mostly empty walk.
 const FEW_LANES: usize = 2;
 
-/// The lanes of a group each descending alone, from level `start`.
+/// The first `n` lanes of a group each descending alone, from level `start`.
 #[inline(always)]
 fn one_by_one<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     job: &mut Job<'_, S, A>,
     lanes: &Lanes<A::T, L>,
+    n: usize,
     start: usize,
 ) {
     let Job { fib, hops, addrs, out } = job;
-    for g in 0..lanes.len {
+    for g in 0..n {
         let i = lanes.index[g];
         let (level, node) = if start > 0 {
             (start, lanes.node[g])
@@ -483,22 +494,22 @@ fn one_by_one<I: Isa, S: HopSlots + ?Sized, A: Key, const L: usize>(
     }
 }
 
-/// `lanes.len` lookups in lock step from level `start` (the root when 0) through the `D`
-/// inner levels and the leaves.
+/// The lookups of the first `n` lanes in lock step from level `start` (the root when 0)
+/// through the `D` inner levels and the leaves.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // lane `g` indexes several parallel arrays
 fn group<I: Isa, S: HopSlots + ?Sized, A: Key, const D: usize, const L: usize>(
     job: &mut Job<'_, S, A>,
     lanes: &Lanes<A::T, L>,
+    n: usize,
     start: usize,
 ) {
     let Job { fib, hops, addrs, out } = job;
     let tree = &fib.tree;
-    let n = lanes.len;
     if n * FEW_LANES < L {
         // Too few lanes to pay for a walk of all `L`: most groups of uniform traffic, where
         // few addresses reach the tree, are the last of their batch and nearly empty.
-        return one_by_one::<I, S, A, L>(job, lanes, start);
+        return one_by_one::<I, S, A, L>(job, lanes, n, start);
     }
     let mut node = [0usize; L];
     if start > 0 {
@@ -622,11 +633,12 @@ mod x86 {
                 fn lock_step<S: HopSlots + ?Sized, A: Key, const L: usize>(
                     job: &mut Job<'_, S, A>,
                     lanes: &Lanes<A::T, L>,
+                    n: usize,
                     start: usize,
                 ) {
                     // SAFETY: this set's ranks are only instantiated in functions entered
                     // after runtime detection of its features (see `node::Isa`).
-                    unsafe { $entry::<S, A, L>(job, lanes, start) }
+                    unsafe { $entry::<S, A, L>(job, lanes, n, start) }
                 }
             }
 
@@ -635,9 +647,10 @@ mod x86 {
             unsafe fn $entry<S: HopSlots + ?Sized, A: Key, const L: usize>(
                 job: &mut Job<'_, S, A>,
                 lanes: &Lanes<A::T, L>,
+                n: usize,
                 start: usize,
             ) {
-                lock_step::<$isa, S, A, L>(job, lanes, start)
+                lock_step::<$isa, S, A, L>(job, lanes, n, start)
             }
         };
     }
