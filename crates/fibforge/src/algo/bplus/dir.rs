@@ -61,6 +61,12 @@ pub(super) struct Dir {
 /// A narrow entry whose block word holds no hop (or one that does not fit 16 bits).
 const NO_HOP16: u16 = u16::MAX;
 
+/// The lanes from `first` on (`first < 16`), as the mask of a 16-lane store.
+#[cfg(target_arch = "x86_64")]
+fn written_from(first: usize) -> u16 {
+    u16::MAX << first
+}
+
 /// The narrow entry of a block word.
 fn narrow_of(word: u32) -> u16 {
     match Dir::hop_in(word) {
@@ -245,9 +251,10 @@ impl Dir {
 
     /// The raw next hops of the blocks of 16 addresses into `out`, for the lanes whose block
     /// word holds one below `NO_HOP16`, read from the narrow copy; the other lanes get a
-    /// value their lookup overwrites. Returns the mask of those other lanes: a batch's
-    /// directory step with one gather, where most uniform IPv6 traffic ends. `None` when no
-    /// block word holds a hop (no directory, or no `dhop`).
+    /// value their lookup overwrites, and lanes before `first` (done by the caller) keep
+    /// theirs. Returns the mask of the lanes without a hop: a batch's directory step with
+    /// one gather, where most uniform IPv6 traffic ends. `None` when no block word holds a
+    /// hop (no directory, or no `dhop`).
     ///
     /// # Safety
     /// The CPU supports AVX-512F.
@@ -258,6 +265,7 @@ impl Dir {
         &self,
         addrs: &[A; 16],
         out: &mut [u32; 16],
+        first: usize,
     ) -> Option<u16> {
         use std::arch::x86_64::*;
         if self.narrow.is_empty() {
@@ -267,13 +275,13 @@ impl Dir {
         // lane reads bytes `2i .. 2i + 4` of the `BLOCKS + 1` entries; the entry it keeps is
         // 2-byte aligned inside them, so it never straddles a cache line and is read whole,
         // before or after a concurrent 16-bit store (the other half, the next entry, is
-        // dropped; a hop leads to no further read); `out` is 16 u32 (unaligned store).
+        // dropped; a hop leads to no further read); `out` is 16 u32 (unaligned masked store).
         unsafe {
             let index = A::top16(addrs, DIR_BITS);
             let pairs = _mm512_i32gather_epi32::<2>(index, self.narrow.as_ptr().cast());
             let none = _mm512_set1_epi32(i32::from(NO_HOP16));
             let hop = _mm512_and_si512(pairs, none);
-            _mm512_storeu_si512(out.as_mut_ptr().cast(), hop);
+            _mm512_mask_storeu_epi32(out.as_mut_ptr().cast(), written_from(first), hop);
             Some(_mm512_cmpeq_epi32_mask(hop, none))
         }
     }
@@ -285,13 +293,14 @@ impl Dir {
         &self,
         addrs: &[A; 16],
         out: &mut [u32; 16],
+        first: usize,
     ) -> Option<u16> {
         let words = self.words.as_deref().filter(|_| self.hops)?;
         let mut left = 0u16;
         for (i, (o, a)) in out.iter_mut().zip(addrs).enumerate() {
             let index = (a.top().to_u128() >> (key_bits::<A::T>() - DIR_BITS)) as usize;
             let w = words[index].load(Ordering::Relaxed);
-            *o = w & !(DIRECT | HOP);
+            *o = if i < first { *o } else { w & !(DIRECT | HOP) };
             left |= u16::from(w < DIRECT | HOP) << i;
         }
         Some(left)
@@ -307,6 +316,7 @@ impl Dir {
         &self,
         _addrs: &[A; 16],
         _out: &mut [u32; 16],
+        _first: usize,
     ) -> Option<u16> {
         None
     }

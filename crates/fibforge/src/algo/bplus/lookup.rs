@@ -225,10 +225,8 @@ fn front_by_16<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
     const ROUND: usize = 4;
     let (chunks, mut done) = (addrs.len() / 16, from / 16);
     // The first chunk's lanes before `from`: answered or admitted by the scalar step, so
-    // their outputs are put back after the chunk's store and they are not admitted again.
+    // the chunk's store leaves their outputs alone and they are not admitted again.
     let mut skip = from % 16;
-    let mut kept = [0u32; 16];
-    kept[..skip].copy_from_slice(&out[from - skip..from]);
     while done < chunks {
         let n = ROUND.min(chunks - done);
         // Per chunk, the lanes its block words did not answer.
@@ -240,19 +238,16 @@ fn front_by_16<I: Walk, S: HopSlots + ?Sized, A: Key, const L: usize>(
                 addrs[at..at + 16].try_into().expect("16 addresses"),
                 (&mut out[at..at + 16]).try_into().expect("16 outputs"),
             );
+            let skip = std::mem::take(&mut skip);
             let left = if I::GATHER {
                 // SAFETY: `GATHER` is set only for the AVX-512 walk, whose batches run inside
                 // `batch_avx512`, entered after runtime detection of AVX-512F.
-                unsafe { fib.dir.hops16(a, o) }
+                unsafe { fib.dir.hops16(a, o, skip) }
             } else {
-                fib.dir.hops16_scalar(a, o)
+                fib.dir.hops16_scalar(a, o, skip)
             };
             let Some(left) = left else { return (done * 16).max(from) };
             answered_none &= left == u16::MAX;
-            let skip = std::mem::take(&mut skip);
-            for (o, &k) in o.iter_mut().zip(&kept).take(skip) {
-                *o = k;
-            }
             *mask = left >> skip << skip;
         }
         for (j, &mask) in pending[..n].iter().enumerate() {
