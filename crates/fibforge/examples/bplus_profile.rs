@@ -155,12 +155,14 @@ fn print_paths(f: &BPlus<u128>, name: &str, addrs: &[u128]) {
     let lines = fib.level_lines();
     let mut touched: Vec<HashSet<usize>> = vec![HashSet::new(); lines.len()];
     let (mut direct, mut side, mut start) = (0usize, 0usize, 0usize);
+    let mut starts = Vec::new();
     for &a in addrs {
         let p = fib.path(a);
         if p.direct {
             direct += 1;
             continue;
         }
+        starts.push(p.start_level);
         start += p.start_level;
         side += p.side as usize;
         for (set, &node) in touched.iter_mut().zip(&p.nodes) {
@@ -182,6 +184,24 @@ fn print_paths(f: &BPlus<u128>, name: &str, addrs: &[u128]) {
     let per_level: Vec<String> =
         touched.iter().zip(&lines).map(|(t, l)| format!("{}/{}", t.len(), l)).collect();
     println!("  lines touched / lines per level: {}", per_level.join("  "));
+    print_start_levels(&starts, lines.len());
+}
+
+/// How many descents start at each level, and how many groups of 16 consecutive descents
+/// (a batch's lock step) have each level as their shallowest start: the levels a lock step
+/// from that shallowest level would skip.
+fn print_start_levels(starts: &[usize], levels: usize) {
+    let mut each = vec![0usize; levels];
+    let mut shallowest = vec![0usize; levels];
+    for &level in starts {
+        each[level] += 1;
+    }
+    for group in starts.chunks_exact(16) {
+        shallowest[group.iter().copied().min().unwrap_or(0)] += 1;
+    }
+    println!(
+        "  descents per start level: {each:?}; groups of 16 per shallowest start: {shallowest:?}"
+    );
 }
 
 fn median(v: &mut [f64]) -> f64 {
