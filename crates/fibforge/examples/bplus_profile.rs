@@ -22,7 +22,7 @@
 mod common;
 
 use common::cpu_now;
-use fibforge::algo::bplus::{BPlus, Config};
+use fibforge::algo::bplus::{BPlus, Config, LANES};
 use fibforge::algo::poptrie::{Config as PoptrieConfig, Poptrie};
 use fibforge::registry::AlgoSpec;
 use fibforge::{Compile, Lookup, Rib};
@@ -187,20 +187,21 @@ fn print_paths(f: &BPlus<u128>, name: &str, addrs: &[u128]) {
     print_start_levels(&starts, lines.len());
 }
 
-/// How many descents start at each level, and how many groups of 16 consecutive descents
-/// (a batch's lock step) have each level as their shallowest start: the levels a lock step
-/// from that shallowest level would skip.
+/// How many descents start at each level, and how many groups of `LANES` consecutive
+/// descents (a batch's lock step) have each level as their shallowest start: the levels a
+/// lock step from that shallowest level would skip.
 fn print_start_levels(starts: &[usize], levels: usize) {
     let mut each = vec![0usize; levels];
     let mut shallowest = vec![0usize; levels];
     for &level in starts {
         each[level] += 1;
     }
-    for group in starts.chunks_exact(16) {
+    for group in starts.chunks_exact(LANES) {
         shallowest[group.iter().copied().min().unwrap_or(0)] += 1;
     }
     println!(
-        "  descents per start level: {each:?}; groups of 16 per shallowest start: {shallowest:?}"
+        "  descents per start level: {each:?}; groups of {LANES} per shallowest start: \
+         {shallowest:?}"
     );
 }
 

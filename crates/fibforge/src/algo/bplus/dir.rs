@@ -61,12 +61,6 @@ pub(super) struct Dir {
 /// A narrow entry whose block word holds no hop (or one that does not fit 16 bits).
 const NO_HOP16: u16 = u16::MAX;
 
-/// The lanes from `first` on (`first < 16`), as the mask of a 16-lane store.
-#[cfg(target_arch = "x86_64")]
-fn written_from(first: usize) -> u16 {
-    u16::MAX << first
-}
-
 /// The narrow entry of a block word.
 fn narrow_of(word: u32) -> u16 {
     match Dir::hop_in(word) {
@@ -197,14 +191,11 @@ impl Dir {
         let words: Box<[AtomicU32; BLOCKS]> =
             words.into_boxed_slice().try_into().expect("one word per block");
         let sub = sub.into_iter().map(AtomicU32::new).collect();
-        let narrow = match hops {
-            true => words
-                .iter()
-                .map(|w| narrow_of(w.load(Ordering::Relaxed)))
-                .chain([NO_HOP16])
-                .map(AtomicU16::new)
-                .collect(),
-            false => Box::new([]) as Box<[AtomicU16]>,
+        let narrow: Box<[AtomicU16]> = if hops {
+            let entries = words.iter().map(|w| narrow_of(w.load(Ordering::Relaxed)));
+            entries.chain([NO_HOP16]).map(AtomicU16::new).collect()
+        } else {
+            Box::new([])
         };
         Dir { words: Some(words), sub, hops, narrow }
     }
@@ -281,13 +272,15 @@ impl Dir {
             let pairs = _mm512_i32gather_epi32::<2>(index, self.narrow.as_ptr().cast());
             let none = _mm512_set1_epi32(i32::from(NO_HOP16));
             let hop = _mm512_and_si512(pairs, none);
-            _mm512_mask_storeu_epi32(out.as_mut_ptr().cast(), written_from(first), hop);
+            // Lanes `first..16` only (`first < 16`): the caller's lanes keep their outputs.
+            _mm512_mask_storeu_epi32(out.as_mut_ptr().cast(), u16::MAX << first, hop);
             Some(_mm512_cmpeq_epi32_mask(hop, none))
         }
     }
 
-    /// [`Dir::hops16`] with one scalar load of the block word per lane and no branch: the
-    /// same mask and answers, for instruction sets without a gather that pays.
+    /// [`Dir::hops16`] with one scalar load of the block word per lane and no branch, for
+    /// instruction sets without a gather that pays: the same answers, and lanes whose hop
+    /// does not fit 16 bits are answered here too rather than left to their own step.
     #[inline(always)]
     pub(super) fn hops16_scalar<A: super::Key>(
         &self,
