@@ -61,8 +61,10 @@ fn dpdk() -> Result<String, String> {
         return Err("disabled at build time by FIBFORGE_NO_DPDK".into());
     }
     let lib = pkg_config::Config::new().cargo_metadata(false).probe("libdpdk").map_err(|e| {
+        watch_pkg_config_dirs();
         format!(
-            "libdpdk was not found by pkg-config at build time ({})",
+            "libdpdk was not found by pkg-config at build time ({}); install libdpdk-dev and \
+             pkg-config, and the next build picks it up",
             first_line(&e.to_string())
         )
     })?;
@@ -98,8 +100,26 @@ fn dpdk() -> Result<String, String> {
     Ok(lib.version)
 }
 
+/// Reruns this script when a `.pc` file appears in pkg-config's search path, so that
+/// installing DPDK after a first build is noticed without a `cargo clean`.
+fn watch_pkg_config_dirs() {
+    let listed = std::process::Command::new("pkg-config")
+        .args(["--variable", "pc_path", "pkg-config"])
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .unwrap_or_default();
+    let extra = std::env::var("PKG_CONFIG_PATH").unwrap_or_default();
+    let dirs = listed.trim().split(':').chain(extra.split(':'));
+    // A path that does not exist would rerun the script on every build.
+    for dir in dirs.filter(|d| !d.is_empty() && std::path::Path::new(d).is_dir()) {
+        println!("cargo::rerun-if-changed={dir}");
+    }
+}
+
+/// The first non-empty line of a message (pkg-config's errors start with an empty one).
 fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").replace(['\n', '\r'], " ")
+    s.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("").to_string()
 }
 
 /// The commit of the checkout being built (empty outside git), with the files whose change
