@@ -64,7 +64,7 @@ fn dpdk() -> Result<String, String> {
         watch_pkg_config_dirs();
         format!(
             "libdpdk was not found by pkg-config at build time ({}); install libdpdk-dev and \
-             pkg-config, and the next build picks it up",
+             pkg-config and build again (`cargo clean -p fibforge-bench` if it is not noticed)",
             first_line(&e.to_string())
         )
     })?;
@@ -103,12 +103,16 @@ fn dpdk() -> Result<String, String> {
 /// Reruns this script when a `.pc` file appears in pkg-config's search path, so that
 /// installing DPDK after a first build is noticed without a `cargo clean`.
 fn watch_pkg_config_dirs() {
+    // Without pkg-config itself, the directories where Debian's packages put `.pc` files.
+    const USUAL: &str = "/usr/local/lib/pkgconfig:/usr/lib/x86_64-linux-gnu/pkgconfig:\
+                         /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/lib/pkgconfig:/usr/share/pkgconfig";
     let listed = std::process::Command::new("pkg-config")
         .args(["--variable", "pc_path", "pkg-config"])
         .output()
         .ok()
+        .filter(|o| o.status.success())
         .and_then(|o| String::from_utf8(o.stdout).ok())
-        .unwrap_or_default();
+        .unwrap_or_else(|| USUAL.to_string());
     let extra = std::env::var("PKG_CONFIG_PATH").unwrap_or_default();
     let dirs = listed.trim().split(':').chain(extra.split(':'));
     // A path that does not exist would rerun the script on every build.
