@@ -60,14 +60,18 @@ fn dpdk() -> Result<String, String> {
     if std::env::var_os("FIBFORGE_NO_DPDK").is_some_and(|v| v != "0") {
         return Err("disabled at build time by FIBFORGE_NO_DPDK".into());
     }
-    let lib = pkg_config::Config::new().cargo_metadata(false).probe("libdpdk").map_err(|e| {
-        watch_pkg_config_dirs();
-        format!(
-            "libdpdk was not found by pkg-config at build time ({}); install libdpdk-dev and \
-             pkg-config and build again (`cargo clean -p fibforge-bench` if it is not noticed)",
-            first_line(&e.to_string())
-        )
-    })?;
+    let lib = match pkg_config::Config::new().cargo_metadata(false).probe("libdpdk") {
+        Ok(lib) => lib,
+        Err(e) => {
+            watch_pkg_config_dirs();
+            return Err(format!(
+                "libdpdk was not found by pkg-config at build time ({}); install libdpdk-dev \
+                 and pkg-config and build again (`cargo clean -p fibforge-bench` if it is not \
+                 noticed)",
+                first_line(&e.to_string())
+            ));
+        }
+    };
     // The raw cflags carry `-include rte_config.h` and `-march=...`, which the parsed
     // include paths do not.
     let cflags = std::process::Command::new("pkg-config")

@@ -154,7 +154,8 @@ fn print_paths(f: &BPlus<u128>, name: &str, addrs: &[u128]) {
     let fib = f.view();
     let lines = fib.level_lines();
     let mut touched: Vec<HashSet<usize>> = vec![HashSet::new(); lines.len()];
-    let (mut direct, mut side, mut start) = (0usize, 0usize, 0usize);
+    let (mut direct, mut side) = (0usize, 0usize);
+    // The start level of every descent (addresses the directory does not answer).
     let mut starts = Vec::new();
     for &a in addrs {
         let p = fib.path(a);
@@ -163,13 +164,13 @@ fn print_paths(f: &BPlus<u128>, name: &str, addrs: &[u128]) {
             continue;
         }
         starts.push(p.start_level);
-        start += p.start_level;
         side += p.side as usize;
         for (set, &node) in touched.iter_mut().zip(&p.nodes) {
             set.insert(node);
         }
     }
-    let descend = addrs.len() - direct;
+    let descend = starts.len().max(1) as f64;
+    let start = starts.iter().sum::<usize>() as f64 / descend;
     println!(
         "  paths of {name}: {} addresses; {:.1} % answered by the directory; the others read {} \
          tree lines from the root or {:.2} from the directory's level {:.2} (single lookups, and \
@@ -177,9 +178,9 @@ fn print_paths(f: &BPlus<u128>, name: &str, addrs: &[u128]) {
         addrs.len(),
         100.0 * direct as f64 / addrs.len() as f64,
         lines.len(),
-        lines.len() as f64 - start as f64 / descend.max(1) as f64,
-        start as f64 / descend.max(1) as f64,
-        100.0 * side as f64 / descend.max(1) as f64
+        lines.len() as f64 - start,
+        start,
+        100.0 * side as f64 / descend
     );
     let per_level: Vec<String> =
         touched.iter().zip(&lines).map(|(t, l)| format!("{}/{}", t.len(), l)).collect();
