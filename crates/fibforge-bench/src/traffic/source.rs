@@ -174,7 +174,11 @@ impl<A: Copy + Send + Sync> AddrGen<A> for ArrayGen<A> {
         }
         a
     }
-    /// Copies runs of the array (wrapping around as often as needed).
+    /// Copies runs of the array (wrapping around as often as needed), then asks for the
+    /// lines of the next fill, as a poll loop prefetches the next burst's headers: a trace
+    /// larger than L2 otherwise charges a miss per line to the copy, where no lookup overlaps
+    /// it, and the faster the structure the larger that share of its batch rate
+    /// (`fibforge/examples/batch_feed.rs`; docs/experiments/bench.md).
     #[inline(always)]
     fn fill(&mut self, out: &mut [A]) {
         let mut done = 0;
@@ -187,6 +191,26 @@ impl<A: Copy + Send + Sync> AddrGen<A> for ArrayGen<A> {
                 self.pos = 0;
             }
         }
+        let next = self.pos..(self.pos + out.len()).min(self.addrs.len());
+        prefetch_lines(&self.addrs[next]);
+    }
+}
+
+/// Hints that every cache line of `items` will be read soon.
+#[inline(always)]
+fn prefetch_lines<T>(items: &[T]) {
+    const LINE: usize = 64;
+    let (start, bytes) = (items.as_ptr().cast::<u8>(), size_of_val(items));
+    for offset in (0..bytes).step_by(LINE) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: SSE is part of the x86_64 baseline, and a prefetch of any address is
+            // only a hint: it cannot fault or change memory (this one lies inside `items`).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(offset).cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (start, offset);
     }
 }
 
