@@ -1,8 +1,8 @@
 //! How a batch's addresses reach `lookup_batch`, and what that costs a fast structure: the
-//! addresses read in place from the trace, copied into a batch buffer (as `fibforge bench`'s
-//! batch loop did until 2026-12-07), or copied with the next batch's lines prefetched (as it
-//! does since). Traffic as the bench's `in-prefix`: 4 MiB of addresses, each in a random
-//! table prefix, cycled, so the trace streams from beyond L2.
+//! addresses read in place from the trace, copied into a batch buffer (the bench's earlier
+//! feed), or copied with the next batch's lines prefetched (the bench's feed now,
+//! `ArrayGen::fill`). Traffic as the bench's `in-prefix`: 4 MiB of IPv6 addresses, each in a
+//! random table prefix, cycled, so the trace streams from beyond L2.
 //!
 //! ```sh
 //! cargo run --release -p fibforge --example batch_feed -- TABLE [ALGO] [ROUNDS]
@@ -106,8 +106,12 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let table = args.next().expect("usage: batch_feed TABLE [ALGO] [ROUNDS]");
     let algo: AlgoSpec = args.next().as_deref().unwrap_or("bplus").parse().expect("algorithm");
-    let rounds: usize = args.next().map_or(60, |r| r.parse().expect("rounds"));
+    let rounds: usize = args.next().map_or(60, |r| r.parse().expect("rounds")).max(1);
     let rib = fibforge_io::read_table(table.as_ref(), &ReadConfig::default()).expect("table").v6;
+    if rib.is_empty() {
+        eprintln!("{table}: no IPv6 routes, so no in-prefix traffic");
+        std::process::exit(1);
+    }
     let fib = build(&algo, &rib).expect("build");
     let mut rng = fibforge::verify::XorShift64::new(7);
     let trace = fibforge::verify::in_prefix(&rib, &mut rng, (4 << 20) / size_of::<u128>());
