@@ -13,9 +13,11 @@ PYTHON=${PYTHON:-python3}
 
 # The library, binary and integration tests, then the doc tests; the examples are not built
 # here (they are benchmark harnesses; `cargo clippy --all-targets` in CI compiles them).
-# `--tests` honours `test = false` (fibforge-py's Rust side has no tests: pytest covers it),
-# where `--lib` would build its empty test harness; the doc tests skip it for the same reason.
-cargo test --workspace --tests "$@"
+# fibforge-py has no Rust tests (pytest covers it), and both commands leave it out: `--doc`
+# would build its doc tests despite `doctest = false`, and the same selection in both keeps
+# one feature resolution (pyo3 adds features to syn and num-traits), so the doc tests reuse
+# the first command's build instead of compiling every crate a second time.
+cargo test --workspace --exclude fibforge-py --tests "$@"
 cargo test --workspace --exclude fibforge-py --doc "$@"
 
 if ! "$PYTHON" -c "import maturin, numpy, pytest" 2>/dev/null; then
