@@ -14,7 +14,7 @@
 
 use fibforge::registry::{AlgoSpec, build};
 use fibforge::{Lookup, NextHop};
-use fibforge_bench::timing::BATCH;
+use fibforge_bench::timing::{BATCH, Spread};
 use fibforge_bench::traffic::{AddrGen, GenUser, TrafficSource, draw_in_prefix};
 use fibforge_io::ReadConfig;
 use std::hint::black_box;
@@ -85,9 +85,8 @@ fn rate(feed: Feed, f: &dyn Lookup<u128>, source: &TrafficSource<u128>, trace: &
     n as f64 / start.elapsed().as_secs_f64() / 1e6
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+fn median(v: Vec<f64>) -> f64 {
+    Spread::of(&v).expect("at least one round").median
 }
 
 fn main() {
