@@ -1,3 +1,4 @@
+#![warn(clippy::undocumented_unsafe_blocks)]
 //! fibforge-bench: the benchmark method of the papers, as a library behind `fibforge bench` and
 //! `fibforge replay`.
 //!

@@ -1,3 +1,4 @@
+#![warn(clippy::undocumented_unsafe_blocks)]
 //! fibforge-c: the C ABI of fibforge, declared and documented in `include/fibforge.h`.
 //!
 //! Opaque handles for IPv4 (`fibforge_table4`, `fibforge_reader4`) and IPv6 tables

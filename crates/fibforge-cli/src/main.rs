@@ -1,3 +1,4 @@
+#![warn(clippy::undocumented_unsafe_blocks)]
 //! `fibforge`: build, check and measure longest-prefix-match structures on real tables.
 //!
 //! Each subcommand lives in `cmd/<name>.rs`. User mistakes (missing files, malformed tables,

@@ -1,3 +1,4 @@
+#![warn(clippy::undocumented_unsafe_blocks)]
 //! fibforge-io: reading routing data.
 //!
 //! - [`open()`]: any file, plain, gzip or bzip2, chosen by content (magic bytes), not by name;

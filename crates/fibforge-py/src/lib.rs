@@ -1,3 +1,4 @@
+#![warn(clippy::undocumented_unsafe_blocks)]
 //! fibforge-py: the `fibforge` Python module (PyO3 + numpy), built with maturin
 //! (`pyproject.toml` in this folder).
 //!

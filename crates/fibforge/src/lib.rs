@@ -1,4 +1,4 @@
-#![warn(missing_docs, unreachable_pub)]
+#![warn(missing_docs, unreachable_pub, clippy::undocumented_unsafe_blocks)]
 //! fibforge: longest-prefix-match (IP routing table lookup) structures from the research
 //! literature, compiled from one RIB and verified against it.
 //!

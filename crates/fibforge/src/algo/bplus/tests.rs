@@ -631,8 +631,8 @@ fn node_ranks_agree_across_instruction_sets() {
             );
             #[cfg(target_arch = "x86_64")]
             for isa in isas() {
-                // SAFETY: `isas` lists only the sets this CPU has.
                 let case = RankCase { l64: &line64, x64, l32: &line32, x32 };
+                // SAFETY: `isas` lists only the sets this CPU has.
                 let got = unsafe { simd_ranks(&case, isa) };
                 assert_eq!(got, want, "{} x64={x64:#x} x32={x32:#x} {k64:x?} {k32:x?}", isa.name());
             }

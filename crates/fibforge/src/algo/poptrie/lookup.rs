@@ -58,7 +58,7 @@ impl<A: Key, L: Leaf, N: Record> Core<A, L, N> {
     /// `node` is a published node record (or a fan-out copy of one).
     #[inline(always)]
     unsafe fn walk_to_leaf(&self, mut node: N, mut k: A::Cursor) -> u32 {
-        // SAFETY (whole function): indices come from the structure's invariants — a set
+        // SAFETY: for the whole walk, indices come from the structure's invariants — a set
         // vector bit has a child at base1 + rank - 1 < base1 + popcount(vector), and a leaf
         // slot's rank in `leaf_starts` is at least 1 (the first leaf slot always sets its
         // bit), so base0 + rank - 1 lies in the node's leaf block.
@@ -381,6 +381,7 @@ impl<A: Key, L: Leaf, N: Record> Core<A, L, N> {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => unsafe { self.lookup_batch_x86(addrs, out) },
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above; `Avx512` is only chosen when the CPU has `avx512f` too.
             Isa::Avx512 => unsafe { self.lookup_batch_avx512(addrs, out) },
             _ => self.lookup_batch_inline::<false>(addrs, out),
         }
