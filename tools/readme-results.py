@@ -26,8 +26,7 @@ from collections import OrderedDict
 # plain trie for scale, and the peers (DPDK's reference rows, Go's bart, two Rust crates).
 SHORT = [
     ("poptrie", "fibforge"), ("bplus", "fibforge"), ("dxr18", "fibforge"),
-    ("sail_l", "fibforge"), ("dir24_8", "fibforge"), ("cpe_var", "fibforge"),
-    ("radix", "fibforge"), ("rte_lpm", "dpdk"), ("rte_fib", "dpdk"),
+    ("sail_l", "fibforge"), ("dir24_8", "fibforge"), ("radix", "fibforge"), ("rte_lpm", "dpdk"), ("rte_fib", "dpdk"),
     ("rte_lpm6", "dpdk"), ("rte_fib6_avx512", "dpdk"), ("bart", "bart"),
     ("prefix_trie", "prefix-trie"), ("poptrie_crate", "poptrie"),
 ]
@@ -100,6 +99,8 @@ def machine_line(report):
     commit = (run.get("git_commit") or "unknown")[:7]
     flags = m.get("flags", [])
     isa = "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else m.get("arch", "")
+    caches = ", ".join(f"{c['size']} L{c['level']}{'d' if c.get('kind') == 'Data' else ''}"
+                       for c in m.get("caches", []) if c.get("kind") != "Instruction")
     tables = ", ".join(
         f"`{t['name']}` ({t['ipv4_prefixes'] + t['ipv6_prefixes']:,} routes)"
         for t in report.get("tables", []))
@@ -108,8 +109,9 @@ def machine_line(report):
     rows = [r for r in report["results"] if r.get("mismatches") is not None]
     bad = sum(r["mismatches"] for r in rows)
     load = run.get("load_before")
-    return (f"Command `{command}`, run {when} (commit {commit}) on {m.get('cpu_model', '?')}, "
-            f"{m.get('logical_cpus', '?')} logical CPUs, {isa}"
+    return (f"Command `{command}`, run {when} (commit {commit}) on {m.get('cpu_model', '?')}"
+            + (f" ({caches})" if caches else "") + ", "
+            + f"{m.get('logical_cpus', '?')} logical CPUs, {isa}"
             + (f" (load average {load[0]:.2f} at the start)" if load else "")
             + f"; tables {tables}; medians of {repeats or '?'} repeats, "
             f"every row verified against the RIB before timing ({bad} mismatches).")
