@@ -5,8 +5,8 @@ use crate::algo::bloom::{BloomConfig, BloomFib, BloomKey};
 use crate::algo::poptrie::{self, Key, Poptrie};
 use crate::algo::sail::SailL;
 use crate::fib::{Compile, Lookup};
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 
 /// Address families an export can hold: both, through the traits of the three structures.
 pub trait ExportKey: Key + BloomKey {}

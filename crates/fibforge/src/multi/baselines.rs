@@ -9,8 +9,8 @@ use super::merged::{MergedConfig, MergedTrie};
 use super::overlap::{OverlapConfig, TrieOverlap};
 use crate::addr::Address;
 use crate::fib::BuildError;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 
 /// The comparators' names with their options.
 pub const NAMES: &[(&str, &str)] = &[

@@ -41,9 +41,9 @@ use super::{MultiLookup, VrfId};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
-use crate::registry::AlgoSpec;
-use crate::registry::bad_option as bad;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
+use crate::spec::bad;
 use std::marker::PhantomData;
 
 pub use super::trie_shape::Braid;

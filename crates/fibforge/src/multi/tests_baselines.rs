@@ -13,8 +13,8 @@ use crate::fib::BuildError;
 use crate::multi::generate::{Perturbation, perturbed_tables};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 use proptest::prelude::*;
 
 /// Every comparator and the options that change its layout.

@@ -6,13 +6,11 @@
 //! algos`, family checks, option errors and [`build`] all read it. Each algorithm's `Config`
 //! parses its own options in its own module (`Config::from_spec`).
 
-mod spec;
+mod many;
 mod table;
 
-pub use spec::{AlgoSpec, SpecError, split_list};
+pub use crate::spec::{AlgoSpec, SpecError, split_list};
 pub use table::ALGORITHMS;
-
-pub(crate) use spec::bad as bad_option;
 
 use crate::addr::{Address, Family};
 use crate::fib::{BuildError, Lookup};

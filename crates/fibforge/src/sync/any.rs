@@ -11,8 +11,8 @@ use crate::algo::{bplus, poptrie};
 use crate::fib::{BuildError, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 use std::fmt;
 
 /// An address family both updatable structures support (IPv4 and IPv6).
@@ -46,7 +46,7 @@ impl Structure {
     pub fn parse<A: AnyKey>(text: &str) -> Result<Structure, StructureError> {
         let err = |reason: String| StructureError { text: text.into(), reason };
         let spec: AlgoSpec =
-            text.parse().map_err(|e: crate::registry::SpecError| err(e.to_string()))?;
+            text.parse().map_err(|e: crate::spec::SpecError| err(e.to_string()))?;
         let structure = if spec.name == "bplus" {
             bplus::Config::from_spec(&spec).map(Structure::BPlus)
         } else {

@@ -49,8 +49,8 @@ mod tests;
 use crate::addr::Address;
 use crate::fib::{BuildError, Compile, Lookup};
 use crate::nexthop::NextHop;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 
 /// Build options (`bsearch:lanes=N`).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -52,7 +52,7 @@ mod level;
 impl BslConfig {
     /// The configuration `spec` names: `levels=K` (expand to K lengths; 0 or absent: every
     /// route length), `lengths=L1/L2/…` (expand to these lengths), `first=hash|array`.
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("bsl", &["levels", "lengths", "first"])?;
         let levels = spec.get_u32("bsl", "levels", 0)?;
         let lengths = spec.options.get("lengths").map(|v| parse_lengths(v)).transpose()?;

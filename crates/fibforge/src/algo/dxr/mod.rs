@@ -67,7 +67,7 @@ mod update;
 impl DxrConfig {
     /// The configuration `spec` names: `dxr16` or `dxr18`, options `short=on|off` (the short
     /// range format, IPv4 only) and `k=N` (direct-table bits, overriding the name's).
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         let (name, k) = if spec.name == "dxr18" { ("dxr18", 18) } else { ("dxr16", 16) };
         spec.check_options(name, &["short", "k"])?;
         Ok(DxrConfig { k: spec.get_u32(name, "k", k)?, short: spec.get_bool(name, "short", true)? })

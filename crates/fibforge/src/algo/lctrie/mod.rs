@@ -64,8 +64,8 @@ mod tests;
 use crate::addr::Address;
 use crate::fib::{BuildError, Compile, Lookup};
 use crate::nexthop::NextHop;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 
 /// The leaf address of an empty trie, and the end of a `pre` chain.
 const NONE: u32 = u32::MAX;

@@ -65,8 +65,8 @@ mod tests;
 
 use crate::fib::{BuildError, Compile, Lookup};
 use crate::nexthop::NextHop;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 use maptable::{MASK_BITS, MapTable};
 
 /// Bit 31 of a pointer: a chunk of the next level, not a next hop.

@@ -277,7 +277,7 @@ impl<A: Address> Incremental<A> for Miht<A> {
 
 impl MihtConfig {
     /// The configuration `spec` names: options `k=N` (key bits), `m=16|32` (B+ tree order).
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("miht", &["k", "m"])?;
         let opt = |key| spec.options.get(key).map(|_| spec.get_u32("miht", key, 0)).transpose();
         Ok(MihtConfig { k: opt("k")?, m: opt("m")? })

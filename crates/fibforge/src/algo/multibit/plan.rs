@@ -146,7 +146,7 @@ impl TrieConfig {
     /// The configuration `spec` names (`cpe_fixed` or `cpe_var`: the strides per level or per
     /// node) with options `levels=K`, `packed=on|off`, `maxstride=S`, and whether it asks for
     /// the leaf-pushed trie (`leafpush=on`, the default) or the updatable one.
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<(Self, bool), BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<(Self, bool), BuildError> {
         let variable = spec.name == "cpe_var";
         let name = if variable { "cpe_var" } else { "cpe_fixed" };
         spec.check_options(name, &["levels", "leafpush", "packed", "maxstride"])?;

@@ -3,7 +3,7 @@
 
 use super::tests::{arb_table, assert_same, hop, probes, rib_from, supported_isas};
 use super::*;
-use crate::registry::AlgoSpec;
+use crate::spec::AlgoSpec;
 use proptest::prelude::*;
 
 fn basic(s: u32, aggregate: bool, narrow_dir: bool) -> Config {

@@ -96,7 +96,7 @@ impl Config {
     /// The configuration `spec` names (`poptrie`, `poptrie0`, `poptrie16`, `poptrie18` with
     /// options `s`, `aggregate`, `leafvec`, `dir16`, `fanout` and `isa`), or `None` when
     /// `spec` is another algorithm.
-    pub fn from_spec<A: Key>(spec: &crate::registry::AlgoSpec) -> Option<Result<Self, BuildError>> {
+    pub fn from_spec<A: Key>(spec: &crate::spec::AlgoSpec) -> Option<Result<Self, BuildError>> {
         let default = Config::for_family::<A>();
         let s = match spec.name.as_str() {
             "poptrie" => default.s,
@@ -125,7 +125,7 @@ impl Config {
 /// Poptrie's `fanout=on|off`: IPv6 only (the IPv4 lookup has no fan-out path), and only
 /// with `leafvec` (a basic record cannot stand for a leaf slot: `fanout.rs`).
 fn fanout_option<A: Key>(
-    spec: &crate::registry::AlgoSpec,
+    spec: &crate::spec::AlgoSpec,
     default: bool,
     leafvec: bool,
 ) -> Result<bool, BuildError> {
@@ -393,7 +393,7 @@ impl<A: Key> Poptrie<A> {
     /// update unlinks are reused only after a grace period of that domain (readers are online
     /// or pinned around their lookups, as [`crate::sync::Table`]'s readers are). The arenas
     /// get 1/8 spare capacity, so updates rarely have to copy them.
-    pub fn defer_reclamation(&mut self, grace: crate::sync::grace::Grace) {
+    pub fn defer_reclamation(&mut self, grace: crate::qsbr::Grace) {
         self.reclaim.share(grace);
         self.reserve_headroom();
     }

@@ -180,8 +180,9 @@ pub(crate) fn choose_wide(
 
 impl SailConfig {
     /// The configuration `spec` names (any SAIL variant): `width=auto|16|32`.
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
-        let algo = crate::registry::info(&spec.name).map_or("sail", |a| a.name);
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
+        const VARIANTS: [&str; 4] = ["sail_b", "sail_u", "sail_l", "sail_m"];
+        let algo = VARIANTS.into_iter().find(|v| *v == spec.name).unwrap_or("sail");
         spec.check_options(algo, &["width"])?;
         let width = match spec.options.get("width") {
             Some(w) => Width::parse(algo, w)?,

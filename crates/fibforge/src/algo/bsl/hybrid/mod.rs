@@ -41,7 +41,7 @@
 mod build;
 impl HybridConfig {
     /// The configuration `spec` names: `stride=4|8` (bits per trie level), `packed=on|off`.
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         let default = HybridConfig::default();
         spec.check_options("bsl_hybrid", &["stride", "packed"])?;
         Ok(HybridConfig {
