@@ -9,7 +9,7 @@
 
 use crate::convert::Mode;
 use crate::load::{read_config, read_error};
-use fibforge::export::{Algorithm, ExportError, ExportKey};
+use fibforge::export::{ExportError, ExportKey};
 use fibforge::registry::{self, AlgoSpec};
 use fibforge::{Family, Rib};
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -31,9 +31,10 @@ pub fn export(
     peer_as: Option<u32>,
 ) -> PyResult<()> {
     let spec: AlgoSpec = algo.parse().map_err(|e| PyValueError::new_err(format!("{e}")))?;
-    if Algorithm::from_name(&spec.name).is_none() {
+    if registry::export_format(&spec.name).is_none() {
         return Err(PyValueError::new_err(format!(
-            "algo={algo:?}: no export for this algorithm (sail_l, poptrie and bloomfwd have one)"
+            "algo={algo:?}: no export for this algorithm ({} have one)",
+            registry::exporters()
         )));
     }
     registry::check(&spec).map_err(|e| PyValueError::new_err(e.to_string()))?;

@@ -38,7 +38,7 @@ mod left_right;
 mod reader;
 
 pub use crate::qsbr::{Concurrent, Grace, Registration, SETTLE_WAIT, Ticket};
-pub use any::{AnyKey, AnyReader, AnyTable, STRUCTURES, Structure, StructureError};
+pub use any::{AnyKey, AnyReader, AnyTable, Structure};
 pub use left_right::LeftRight;
 pub use reader::{Pinned, Reader};
 

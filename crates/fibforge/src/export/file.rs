@@ -31,22 +31,13 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
-    /// The registry name.
+    /// The format's name for it (its registry row's name; the registry maps names and
+    /// aliases to formats: `registry::export_format`).
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::SailL => "sail_l",
             Algorithm::Poptrie => "poptrie",
             Algorithm::Bloomfwd => "bloomfwd",
-        }
-    }
-
-    /// The algorithm a registry name (without options) exports as, if any.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "sail_l" => Some(Algorithm::SailL),
-            "poptrie" | "poptrie0" | "poptrie16" | "poptrie18" => Some(Algorithm::Poptrie),
-            "bloomfwd" => Some(Algorithm::Bloomfwd),
-            _ => None,
         }
     }
 
