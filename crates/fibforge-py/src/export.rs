@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 /// Compiles the table at `path` and writes its export to `out` (see the module docs).
 #[pyfunction]
-#[pyo3(signature = (path, out, algo = "poptrie", family = "auto", value = "next_hop", peer = None, peer_as = None))]
+#[pyo3(signature = (path, out, algo = crate::algos::DEFAULT_ALGO, family = "auto", value = "next_hop", peer = None, peer_as = None))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments, as `Table.load`'s.
 pub fn export(
     py: Python<'_>,

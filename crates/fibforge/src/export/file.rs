@@ -236,7 +236,7 @@ impl ExportFile {
         bytes.starts_with(&MAGIC)
     }
 
-    /// Parses and checks the container (not yet the structure: see [`import`]).
+    /// Parses and checks the container (not yet the structure: see [`import`](super::import()).
     pub fn from_bytes(b: &[u8]) -> Result<Self, ExportError> {
         if b.len() < HEADER_BYTES {
             return Err(malformed(format!("{} bytes, shorter than the header", b.len()), 0));

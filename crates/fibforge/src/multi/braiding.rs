@@ -52,10 +52,13 @@ const NAME: &str = "trie_braiding";
 
 /// Trie Braiding options (`braid=optimal|greedy|off`, default optimal).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BraidingConfig {
+pub struct Config {
     /// How braiding bits are chosen.
     pub braid: Braid,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type BraidingConfig = Config;
 
 impl BraidingConfig {
     /// Parses `braid=optimal|greedy|off` (`on` is `optimal`).

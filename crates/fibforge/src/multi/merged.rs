@@ -47,10 +47,13 @@ const NAME: &str = "merged_trie";
 
 /// Merged Trie options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MergedConfig {
+pub struct Config {
     /// Push every table's next hops to the leaves (`leafpush=on`).
     pub leaf_push: bool,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type MergedConfig = Config;
 
 impl MergedConfig {
     /// Parses `leafpush=on|off`.

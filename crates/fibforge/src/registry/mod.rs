@@ -40,6 +40,10 @@ use crate::addr::{Address, Family};
 use crate::fib::{BuildError, Lookup};
 use crate::rib::Rib;
 
+/// The structure used when none is named: the default of `sync::Table`, `fibforge lookup`,
+/// the bindings' `algo=` and the benchmark's API rows.
+pub const DEFAULT: &str = "poptrie";
+
 /// What a builder returns: the compiled structure behind the registry's trait object.
 pub type Built<A> = Result<Box<dyn Lookup<A>>, BuildError>;
 
@@ -199,6 +203,9 @@ pub fn build<A: RegistryFamily>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
         None => Err(unavailable::<A>(&spec.name)),
     }
 }
+
+#[cfg(test)]
+mod tests_caps;
 
 #[cfg(test)]
 mod tests {

@@ -178,7 +178,7 @@ pub enum Expansion {
 
 /// Build parameters of a [`BloomFib`]; `Default` is Bloomfwd.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BloomConfig {
+pub struct Config {
     /// Which algorithm.
     pub variant: Variant,
     /// Target false-positive rate of each filter, in (0, 1).
@@ -193,6 +193,9 @@ pub struct BloomConfig {
     /// The batch hashing's instruction set; `None` detects it ([`Isa::detect`]).
     pub isa: Option<Isa>,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type BloomConfig = Config;
 
 impl Default for BloomConfig {
     fn default() -> Self {

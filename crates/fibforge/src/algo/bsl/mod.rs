@@ -100,7 +100,7 @@ pub const MAX_ARRAY_BITS: u32 = 20;
 
 /// Build options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BslConfig {
+pub struct Config {
     /// Expand to this many lengths chosen by the CPE dynamic program (`None`: search every
     /// distinct route length).
     pub levels: Option<u32>,
@@ -109,6 +109,9 @@ pub struct BslConfig {
     /// How the table of the shortest searched length is stored.
     pub first: FirstLevel,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type BslConfig = Config;
 
 /// How the table of the shortest searched length is stored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -97,12 +97,15 @@ const MIN_SIZE_BITS: u32 = 2;
 
 /// Build options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DxrConfig {
+pub struct Config {
     /// Bits of the direct table index (16 for D16R, 18 for D18R).
     pub k: u32,
     /// Use the short range format where it fits (IPv4 only; ignored for IPv6).
     pub short: bool,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type DxrConfig = Config;
 
 impl Default for DxrConfig {
     fn default() -> Self {

@@ -74,13 +74,16 @@ const MAX_BRANCH: u32 = 20;
 
 /// Build options.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LcTrieConfig {
+pub struct Config {
     /// The fill factor: a node branches on `b` bits when at least `fill · 2^b` of its 2^b
     /// subtries are non-empty.
     pub fill: f64,
     /// The root's branching factor in bits; 0 lets the fill factor decide.
     pub root: u32,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type LcTrieConfig = Config;
 
 impl Default for LcTrieConfig {
     /// The journal paper's experimental setting: fill factor 0.5, root branch 16.

@@ -53,12 +53,15 @@ use std::collections::BTreeMap;
 
 /// Parameters of a (k, m)-MIHT; `None` picks the family's default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MihtConfig {
+pub struct Config {
     /// Key length in bits (default 16 for IPv4, 32 for IPv6).
     pub k: Option<u32>,
     /// B+ tree order, 16 or 32 (default 16 for IPv4, 32 for IPv6).
     pub m: Option<u32>,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type MihtConfig = Config;
 
 /// The B+ tree, of one of the two supported orders.
 #[derive(Clone, Debug)]

@@ -24,7 +24,7 @@ pub const DEFAULT_UPDATABLE_MAX_STRIDE: u32 = 17;
 
 /// How to build an expanded trie.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TrieConfig {
+pub struct Config {
     /// Most levels; `None`: [`DEFAULT_IPV4_LEVELS`] or [`DEFAULT_IPV6_LEVELS`].
     pub levels: Option<u32>,
     /// Per-node strides (variable-stride program) instead of per-level ones.
@@ -38,6 +38,9 @@ pub struct TrieConfig {
     /// (read by the registry, which picks the type; the tries themselves ignore it).
     pub leaf_pushed: bool,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type TrieConfig = Config;
 
 impl Default for TrieConfig {
     fn default() -> Self {

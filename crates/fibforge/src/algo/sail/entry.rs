@@ -41,10 +41,13 @@ impl Width {
 
 /// Build options shared by the three SAIL variants.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct SailConfig {
+pub struct Config {
     /// Word width of the arrays.
     pub width: Width,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type SailConfig = Config;
 
 /// A next hop or a chunk id, tagged by the top bit.
 pub(crate) trait Entry: Copy + Default + Eq + Send + Sync + Debug + 'static {
