@@ -1,6 +1,6 @@
 //! Many tables at once (`fibforge bench --multi`): LOOP (Mi, Yang et al.), SAIL_M (Yang et al.
 //! 2014), one Poptrie per table, LOOP's merged-trie comparators
-//! (`fibforge::multi::baselines::BENCH_SPECS`) and, when the DPDK peer is asked for (`--peers`) and built in,
+//! (`fibforge::registry::comparator_specs`) and, when the DPDK peer is asked for (`--peers`) and built in,
 //! one DPDK `rte_fib` per table, on the same set of tables (VRF id = position).
 //!
 //! Method (LOOP §V, SAIL §6): every structure is first verified table by table against each
@@ -21,11 +21,10 @@ use crate::peers::{Peer, PeerFamily};
 use crate::report::{Row, Status};
 use crate::rng::XorShift64;
 use crate::timing::Mode;
-use fibforge::multi::baselines;
 use fibforge::multi::loop_::{Loop, LoopConfig};
 use fibforge::multi::sail_m::SailM;
 use fibforge::multi::{MultiLookup, PerTable, VrfId};
-use fibforge::registry::AlgoSpec;
+use fibforge::registry::{self, AlgoSpec};
 use fibforge::{BuildError, Lookup, NextHop, Rib};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -106,11 +105,11 @@ pub fn run_multi<A: BenchAddress + PeerFamily>(
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         rows.extend(measure_or_fail(&id, algo, "fibforge", built, ms, ribs, s));
     }
-    for &algo in baselines::BENCH_SPECS {
+    for algo in registry::comparator_specs() {
         log(&format!("{table} {}: building {algo} over {} tables", A::FAMILY, ribs.len()));
         let spec: AlgoSpec = algo.parse().expect("the comparators' specs parse");
         let t0 = Instant::now();
-        let built = baselines::build(&spec, ribs).expect("a comparator's name");
+        let built = registry::build_many(&spec, ribs).expect("a comparator's name");
         let built = built.map(Structure::Other).map_err(|e| e.to_string());
         let ms = t0.elapsed().as_secs_f64() * 1e3;
         rows.extend(measure_or_fail(&id, algo, "fibforge", built, ms, ribs, s));
@@ -339,7 +338,7 @@ mod tests {
         let rows = run_multi("set", &ribs, &s, &mut |_| {});
         let ok: Vec<_> = rows.iter().filter(|r| r.status == Status::Ok).collect();
         let dpdk = if Peer::Dpdk.availability().is_ok() { 2 } else { 0 };
-        let n = 2 * (3 + baselines::BENCH_SPECS.len());
+        let n = 2 * (3 + fibforge::registry::comparator_specs().count());
         assert_eq!(
             ok.len(),
             n + dpdk,

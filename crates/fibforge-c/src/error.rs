@@ -82,8 +82,8 @@ impl From<fibforge::BuildError> for Error {
     }
 }
 
-impl From<fibforge::sync::StructureError> for Error {
-    fn from(e: fibforge::sync::StructureError) -> Self {
+impl From<fibforge::registry::StructureError> for Error {
+    fn from(e: fibforge::registry::StructureError) -> Self {
         Error::new(Status::Invalid, e.to_string())
     }
 }

@@ -17,6 +17,7 @@ use fibforge::{NextHop, Prefix, Rib};
 use fibforge_io::{ReadConfig, ReadError};
 use std::ffi::{CStr, CString};
 use std::path::Path;
+use std::sync::Mutex;
 
 /// The value a lookup returns when no route matches (`FIBFORGE_NO_ROUTE`).
 pub const NO_ROUTE: u32 = u32::MAX;
@@ -165,12 +166,9 @@ impl<A: Side> TableHandle<A> {
         self.table.lookup_batch(addrs, out)
     }
 
-    /// The structure's name (`"poptrie"` or `"bplus"`), NUL-terminated for C.
+    /// The structure's name (the registry's: `"poptrie"` or `"bplus"`), NUL-terminated for C.
     pub fn structure(&self) -> &'static CStr {
-        match self.table.structure() {
-            "bplus" => c"bplus",
-            _ => c"poptrie",
-        }
+        c_name(self.table.structure())
     }
 
     /// Number of routes.
@@ -214,4 +212,18 @@ fn read_error(e: &ReadError) -> Error {
         _ => Status::Parse,
     };
     Error::new(status, e.to_string())
+}
+
+/// `name` NUL-terminated, for the life of the process: one leaked copy per structure name
+/// (a handful), so the C side gets the static string `fibforge.h` promises.
+fn c_name(name: &'static str) -> &'static CStr {
+    static NAMES: Mutex<Vec<(&'static str, &'static CStr)>> = Mutex::new(Vec::new());
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, c)) = names.iter().find(|(n, _)| *n == name) {
+        return c;
+    }
+    let c: &'static CStr =
+        Box::leak(CString::new(name).expect("no NUL in a name").into_boxed_c_str());
+    names.push((name, c));
+    c
 }

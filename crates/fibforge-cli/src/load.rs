@@ -10,7 +10,7 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 /// The algorithm used when none is named.
-pub const DEFAULT_ALGO: &str = "poptrie";
+pub const DEFAULT_ALGO: &str = registry::DEFAULT;
 
 /// The table file and how to read it (shared by every subcommand).
 #[derive(clap::Args, Clone, Debug)]

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// The `algo` argument's default.
-pub const DEFAULT_ALGO: &str = "poptrie";
+pub const DEFAULT_ALGO: &str = fibforge::registry::DEFAULT;
 
 /// The structures `algo` names for the families `mode` holds (None for a family it drops);
 /// ValueError naming the valid choices when the name or an option is bad.

@@ -102,7 +102,7 @@ pub fn load(
     let algorithm = file.algorithm;
     if let Some(algo) = algo {
         let spec: AlgoSpec = algo.parse().map_err(|e| PyValueError::new_err(format!("{e}")))?;
-        if Algorithm::from_name(&spec.name) != Some(algorithm) {
+        if fibforge::registry::export_format(&spec.name) != Some(algorithm) {
             return Err(PyValueError::new_err(format!(
                 "algo={algo:?}: {name} is a compiled {} export; leave algo out or name {}",
                 algorithm.name(),

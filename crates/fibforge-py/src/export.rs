@@ -9,7 +9,7 @@
 
 use crate::convert::Mode;
 use crate::load::{read_config, read_error};
-use fibforge::export::{Algorithm, ExportError, ExportKey};
+use fibforge::export::{ExportError, ExportKey};
 use fibforge::registry::{self, AlgoSpec};
 use fibforge::{Family, Rib};
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 /// Compiles the table at `path` and writes its export to `out` (see the module docs).
 #[pyfunction]
-#[pyo3(signature = (path, out, algo = "poptrie", family = "auto", value = "next_hop", peer = None, peer_as = None))]
+#[pyo3(signature = (path, out, algo = crate::algos::DEFAULT_ALGO, family = "auto", value = "next_hop", peer = None, peer_as = None))]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments, as `Table.load`'s.
 pub fn export(
     py: Python<'_>,
@@ -31,9 +31,10 @@ pub fn export(
     peer_as: Option<u32>,
 ) -> PyResult<()> {
     let spec: AlgoSpec = algo.parse().map_err(|e| PyValueError::new_err(format!("{e}")))?;
-    if Algorithm::from_name(&spec.name).is_none() {
+    if registry::export_format(&spec.name).is_none() {
         return Err(PyValueError::new_err(format!(
-            "algo={algo:?}: no export for this algorithm (sail_l, poptrie and bloomfwd have one)"
+            "algo={algo:?}: no export for this algorithm ({} have one)",
+            registry::exporters()
         )));
     }
     registry::check(&spec).map_err(|e| PyValueError::new_err(e.to_string()))?;

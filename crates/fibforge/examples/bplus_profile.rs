@@ -221,8 +221,8 @@ fn main() {
     for spec in &o.algos {
         let parsed = spec.parse::<AlgoSpec>().expect("spec");
         if parsed.name.starts_with("poptrie") {
-            let cfg =
-                PoptrieConfig::from_spec::<u128>(&parsed).expect("a poptrie spec").expect("config");
+            let (_, resolved) = fibforge::registry::resolve(&parsed).expect("a poptrie spec");
+            let cfg = PoptrieConfig::from_spec::<u128>(&resolved).expect("config");
             let f = Poptrie::<u128>::compile(&t.v6, &cfg).expect("compile");
             let mib = f.memory_bytes() as f64 / (1 << 20) as f64;
             println!("{spec}: ({mib:.2} MiB)");

@@ -67,6 +67,7 @@ fn config(spec: &AlgoSpec) -> Result<TrieConfig, String> {
         variable,
         packed: false,
         max_stride: opt("maxstride").map_err(|e| e.to_string())?,
+        leaf_pushed: false,
     })
 }
 

@@ -94,17 +94,12 @@ impl Isa {
     /// unknown name or a level this CPU lacks.
     pub fn from_option(
         algo: &'static str,
-        spec: &crate::registry::AlgoSpec,
+        spec: &crate::spec::AlgoSpec,
     ) -> Result<Option<Isa>, BuildError> {
         let requested = match spec.options.get("isa").map(String::as_str) {
             None | Some("auto") => None,
             Some(v) => Some(Isa::parse(v).ok_or_else(|| {
-                crate::registry::bad_option(
-                    algo,
-                    "isa",
-                    v,
-                    "expected auto, portable, avx2 or avx512",
-                )
+                crate::spec::bad(algo, "isa", v, "expected auto, portable, avx2 or avx512")
             })?),
         };
         Isa::resolve(algo, requested)?;

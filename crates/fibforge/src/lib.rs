@@ -23,6 +23,25 @@
 //! Read `fib.rs` (the traits), `rib/` (the truth), one algorithm (`algo/poptrie`), then
 //! `sync.rs` (publication) and `registry/` (names to builders).
 //!
+//! # Layers
+//!
+//! The modules in layers, lowest first. An import may only go to its own layer or a lower
+//! one (tests excepted); `tools/check-layers` reads this list and fails CI on any import
+//! that runs up. A module path belongs to the longest path listed (`export::import` is
+//! above `export`).
+//!
+//! ```text
+//! 1. addr rng                      (addresses, families, the pseudo-random generator)
+//! 2. prefix nexthop                (prefixes, next-hop ids)
+//! 3. rib                           (the routes, the oracle)
+//! 4. fib spec cpu export::file     (traits, option grammar, SIMD dispatch, export container)
+//! 5. qsbr                          (reclamation: grace periods, publication, Concurrent)
+//! 6. algo multi                    (the structures, one table and many)
+//! 7. sync                          (the concurrent Table, LeftRight, AnyTable)
+//! 8. registry                      (one descriptor per structure: names to builders)
+//! 9. verify fuzzing export        (checks against the RIB, export and import by name)
+//! ```
+//!
 //! Addresses are `u32` (IPv4) and `u128` (IPv6) through the [`Address`] trait; next hops are
 //! dense [`NextHop`] ids interned from user values with [`Interner`].
 //!
@@ -53,8 +72,11 @@ pub mod fuzzing;
 pub mod multi;
 pub mod nexthop;
 pub mod prefix;
+mod qsbr;
 pub mod registry;
 pub mod rib;
+mod rng;
+mod spec;
 pub mod sync;
 pub mod verify;
 

@@ -9,9 +9,10 @@
 //! report quiescent states between bursts ([`Reader::quiescent`]), or use [`Reader::pin`] for
 //! bursts and stay offline in between.
 //!
-//! Layout: `grace.rs` (the QSBR domain: reader slots, tickets, grace periods), `publish.rs`
-//! (the view pointer and the replaced views), `reader.rs` ([`Reader`], [`Pinned`]), `prim.rs`
-//! (the primitives, swapped for loom's by the model in `tests/loom_sync.rs`), `any.rs`
+//! Layout: the reclamation primitives live one layer down, in `qsbr/` (the QSBR domain
+//! [`Grace`], the published view pointer, the [`Concurrent`] trait), where the structures
+//! that reuse memory (Poptrie, the B+-tree, LOOP, SAIL_M) reach them without depending on
+//! this table; here are `reader.rs` ([`Reader`], [`Pinned`]), `any.rs`
 //! ([`AnyTable`]: the structure chosen at run time, for the C and Python bindings),
 //! `left_right.rs` ([`LeftRight`]: two copies, for any [`Incremental`] structure not built
 //! for concurrent readers).
@@ -33,59 +34,25 @@
 //! update: never a mix. A batch is applied prefix by prefix.
 
 mod any;
-// Named directly by the structures' reclamation (`algo/poptrie/reclaim.rs`): it depends on
-// nothing here but `prim`, while this file depends on Poptrie (the default structure).
-pub(crate) mod grace;
 mod left_right;
-mod prim;
-mod publish;
 mod reader;
-mod session;
 
-pub use any::{AnyKey, AnyReader, AnyTable, STRUCTURES, Structure, StructureError};
-pub use grace::{Grace, Registration, Ticket};
+pub use crate::qsbr::{Concurrent, Grace, Registration, SETTLE_WAIT, Ticket};
+pub use any::{AnyKey, AnyReader, AnyTable, Structure};
 pub use left_right::LeftRight;
-pub(crate) use publish::Published;
 pub use reader::{Pinned, Reader};
-pub(crate) use session::Session;
+
+use crate::qsbr::Published;
 
 use crate::addr::Address;
 use crate::algo::poptrie::{self, Key, Poptrie};
-use crate::fib::{BuildError, Incremental, Lookup};
+use crate::fib::BuildError;
+#[cfg(doc)]
+use crate::fib::Incremental;
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::rib::{ChangeMark, Rib};
 use std::sync::Arc;
-
-/// An updatable FIB whose arrays readers on other threads can use while it is updated.
-pub trait Concurrent<A: Address>: Incremental<A> {
-    /// What readers look up in.
-    type View: Lookup<A> + 'static;
-    /// The current view; a different `Arc` after an update means the view was replaced.
-    fn view(&self) -> &Arc<Self::View>;
-    /// From now on the readers of `grace` share the view: memory an update unlinks from a
-    /// view may be reused only after its grace period (take a ticket with [`Grace::retire`]
-    /// after the unlinking stores; reuse once [`Grace::passed`] reaches it). Views replaced
-    /// as a whole need nothing here: the table retires them itself. The default does nothing
-    /// (for structures that never reuse memory a reader can reach).
-    fn share(&mut self, grace: &Grace) {
-        let _ = grace;
-    }
-    /// True when the structure writes the views it replaced ([`LeftRight`]): before each
-    /// update the table then waits (for at most [`SETTLE_WAIT`]) until every replaced view
-    /// has passed its grace period and been dropped. The default is false (the writer never
-    /// waits).
-    fn settle_before_update(&self) -> bool {
-        false
-    }
-}
-
-/// The longest a table waits for its readers before an update of a structure that asks for
-/// it ([`Concurrent::settle_before_update`]); past it the structure copes without (a
-/// [`LeftRight`] rebuilds its spare, which costs a full compile), so a silent reader never
-/// blocks the writer for good. Generous because a reader descheduled on a loaded machine
-/// is not silent, only late, and a rebuild per update costs far more than the wait.
-pub const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl<A: Key> Concurrent<A> for Poptrie<A> {
     type View = poptrie::Fib<A>;

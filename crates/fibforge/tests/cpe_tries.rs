@@ -8,7 +8,7 @@ use fibforge::algo::multibit::{LeafPushedTrie, TrieConfig, UpdatableTrie};
 use fibforge::{Address, Compile, Lookup, Rib};
 
 fn cfg(levels: Option<u32>, variable: bool, packed: bool) -> TrieConfig {
-    TrieConfig { levels, variable, packed, max_stride: None }
+    TrieConfig { levels, variable, packed, max_stride: None, leaf_pushed: true }
 }
 
 /// Builds every layout of `cfgs` and checks it against the RIB on sampled addresses.

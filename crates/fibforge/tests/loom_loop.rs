@@ -16,7 +16,7 @@
 //!    the swap lets a reader follow a new pointer with the old structure: the last test shows
 //!    that the model finds it.
 //!
-//! The library's own `sync/grace.rs`, `sync/publish.rs` and `multi/loop_/grace.rs` are
+//! The library's own `qsbr/grace.rs`, `qsbr/publish.rs` and `multi/loop_/grace.rs` are
 //! compiled into the model against loom's primitives (the `prim` module below stands in for
 //! the library's), so the model checks the code that ships. As in `loom_sync.rs`, freed or
 //! reused memory is observable: a drop or a reuse writes the cells through loom's
@@ -35,13 +35,13 @@ mod prim {
 }
 
 #[allow(dead_code)]
-#[path = "../src/sync/grace.rs"]
+#[path = "../src/qsbr/grace.rs"]
 mod grace;
 #[allow(dead_code)]
 #[path = "../src/multi/loop_/grace.rs"]
 mod hand_backs;
 #[allow(dead_code)]
-#[path = "../src/sync/publish.rs"]
+#[path = "../src/qsbr/publish.rs"]
 mod publish;
 
 use grace::Grace;

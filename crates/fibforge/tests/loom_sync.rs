@@ -1,7 +1,7 @@
 //! A loom model of the publication protocol of `sync::Table` (issue 17, and the concurrency
 //! part of issue 19): publish, reader online / lookup / quiescent / offline, retire, grace
-//! period, reclaim. It compiles the library's own `sync/grace.rs` and `sync/publish.rs`
-//! against loom's primitives (the `prim` module below stands in for `sync/prim.rs`), so the
+//! period, reclaim. It compiles the library's own `qsbr/grace.rs` and `qsbr/publish.rs`
+//! against loom's primitives (the `prim` module below stands in for `qsbr/prim.rs`), so the
 //! model checks the code that ships, not a copy.
 //!
 //! Freed memory is made observable: a view's drop (and a block's reuse) writes its cells
@@ -19,10 +19,10 @@ mod prim {
 }
 
 #[allow(dead_code)]
-#[path = "../src/sync/grace.rs"]
+#[path = "../src/qsbr/grace.rs"]
 mod grace;
 #[allow(dead_code)]
-#[path = "../src/sync/publish.rs"]
+#[path = "../src/qsbr/publish.rs"]
 mod publish;
 
 use grace::Grace;

@@ -7,7 +7,6 @@
 
 use super::util::{f, kib};
 use super::{Study, StudyInput};
-use fibforge::multi::baselines;
 use fibforge::multi::generate::{Perturbation, perturbed_tables};
 use fibforge::multi::loop_::{Loop, LoopConfig};
 use fibforge::multi::sail_m::SailM;
@@ -98,7 +97,7 @@ pub fn fig9(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>,
         "S_loop: LOOP's bytes (memory_bytes); S_pmt: its PortMapTable; S_pmt2: the \
          PortMapTable with bitmap compression (compress_pmt). Perturbed set: 2% withdrawn, 2% \
          more-specifics, 5% next hops changed per table. Comparators (LOOP §V, \
-         `fibforge::multi::baselines`): Merged Trie (one next-hop vector per node, no leaf \
+         `fibforge::registry::MANY_TABLES`): Merged Trie (one next-hop vector per node, no leaf \
          pushing), Trie Overlap, Trie Braiding (greedy), Bitmap-assisted Trie."
             .into(),
     );
@@ -139,7 +138,7 @@ const BASELINES: [&str; 4] = ["merged_trie", "trie_overlap", "trie_braiding", "b
 
 /// KiB of the comparator `name` over `ribs`, or why it could not be built.
 fn baseline_kib(name: &str, ribs: &[Rib<u32>]) -> String {
-    match baselines::build(&AlgoSpec::named(name), ribs) {
+    match fibforge::registry::build_many(&AlgoSpec::named(name), ribs) {
         Some(Ok(m)) => kib(m.memory_bytes() as u64),
         Some(Err(e)) => format!("- ({e})"),
         None => "-".into(),

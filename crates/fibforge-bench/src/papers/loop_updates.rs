@@ -12,7 +12,6 @@ use super::loop_::{perturbed, sets};
 use super::util::{f, median_ms, percentile};
 use super::{Study, StudyInput};
 use crate::replay::load_updates;
-use fibforge::multi::baselines;
 use fibforge::multi::loop_::{Loop, LoopConfig};
 use fibforge::multi::merged::MergedWriter;
 use fibforge::multi::sail_m::SailMWriter;
@@ -183,7 +182,8 @@ fn rebuild_row(ribs: &[Rib<u32>], ups: &[Update4]) -> Result<Vec<String>, String
             Some(h) => ribs[0].insert(p, h),
             None => ribs[0].remove(&p),
         };
-        let built = baselines::build(&spec, &ribs).ok_or("trie_overlap is not built here")?;
+        let built =
+            fibforge::registry::build_many(&spec, &ribs).ok_or("trie_overlap is not built here")?;
         last = Some(built.map_err(|e| e.to_string())?);
         Ok(())
     })?;
@@ -291,6 +291,6 @@ fn comparator_cells(ribs: &[Rib<u32>], n: usize) -> Result<[String; 4], String> 
         "-".into()
     };
     let spec = AlgoSpec::named("trie_overlap");
-    let (overlap, _) = median_ms(3, || baselines::build(&spec, &ribs[..n]));
+    let (overlap, _) = median_ms(3, || fibforge::registry::build_many(&spec, &ribs[..n]));
     Ok([f(sail, 1), g, h, f(overlap, 1)])
 }

@@ -44,7 +44,7 @@ pub fn table2(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study
             for s in [0, 16, 18] {
                 let spec = spec.parse::<AlgoSpec>().map_err(|e| e.to_string())?.with("s", s);
                 let cfg = match fibforge::algo::poptrie::Config::from_spec::<u32>(&spec) {
-                    Some(Ok(cfg)) => cfg,
+                    Ok(cfg) => cfg,
                     _ => {
                         log(&format!("poptrie-table2: {spec} not built by this version, skipped"));
                         break;

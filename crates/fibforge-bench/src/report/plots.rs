@@ -109,8 +109,8 @@ const FAMILIES: [(&str, &[&str]); 5] = [
 
 /// The family index of an algorithm (`FAMILIES.len()`: other).
 pub fn family_of(algo: &str) -> usize {
-    // sail_m is a many-table structure despite its prefix.
-    if algo == "sail_m" {
+    // A many-table structure (the registry says: sail_m despite its prefix).
+    if fibforge::registry::info(algo).is_some_and(|r| r.caps.many_tables) {
         return 4;
     }
     FAMILIES

@@ -72,7 +72,7 @@ pub(crate) fn row<A: BenchAddress>(
     traffic: &str,
     runs: &[Run],
 ) -> Row {
-    let mut r = ctx.row("poptrie", imp, mode, traffic, Status::Ok);
+    let mut r = ctx.row(fibforge::registry::DEFAULT, imp, mode, traffic, Status::Ok);
     let rates: Vec<f64> = runs.iter().map(Run::mlps).collect();
     if let Some(s) = Spread::of(&rates) {
         (r.mlps, r.mlps_min, r.mlps_max) = (Some(s.median), Some(s.min), Some(s.max));

@@ -173,7 +173,8 @@ fn has_popcnt() -> bool {
 pub fn rows(ctx: &Ctx<'_, u32>) -> Vec<Row> {
     use crate::report::Status;
     let first = ctx.first_traffic();
-    let mut r = ctx.row("poptrie", "c-qsbr", Mode::Single, first, Status::NotAvailable);
+    let mut r =
+        ctx.row(fibforge::registry::DEFAULT, "c-qsbr", Mode::Single, first, Status::NotAvailable);
     r.note = Some(format!("C ABI rows skipped: {}", env!("FIBFORGE_CAPI_MISSING")));
     vec![r]
 }

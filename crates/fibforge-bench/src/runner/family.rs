@@ -55,13 +55,17 @@ pub fn run_family<A: PeerFamily + ApiFamily>(
     for spec in s.algos_for(A::FAMILY) {
         rows.extend(run_ours(&ctx, &spec, log));
         s.step_done();
-        if spec.to_string() == "poptrie" {
+        if spec.to_string() == fibforge::registry::DEFAULT {
             let api = api_rows(&ctx);
             let rates: Vec<String> = api
                 .iter()
                 .map(|r| format!("{}/{} {:.1}", r.implementation, r.mode, r.mlps.unwrap_or(0.0)))
                 .collect();
-            log(&format!("  {:<20} API rows, Mlps: {}", "poptrie", rates.join(", ")));
+            log(&format!(
+                "  {:<20} API rows, Mlps: {}",
+                fibforge::registry::DEFAULT,
+                rates.join(", ")
+            ));
             rows.extend(api);
         }
     }

@@ -8,7 +8,7 @@
 
 use crate::load::{TableArgs, check_writable_file, load_table};
 use anyhow::{Context, bail};
-use fibforge::export::{Algorithm, ExportFile, ExportKey};
+use fibforge::export::{ExportFile, ExportKey};
 use fibforge::registry::{self, AlgoSpec};
 use fibforge::verify::{XorShift64, in_prefix, uniform};
 use fibforge::{Family, Rib};
@@ -51,10 +51,8 @@ enum ProbeKind {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spec: AlgoSpec = args.algo.parse()?;
-    let algorithm = Algorithm::from_name(&spec.name).with_context(|| {
-        format!(
-            "--algo {spec}: no export for this algorithm (sail_l, poptrie and bloomfwd have one)"
-        )
+    let algorithm = registry::export_format(&spec.name).with_context(|| {
+        format!("--algo {spec}: no export for this algorithm ({} have one)", registry::exporters())
     })?;
     crate::load::check_algo(&spec)?;
     let wanted = args.family.as_deref().map(|f| if f == "4" { Family::Ipv4 } else { Family::Ipv6 });

@@ -14,7 +14,7 @@
 //! all of them.
 //! Exit status 1 when a final structure differs.
 
-use super::replay_algos::{COMMON, IPV4_ONLY, Job, MULTI, ReplayFamily, concurrency, replay_any};
+use super::replay_algos::{Job, ReplayFamily, common, concurrency, ipv4_only, multi, replay_any};
 use super::replay_vrf::Placement;
 use crate::load::{TableArgs, load_table};
 use anyhow::{Context, bail};
@@ -86,20 +86,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spec: AlgoSpec = if all { AlgoSpec::named("all") } else { args.algo.parse()? };
     if !all {
         crate::load::check_algo(&spec)?;
-        if registry::info(&spec.name).is_some_and(|i| !replayable(&spec.name, i)) {
+        if registry::info(&spec.name).is_some_and(|i| !i.caps.incremental()) {
             bail!(
                 "replay needs an updatable algorithm: {} (IPv4 also {}), or all (got '{}')",
-                COMMON.join(", "),
-                IPV4_ONLY.join(", "),
+                common().join(", "),
+                ipv4_only().join(", "),
                 spec.name
             );
         }
     }
     let placement = Placement::from_args(args.tables as usize, args.vrf as usize)?;
-    if placement.is_some() && !all && !MULTI.contains(&spec.name.as_str()) {
+    if placement.is_some() && !all && !multi().contains(&spec.name.as_str()) {
         bail!(
             "--tables applies to the many-table structures {} (got '{}')",
-            MULTI.join(", "),
+            multi().join(", "),
             spec.name
         );
     }
@@ -170,12 +170,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         runs.into_iter().next().expect("one run").report?;
     }
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-/// True when `replay` can run the registry's algorithm `name` in some family.
-fn replayable(name: &str, info: &registry::AlgoInfo) -> bool {
-    let listed = |l: &[&str]| l.iter().any(|n| n.split(':').next() == Some(name));
-    listed(COMMON) || (info.ipv4.is_some() && listed(IPV4_ONLY)) || concurrency(name) == "native"
 }
 
 /// One structure's replay, or why it could not run.

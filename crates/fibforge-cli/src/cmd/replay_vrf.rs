@@ -6,11 +6,8 @@
 //! replay, so the fresh compile at the end holds the same other tables.
 
 use anyhow::bail;
-use fibforge::algo::sail::SailConfig;
 use fibforge::multi::generate::{Perturbation, perturbed_tables};
-use fibforge::multi::loop_::{Loop, LoopConfig};
-use fibforge::multi::sail_m::SailMWriter;
-use fibforge::multi::{MultiLookup, VrfId};
+use fibforge::multi::{MultiWriter, VrfId};
 use fibforge::{Address, BuildError, Compile, Incremental, Lookup, NextHop, Prefix, Rib};
 use std::sync::Arc;
 
@@ -28,45 +25,6 @@ impl Placement {
             bail!("--vrf {vrf}: the tables are numbered 0 to {} (--tables {tables})", tables - 1);
         }
         Ok((tables > 1).then_some(Placement { tables, vrf }))
-    }
-}
-
-/// A many-table structure with per-table route updates.
-pub trait MultiWriter<A: Address>: MultiLookup<A> + Sized + 'static {
-    type Config: Default + Clone + Send + Sync + 'static;
-    fn build(tables: Vec<Rib<A>>, cfg: &Self::Config) -> Result<Self, BuildError>;
-    fn set(&mut self, vrf: VrfId, p: Prefix<A>, hop: Option<NextHop>) -> Result<(), BuildError>;
-    fn path(&self) -> Option<&'static str> {
-        None
-    }
-}
-
-impl<A: Address> MultiWriter<A> for Loop<A> {
-    type Config = LoopConfig;
-    fn build(tables: Vec<Rib<A>>, cfg: &LoopConfig) -> Result<Self, BuildError> {
-        Loop::build(tables, cfg)
-    }
-    fn set(&mut self, vrf: VrfId, p: Prefix<A>, hop: Option<NextHop>) -> Result<(), BuildError> {
-        match hop {
-            Some(h) => self.insert(vrf, p, h).map(drop),
-            None => self.remove(vrf, &p).map(drop),
-        }
-    }
-}
-
-impl<A: Address> MultiWriter<A> for SailMWriter<A> {
-    type Config = SailConfig;
-    fn build(tables: Vec<Rib<A>>, cfg: &SailConfig) -> Result<Self, BuildError> {
-        SailMWriter::build(tables, cfg)
-    }
-    fn set(&mut self, vrf: VrfId, p: Prefix<A>, hop: Option<NextHop>) -> Result<(), BuildError> {
-        match hop {
-            Some(h) => self.insert(vrf, p, h).map(drop),
-            None => self.remove(vrf, &p).map(drop),
-        }
-    }
-    fn path(&self) -> Option<&'static str> {
-        Some(self.last_update_path())
     }
 }
 

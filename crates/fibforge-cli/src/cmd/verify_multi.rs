@@ -1,5 +1,6 @@
 //! `fibforge verify DIR --algo loop|sail_m|per_table|merged_trie|trie_overlap|trie_braiding|bitmap_trie`:
-//! many tables at once (the last four: LOOP's merged-trie comparators, `fibforge::multi::baselines`). Each table file in DIR
+//! many tables at once (the registry's `MANY_TABLES`; the last four: LOOP's merged-trie
+//! comparators). Each table file in DIR
 //! is one table (VRF id = sorted file order); every table is checked against its own RIB on
 //! the route boundaries of all tables plus random and in-route addresses, and with
 //! `--exhaustive` (IPv4) on all 2^32 addresses for the first three tables.
@@ -9,12 +10,9 @@
 //! its VRF id again, the lowest free slot), so the checks cover insertion and deletion.
 
 use super::verify::Args;
-use crate::load::{DEFAULT_ALGO, load_table, remap, table_files};
-use fibforge::algo::sail::SailConfig;
-use fibforge::multi::loop_::{Loop, LoopConfig};
-use fibforge::multi::sail_m::SailM;
-use fibforge::multi::{MultiLookup, PerTable, VrfId};
-use fibforge::registry::{AlgoSpec, RegistryFamily};
+use crate::load::{load_table, remap, table_files};
+use fibforge::multi::{MultiLookup, VrfId};
+use fibforge::registry::{self, AlgoSpec, RegistryFamily};
 use fibforge::verify::{Report, multi::check_tables};
 use fibforge::{BuildError, Family, Interner, Rib};
 use serde_json::json;
@@ -41,9 +39,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         args.table.path.display()
     );
     let algos: Vec<String> = if args.algo == "all" {
-        let mut all: Vec<String> = vec!["loop".into(), "sail_m".into(), "per_table".into()];
-        all.extend(fibforge::multi::baselines::BENCH_SPECS.iter().map(|s| s.to_string()));
-        all
+        registry::many_specs().map(String::from).collect()
     } else {
         fibforge::registry::split_list(&args.algo)
     };
@@ -80,32 +76,6 @@ struct Outcome {
     report: Report,
 }
 
-/// LOOP over `ribs` (VRF id = position), built at once or (`build=incremental`) by table
-/// insertions and a deletion.
-fn build_loop<A: RegistryFamily>(ribs: &[Rib<A>], spec: &AlgoSpec) -> anyhow::Result<Loop<A>> {
-    let mut spec = spec.clone();
-    let incremental = match spec.options.remove("build").as_deref() {
-        None | Some("full") => false,
-        Some("incremental") => true,
-        Some(other) => anyhow::bail!("loop: build={other}: expected 'full' or 'incremental'"),
-    };
-    let cfg = LoopConfig::from_spec(&spec)?;
-    if !incremental {
-        return Ok(Loop::build(ribs.to_vec(), &cfg)?);
-    }
-    let mut l = Loop::build(Vec::new(), &cfg)?;
-    for rib in ribs {
-        l.add_table(rib.clone())?;
-    }
-    if ribs.len() > 2 {
-        let middle = (ribs.len() / 2) as VrfId;
-        let rib = l.remove_table(middle)?;
-        let again = l.add_table(rib)?;
-        anyhow::ensure!(again == middle, "loop: re-added table got VRF {again}, not {middle}");
-    }
-    Ok(l)
-}
-
 fn verify_family<A: RegistryFamily>(
     ribs: &[Rib<A>],
     algo: &str,
@@ -116,31 +86,17 @@ fn verify_family<A: RegistryFamily>(
     }
     let spec: AlgoSpec = algo.parse()?;
     let t0 = Instant::now();
-    let multi: Box<dyn MultiLookup<A>> = match spec.name.as_str() {
-        "loop" => Box::new(build_loop(ribs, &spec)?),
-        "sail_m" => match SailM::build(ribs, &SailConfig::from_spec(&spec)?) {
-            Ok(m) => Box::new(m),
-            Err(e @ BuildError::Unsupported { .. }) if args.algo == "all" => {
-                println!("{:<22} {}  not applicable: {e}", spec.to_string(), A::FAMILY);
-                return Ok(Vec::new());
-            }
-            Err(e) => return Err(e.into()),
-        },
-        "per_table" => {
-            let inner = spec.options.get("algo").map_or(DEFAULT_ALGO, |s| s.as_str());
-            Box::new(PerTable::build(ribs, &AlgoSpec::named(inner))?)
+    let multi: Box<dyn MultiLookup<A>> = match registry::build_many(&spec, ribs) {
+        Some(Ok(m)) => m,
+        Some(Err(e @ BuildError::Unsupported { .. })) if args.algo == "all" => {
+            println!("{:<22} {}  not applicable: {e}", spec.to_string(), A::FAMILY);
+            return Ok(Vec::new());
         }
-        other => match fibforge::multi::baselines::build(&spec, ribs) {
-            Some(built) => built?,
-            None => anyhow::bail!(
-                "'{other}' is not a multi-table algorithm (loop, sail_m, per_table[:algo=NAME], {})",
-                fibforge::multi::baselines::NAMES
-                    .iter()
-                    .map(|n| n.0)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        },
+        Some(Err(e)) => return Err(e.into()),
+        None => {
+            let names: Vec<_> = registry::MANY_TABLES.iter().map(|m| m.name).collect();
+            anyhow::bail!("'{}' is not a multi-table algorithm ({})", spec.name, names.join(", "))
+        }
     };
     let built = t0.elapsed();
     let exhaustive_tables = if args.exhaustive { EXHAUSTIVE_TABLES } else { 0 };

@@ -3,39 +3,37 @@
 use super::{Algorithm, ExportError, ExportFile, ROUTES_PARAM};
 use crate::algo::bloom::{BloomConfig, BloomFib, BloomKey};
 use crate::algo::poptrie::{self, Key, Poptrie};
-use crate::algo::sail::SailL;
+use crate::algo::sail::{SailConfig, SailL};
 use crate::fib::{Compile, Lookup};
-use crate::registry::AlgoSpec;
+use crate::registry;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 
 /// Address families an export can hold: both, through the traits of the three structures.
 pub trait ExportKey: Key + BloomKey {}
 impl<A: Key + BloomKey> ExportKey for A {}
 
-/// Compiles `rib` as `spec` names (`sail_l`, `poptrie*` or `bloomfwd`, with options) and
-/// returns its export.
+/// Compiles `rib` as `spec` names (a registry row with an export format: `sail_l`,
+/// `poptrie*` or `bloomfwd`, with options) and returns its export.
 pub fn export<A: ExportKey>(spec: &AlgoSpec, rib: &Rib<A>) -> Result<ExportFile, ExportError> {
     let unsupported = || {
-        ExportError::Unsupported(format!(
-            "`{}` has no export (sail_l, poptrie and bloomfwd do)",
-            spec.name
-        ))
+        let reason = format!("`{}` has no export ({} do)", spec.name, registry::exporters());
+        ExportError::Unsupported(reason)
     };
-    let algo = Algorithm::from_name(&spec.name).ok_or_else(unsupported)?;
+    let algo = registry::export_format(&spec.name).ok_or_else(unsupported)?;
     let build = |e: crate::BuildError| ExportError::Unsupported(e.to_string());
-    crate::registry::check(spec).map_err(build)?;
+    let (_, spec) = registry::resolve(spec).map_err(build)?;
     let mut file = match algo {
         Algorithm::SailL => {
-            let cfg = crate::algo::sail::SailConfig::from_spec(spec).map_err(build)?;
+            let cfg = SailConfig::from_spec(&spec).map_err(build)?;
             SailL::compile(rib, &cfg).map_err(build)?.to_export()?
         }
         Algorithm::Poptrie => {
-            let cfg =
-                poptrie::Config::from_spec::<A>(spec).ok_or_else(unsupported)?.map_err(build)?;
+            let cfg = poptrie::Config::from_spec::<A>(&spec).map_err(build)?;
             Poptrie::compile(rib, &cfg).map_err(build)?.to_export()?
         }
         Algorithm::Bloomfwd => {
-            let cfg = BloomConfig::from_spec(spec).map_err(build)?;
+            let cfg = BloomConfig::from_spec(&spec).map_err(build)?;
             BloomFib::compile(rib, &cfg).map_err(build)?.to_export()?
         }
     };

@@ -23,8 +23,8 @@ use super::{MultiLookup, VrfId};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 use std::marker::PhantomData;
 
 const NAME: &str = "bitmap_trie";

@@ -41,9 +41,9 @@ use super::{MultiLookup, VrfId};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
-use crate::registry::AlgoSpec;
-use crate::registry::bad_option as bad;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
+use crate::spec::bad;
 use std::marker::PhantomData;
 
 pub use super::trie_shape::Braid;
@@ -52,10 +52,13 @@ const NAME: &str = "trie_braiding";
 
 /// Trie Braiding options (`braid=optimal|greedy|off`, default optimal).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BraidingConfig {
+pub struct Config {
     /// How braiding bits are chosen.
     pub braid: Braid,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type BraidingConfig = Config;
 
 impl BraidingConfig {
     /// Parses `braid=optimal|greedy|off` (`on` is `optimal`).

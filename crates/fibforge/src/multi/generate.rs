@@ -36,7 +36,7 @@ struct XorShift(u64);
 
 impl XorShift {
     fn next(&mut self) -> u64 {
-        self.0 = crate::verify::xorshift64_step(self.0);
+        self.0 = crate::rng::xorshift64_step(self.0);
         self.0
     }
     fn chance(&mut self, p: f64) -> bool {

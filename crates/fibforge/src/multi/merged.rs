@@ -33,8 +33,8 @@ use super::{MultiLookup, VrfId};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 use std::marker::PhantomData;
 
 #[cfg(test)]
@@ -47,10 +47,13 @@ const NAME: &str = "merged_trie";
 
 /// Merged Trie options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MergedConfig {
+pub struct Config {
     /// Push every table's next hops to the leaves (`leafpush=on`).
     pub leaf_push: bool,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type MergedConfig = Config;
 
 impl MergedConfig {
     /// Parses `leafpush=on|off`.

@@ -4,7 +4,7 @@
 //!   tables into one, with a shared PortMapTable of composite next hops;
 //! - [`sail_m`]: SAIL_M (Yang et al. 2014), the merged, leaf-pushed trie of all tables in
 //!   SAIL_L's levels 16/24/32 with per-leaf vectors of every table's next hop (LOOP's comparator);
-//! - the merged-trie comparators of LOOP's evaluation ([`baselines`]): [`merged`] (Merged
+//! - the merged-trie comparators of LOOP's evaluation (by name: `registry::MANY_TABLES`): [`merged`] (Merged
 //!   Trie, with and without leaf pushing), [`overlap`] (Trie Overlap), [`braiding`] (Trie
 //!   Braiding) and [`bitmap_trie`] (Bitmap-assisted Trie);
 //! - [`PerTable`]: the naive baseline, one independent structure per table (any registry
@@ -12,7 +12,6 @@
 //!
 //! VRF ids are dense indices `0..n` (for table directories: the sorted file order).
 
-pub mod baselines;
 pub mod bitmap_trie;
 mod braid_choice;
 mod braid_exact;
@@ -31,8 +30,10 @@ mod tests_braiding;
 mod trie_build;
 mod trie_shape;
 mod walk_plain;
+mod writer;
 
 pub use per_table::PerTable;
+pub use writer::MultiWriter;
 
 use crate::addr::Address;
 use crate::nexthop::NextHop;

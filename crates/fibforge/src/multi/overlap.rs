@@ -31,8 +31,8 @@ use super::{MultiLookup, VrfId};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 use std::marker::PhantomData;
 
 const NAME: &str = "trie_overlap";
@@ -44,7 +44,7 @@ const BASE_MASK: u32 = (1 << BRANCH_SHIFT) - 1;
 
 /// Trie Overlap options.
 #[derive(Clone, Debug, PartialEq)]
-pub struct OverlapConfig {
+pub struct Config {
     /// Fill factor of level compression, in `(0, 1]` (default 0.5).
     pub fill: f64,
     /// Branch of the root in bits, 0 for the fill rule (default 16).
@@ -52,6 +52,9 @@ pub struct OverlapConfig {
     /// A fixed stride for every node instead of the fill rule (0: off, the default).
     pub stride: u32,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type OverlapConfig = Config;
 
 impl Default for OverlapConfig {
     fn default() -> Self {

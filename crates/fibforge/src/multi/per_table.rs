@@ -2,22 +2,13 @@
 
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
-use crate::fib::{BuildError, Lookup};
+use crate::fib::Lookup;
 use crate::nexthop::NextHop;
-use crate::registry::{AlgoSpec, RegistryFamily, build};
-use crate::rib::Rib;
 
-/// One structure per VRF, built by name from the registry.
+/// One structure per VRF, built by name from the registry (`PerTable::build`, defined in
+/// the registry, a layer above).
 pub struct PerTable<A: Address> {
     tables: Vec<Box<dyn Lookup<A>>>,
-}
-
-impl<A: RegistryFamily> PerTable<A> {
-    /// Builds `spec` for every table.
-    pub fn build(ribs: &[Rib<A>], spec: &AlgoSpec) -> Result<Self, BuildError> {
-        let tables = ribs.iter().map(|r| build(spec, r)).collect::<Result<_, _>>()?;
-        Ok(PerTable { tables })
-    }
 }
 
 impl<A: Address> PerTable<A> {

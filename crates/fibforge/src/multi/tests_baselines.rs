@@ -2,7 +2,6 @@
 //! every `(vrf, addr)` answer equals table `vrf`'s own RIB, single and batch, on hand-made
 //! tables, the edge tables, generated sets, IPv6 and random sets; and the options' effects.
 
-use super::baselines::{BENCH_SPECS, build};
 use super::braiding::{Braid, BraidingConfig, TrieBraiding};
 use super::merged::{MergedConfig, MergedTrie};
 use super::overlap::{OverlapConfig, TrieOverlap};
@@ -13,8 +12,9 @@ use crate::fib::BuildError;
 use crate::multi::generate::{Perturbation, perturbed_tables};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
-use crate::registry::AlgoSpec;
+use crate::registry::{RegistryFamily, build_many, comparator_specs, many_info};
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 use proptest::prelude::*;
 
 /// Every comparator and the options that change its layout.
@@ -32,9 +32,9 @@ const SPECS: &[&str] = &[
     "bitmap_trie",
 ];
 
-fn built<A: Address>(spec: &str, ribs: &[Rib<A>]) -> Box<dyn MultiLookup<A>> {
+fn built<A: RegistryFamily>(spec: &str, ribs: &[Rib<A>]) -> Box<dyn MultiLookup<A>> {
     let spec: AlgoSpec = spec.parse().unwrap();
-    build(&spec, ribs).expect("a comparator").unwrap_or_else(|e| panic!("{spec}: {e}"))
+    build_many(&spec, ribs).expect("a comparator").unwrap_or_else(|e| panic!("{spec}: {e}"))
 }
 
 /// Probes from every table; each table checked against its own RIB, single and batch.
@@ -56,11 +56,11 @@ fn assert_matches<A: Address>(spec: &str, m: &dyn MultiLookup<A>, ribs: &[Rib<A>
     assert_eq!(m.lookup(ribs.len() as VrfId, A::ZERO), None, "{spec}: unknown VRF");
 }
 
-fn check_all<A: Address>(ribs: &[Rib<A>]) {
+fn check_all<A: RegistryFamily>(ribs: &[Rib<A>]) {
     check_specs(SPECS, ribs);
 }
 
-fn check_specs<A: Address>(specs: &[&str], ribs: &[Rib<A>]) {
+fn check_specs<A: RegistryFamily>(specs: &[&str], ribs: &[Rib<A>]) {
     for spec in specs {
         assert_matches(spec, &*built(spec, ribs), ribs);
     }
@@ -124,10 +124,12 @@ fn generated_sets() {
 #[test]
 fn bench_specs_build() {
     let ribs = vec![rib4(&[("10.0.0.0/8", 1)])];
-    for spec in BENCH_SPECS {
+    let specs: Vec<_> = comparator_specs().collect();
+    assert_eq!(specs.len(), 7, "{specs:?}");
+    for spec in specs {
         assert_matches(spec, &*built(spec, &ribs), &ribs);
     }
-    assert!(build::<u32>(&AlgoSpec::named("loop"), &ribs).is_none(), "not a comparator");
+    assert!(!many_info("loop").unwrap().comparator, "not a comparator");
 }
 
 #[test]
@@ -143,7 +145,7 @@ fn options_are_checked() {
         "bitmap_trie:a=b",
     ] {
         let spec: AlgoSpec = bad.parse().unwrap();
-        let e = build::<u32>(&spec, &[]).unwrap().err().unwrap_or_else(|| panic!("{bad}"));
+        let e = build_many::<u32>(&spec, &[]).unwrap().err().unwrap_or_else(|| panic!("{bad}"));
         assert!(matches!(e, BuildError::BadOption { .. }), "{bad}: {e}");
     }
 }

@@ -1,6 +1,7 @@
 //! A [`Table`] whose structure is chosen at run time, for the C and Python bindings, which
-//! cannot name a type parameter: [`Structure`] (a name such as `"bplus:dir=off"`, parsed),
-//! [`AnyTable`] and [`AnyReader`] (one enum variant per structure).
+//! cannot name a type parameter: [`Structure`] (a structure and its configuration; the
+//! registry parses names into it), [`AnyTable`] and [`AnyReader`] (one enum variant per
+//! structure).
 //!
 //! Each call matches the variant once and then runs the structure's own code, monomorphised:
 //! a single lookup pays one predictable branch on a tag that never changes, not a virtual
@@ -11,19 +12,14 @@ use crate::algo::{bplus, poptrie};
 use crate::fib::{BuildError, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
-use std::fmt;
 
 /// An address family both updatable structures support (IPv4 and IPv6).
 pub trait AnyKey: poptrie::Key + bplus::Key {}
 impl<A: poptrie::Key + bplus::Key> AnyKey for A {}
 
-/// The structures [`Structure::parse`] accepts, for messages.
-pub const STRUCTURES: &str =
-    "poptrie (the default) or bplus, optionally with options as in \"bplus:dir=off\"";
-
-/// A table structure and its configuration.
+/// A table structure and its configuration (by name: `Structure::parse`; its name:
+/// `Structure::name`; both defined by the registry, a layer above).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Structure {
     /// Poptrie (`poptrie`, `poptrie:s=16`, `poptrie18`, ...; see the registry).
@@ -32,56 +28,10 @@ pub enum Structure {
     BPlus(bplus::Config),
 }
 
-/// A structure name or option a table cannot be built with.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid table structure '{text}': {reason} (expected {STRUCTURES})")]
-pub struct StructureError {
-    text: String,
-    reason: String,
-}
-
 impl Structure {
-    /// The structure `text` names for family `A` (`poptrie`, `bplus`, or either with
-    /// `:key=value,...` options).
-    pub fn parse<A: AnyKey>(text: &str) -> Result<Structure, StructureError> {
-        let err = |reason: String| StructureError { text: text.into(), reason };
-        let spec: AlgoSpec =
-            text.parse().map_err(|e: crate::registry::SpecError| err(e.to_string()))?;
-        let structure = if spec.name == "bplus" {
-            bplus::Config::from_spec(&spec).map(Structure::BPlus)
-        } else {
-            match poptrie::Config::from_spec::<A>(&spec) {
-                Some(cfg) => cfg.map(Structure::Poptrie),
-                None => return Err(err(format!("unknown structure '{}'", spec.name))),
-            }
-        };
-        structure.and_then(Structure::checked).map_err(|e| err(e.to_string()))
-    }
-
-    /// `self`, or the error compiling with it would give whatever the routes (so that a
-    /// bad option is reported with the name, not later by the first build).
-    fn checked(self) -> Result<Structure, BuildError> {
-        match &self {
-            Structure::Poptrie(cfg) if cfg.s > poptrie::MAX_S => Err(BuildError::BadOption {
-                algo: "poptrie",
-                option: format!("s={}", cfg.s),
-                reason: format!("direct-pointing bits must be in 0..={}", poptrie::MAX_S),
-            }),
-            _ => Ok(self),
-        }
-    }
-
     /// Poptrie with the recommended configuration for family `A`.
     pub fn default_for<A: AnyKey>() -> Structure {
         Structure::Poptrie(poptrie::Config::for_family::<A>())
-    }
-
-    /// The structure's name (`"poptrie"` or `"bplus"`).
-    pub fn name(&self) -> &'static str {
-        match self {
-            Structure::Poptrie(_) => "poptrie",
-            Structure::BPlus(_) => "bplus",
-        }
     }
 }
 
@@ -121,14 +71,6 @@ impl<A: AnyKey> AnyTable<A> {
             Structure::Poptrie(cfg) => AnyTable::Poptrie(Table::with_config(rib, cfg)?),
             Structure::BPlus(cfg) => AnyTable::BPlus(Table::with_config(rib, cfg)?),
         })
-    }
-
-    /// The structure's name (`"poptrie"` or `"bplus"`).
-    pub fn structure(&self) -> &'static str {
-        match self {
-            AnyTable::Poptrie(_) => "poptrie",
-            AnyTable::BPlus(_) => "bplus",
-        }
     }
 
     /// A new reader (registered, offline); see [`Table::reader`].
@@ -180,12 +122,6 @@ impl<A: AnyKey> AnyTable<A> {
     }
 }
 
-impl<A: AnyKey> fmt::Debug for AnyTable<A> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "AnyTable({}, {} routes)", self.structure(), self.rib().len())
-    }
-}
-
 impl<A: AnyKey> Clone for AnyReader<A> {
     /// Another reader of the same table, registered separately and offline.
     fn clone(&self) -> Self {
@@ -229,77 +165,5 @@ impl<A: AnyKey> AnyReader<A> {
     /// True while online.
     pub fn is_online(&self) -> bool {
         each!(self, r => r.is_online())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn p4(text: &str) -> Prefix<u32> {
-        text.parse().unwrap()
-    }
-
-    #[test]
-    fn names_and_options_parse() {
-        assert_eq!(Structure::parse::<u32>("poptrie").unwrap(), Structure::default_for::<u32>());
-        assert_eq!(Structure::parse::<u32>("bplus").unwrap(), Structure::BPlus(Default::default()));
-        let Structure::BPlus(cfg) = Structure::parse::<u128>("bplus:dir=off,delta=64").unwrap()
-        else {
-            panic!("not bplus")
-        };
-        assert!(!cfg.dir && cfg.delta == 64);
-        let Structure::Poptrie(cfg) = Structure::parse::<u32>("poptrie:s=16").unwrap() else {
-            panic!("not poptrie")
-        };
-        assert_eq!(cfg.s, 16);
-    }
-
-    #[test]
-    fn bad_names_and_options_name_the_choices() {
-        let bad = ["dxr", "", "bplus:dir=maybe", "bplus:nope=1", "poptrie:s", "bplus:delta=0"];
-        for bad in bad.into_iter().chain(["poptrie:s=25", "poptrie16:fanout=on"]) {
-            let e = Structure::parse::<u32>(bad).unwrap_err().to_string();
-            assert!(e.contains("poptrie") && e.contains("bplus"), "{bad}: {e}");
-            assert!(e.contains(&format!("'{bad}'")), "{bad}: {e}");
-        }
-        let e = Structure::parse::<u32>("dxr").unwrap_err().to_string();
-        assert!(e.contains("unknown structure 'dxr'"), "{e}");
-    }
-
-    #[test]
-    fn both_structures_answer_alike_through_updates_and_readers() {
-        for s in ["poptrie", "bplus", "bplus:dir=off"] {
-            let structure = Structure::parse::<u32>(s).unwrap();
-            let mut t = AnyTable::new(Rib::new(), &structure).unwrap();
-            assert_eq!(t.structure(), structure.name());
-            let mut r = t.reader();
-            r.online();
-            let hop = NextHop::from_index;
-            assert_eq!(t.insert(p4("10.0.0.0/8"), hop(1)).unwrap(), None);
-            assert_eq!(t.insert(p4("10.1.0.0/16"), hop(2)).unwrap(), None);
-            assert_eq!(t.insert(p4("10.1.0.0/16"), hop(3)).unwrap(), Some(hop(2)));
-            r.quiescent();
-            let addrs = [0x0a01_0203, 0x0a02_0000, 0x0b00_0000, u32::MAX, 0];
-            let want = [Some(hop(3)), Some(hop(1)), None, None, None];
-            let mut out = [None; 5];
-            r.lookup_batch(&addrs, &mut out);
-            assert_eq!(out, want, "{s}");
-            t.lookup_batch(&addrs, &mut out);
-            assert_eq!(out, want, "{s}");
-            for (a, w) in addrs.iter().zip(want) {
-                assert_eq!(t.lookup(*a), w, "{s}");
-                assert_eq!(r.lookup(*a), w, "{s}");
-            }
-            assert_eq!(t.remove(&p4("10.1.0.0/16")).unwrap(), Some(hop(3)));
-            assert_eq!(r.lookup(0x0a01_0203), Some(hop(1)), "{s}");
-            assert_eq!(t.grace().readers(), 1);
-            let r2 = r.clone();
-            assert!(r.is_online() && !r2.is_online());
-            assert_eq!(t.grace().readers(), 2);
-            r.offline();
-            assert_eq!(t.rib().len(), 1);
-            assert!(t.memory_bytes() > 0);
-        }
     }
 }

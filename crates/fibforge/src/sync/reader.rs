@@ -17,11 +17,11 @@
 //! (`quiescent`, `offline`, dropping a [`Pinned`]) takes `&mut self`, so no reference into a
 //! view can outlive the report.
 
-use super::publish::Published;
-use super::session::Session;
 use crate::addr::Address;
 use crate::fib::Lookup;
 use crate::nexthop::NextHop;
+use crate::qsbr::Published;
+use crate::qsbr::Session;
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::Arc;

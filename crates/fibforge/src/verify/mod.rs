@@ -36,7 +36,11 @@ pub mod check;
 pub mod exhaustive;
 pub mod multi;
 pub mod probes;
-pub mod rng;
+/// The workspace's pseudo-random generator (defined a layer down, for the structures'
+/// generators; see the crate's layer map).
+pub mod rng {
+    pub use crate::rng::{STREAMS, XorShift64, xorshift64_step};
+}
 pub mod sequence;
 
 pub use check::{Probes, Report, check, compare};

@@ -81,7 +81,7 @@ pub fn check_tables<A: Address, M: MultiLookup<A> + ?Sized>(
 mod tests {
     use super::*;
     use crate::multi::PerTable;
-    use crate::registry::AlgoSpec;
+    use crate::spec::AlgoSpec;
 
     fn tables() -> Vec<Rib<u32>> {
         let t = |routes: &[&str]| -> Rib<u32> {

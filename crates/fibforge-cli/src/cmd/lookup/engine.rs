@@ -13,7 +13,7 @@
 
 use fibforge::algo::poptrie;
 use fibforge::algo::poptrie::{Key, Poptrie};
-use fibforge::registry::{self, AlgoSpec, RegistryFamily, build};
+use fibforge::registry::{self, AlgoSpec, RegistryFamily, StructureId, build};
 use fibforge::{Compile, Family, Lookup, NextHop, Prefix, Rib};
 
 /// The routes, numbered, and a Poptrie answering route numbers.
@@ -85,8 +85,11 @@ impl<A: Key> Engine<A> {
             )));
         }
         let index = RouteIndex::build(rib)?;
-        let answerer = if let Some(cfg) = poptrie::Config::from_spec::<A>(spec) {
-            let t = fibforge::Table::with_config(std::mem::take(rib), &cfg?)?;
+        let poptrie = registry::info(&spec.name).is_some_and(|r| r.id == StructureId::Poptrie);
+        let answerer = if poptrie {
+            let (_, resolved) = registry::resolve(spec)?;
+            let cfg = poptrie::Config::from_spec::<A>(&resolved)?;
+            let t = fibforge::Table::with_config(std::mem::take(rib), &cfg)?;
             Answerer::Table(Box::new(t))
         } else {
             Answerer::Compiled(build(spec, rib)?, std::mem::take(rib))

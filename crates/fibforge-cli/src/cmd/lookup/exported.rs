@@ -6,7 +6,7 @@ use super::Engines;
 use super::engine::Engine;
 use anyhow::{Context, bail};
 use fibforge::NextHop;
-use fibforge::export::{Algorithm, ExportFile, import};
+use fibforge::export::{ExportFile, import};
 use fibforge::registry::AlgoSpec;
 use std::borrow::Cow;
 use std::io::Read;
@@ -25,7 +25,7 @@ pub fn sniff(path: &Path) -> bool {
 pub fn load(path: &Path, algo: Option<&AlgoSpec>) -> anyhow::Result<(Engines, Vec<String>)> {
     let file = read(path)?;
     if let Some(spec) = algo
-        && Algorithm::from_name(&spec.name) != Some(file.algorithm)
+        && fibforge::registry::export_format(&spec.name) != Some(file.algorithm)
     {
         bail!(
             "--algo {spec}: {} is a {} export; leave --algo out or name {}",

@@ -19,7 +19,7 @@ use super::hash::{HashFn, Scheme};
 use super::key_table::KeyTable;
 use super::table::HopTable;
 use super::*;
-use crate::export::{Algorithm, Array, ExportError, ExportFile, PARAMS, ROUTES_PARAM};
+use crate::export::file::{Algorithm, Array, ExportError, ExportFile, PARAMS, ROUTES_PARAM};
 
 const ALGO: &str = "bloomfwd";
 /// Hash functions by their code in `p[0]`.

@@ -105,7 +105,7 @@ impl BloomConfig {
     /// The configuration `spec` names: `bloom_naive`, `bloom_base` or `bloomfwd` with options
     /// `fpr=F`, `hash=h2|murmur|knuth`, `levels=N` (DPCPE levels; 0 = one level per length)
     /// and `cpe=on|off` (IPv4 /20+/24+/32 grouping).
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, crate::BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, crate::BuildError> {
         let (name, mut cfg) = match spec.name.as_str() {
             "bloom_naive" => ("bloom_naive", BloomConfig::naive()),
             "bloom_base" => ("bloom_base", BloomConfig::baseline()),
@@ -115,8 +115,7 @@ impl BloomConfig {
         cfg.isa = Isa::from_option(name, spec)?;
         cfg.fpr = spec.get_f64(name, "fpr", cfg.fpr)?;
         if let Some(h) = spec.options.get("hash") {
-            let bad =
-                || crate::registry::bad_option(name, "hash", h, "expected h2, murmur or knuth");
+            let bad = || crate::spec::bad(name, "hash", h, "expected h2, murmur or knuth");
             cfg.hash = Some(HashFn::parse(h).ok_or_else(bad)?);
         }
         if spec.options.contains_key("levels") {
@@ -179,7 +178,7 @@ pub enum Expansion {
 
 /// Build parameters of a [`BloomFib`]; `Default` is Bloomfwd.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BloomConfig {
+pub struct Config {
     /// Which algorithm.
     pub variant: Variant,
     /// Target false-positive rate of each filter, in (0, 1).
@@ -194,6 +193,9 @@ pub struct BloomConfig {
     /// The batch hashing's instruction set; `None` detects it ([`Isa::detect`]).
     pub isa: Option<Isa>,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type BloomConfig = Config;
 
 impl Default for BloomConfig {
     fn default() -> Self {

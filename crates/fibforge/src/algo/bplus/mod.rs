@@ -90,8 +90,8 @@ use crate::cpu;
 use crate::fib::{BuildError, Compile, Incremental, Lookup};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
+use crate::qsbr::{Grace, Ticket};
 use crate::rib::Rib;
-use crate::sync::{Grace, Ticket};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -283,7 +283,7 @@ impl<A: Key> Incremental<A> for BPlus<A> {
     }
 }
 
-impl<A: Key> crate::sync::Concurrent<A> for BPlus<A> {
+impl<A: Key> crate::qsbr::Concurrent<A> for BPlus<A> {
     type View = Fib<A>;
     fn view(&self) -> &Arc<Fib<A>> {
         &self.view
@@ -295,7 +295,7 @@ impl<A: Key> crate::sync::Concurrent<A> for BPlus<A> {
 
 impl Config {
     /// The configuration `spec` names (`bplus:isa=avx2,delta=1024`).
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Config, BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Config, BuildError> {
         spec.check_options(
             "bplus",
             &["isa", "delta", "dir", "dhop", "dir2", "bgroup", "lanes", "leaf"],
@@ -328,7 +328,7 @@ impl Config {
             Some("hop") => Some(Leaf::Hop),
             Some(v) => {
                 let why = "expected auto, plain, rel or hop";
-                return Err(crate::registry::bad_option("bplus", "leaf", v, why));
+                return Err(crate::spec::bad("bplus", "leaf", v, why));
             }
         };
         Ok(Config { isa, delta: delta as usize, dir, dir_hops, dir2, bgroup, lanes, leaf })

@@ -49,15 +49,18 @@ mod tests;
 use crate::addr::Address;
 use crate::fib::{BuildError, Compile, Lookup};
 use crate::nexthop::NextHop;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 
 /// Build options (`bsearch:lanes=N`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BsearchConfig {
+pub struct Config {
     /// Addresses searched in lock step by `lookup_batch` (1 to 64).
     pub lanes: usize,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type BsearchConfig = Config;
 
 impl Default for BsearchConfig {
     fn default() -> Self {

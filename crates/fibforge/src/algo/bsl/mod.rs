@@ -52,7 +52,7 @@ mod level;
 impl BslConfig {
     /// The configuration `spec` names: `levels=K` (expand to K lengths; 0 or absent: every
     /// route length), `lengths=L1/L2/…` (expand to these lengths), `first=hash|array`.
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("bsl", &["levels", "lengths", "first"])?;
         let levels = spec.get_u32("bsl", "levels", 0)?;
         let lengths = spec.options.get("lengths").map(|v| parse_lengths(v)).transpose()?;
@@ -100,7 +100,7 @@ pub const MAX_ARRAY_BITS: u32 = 20;
 
 /// Build options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BslConfig {
+pub struct Config {
     /// Expand to this many lengths chosen by the CPE dynamic program (`None`: search every
     /// distinct route length).
     pub levels: Option<u32>,
@@ -109,6 +109,9 @@ pub struct BslConfig {
     /// How the table of the shortest searched length is stored.
     pub first: FirstLevel,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type BslConfig = Config;
 
 /// How the table of the shortest searched length is stored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

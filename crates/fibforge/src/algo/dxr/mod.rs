@@ -67,7 +67,7 @@ mod update;
 impl DxrConfig {
     /// The configuration `spec` names: `dxr16` or `dxr18`, options `short=on|off` (the short
     /// range format, IPv4 only) and `k=N` (direct-table bits, overriding the name's).
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         let (name, k) = if spec.name == "dxr18" { ("dxr18", 18) } else { ("dxr16", 16) };
         spec.check_options(name, &["short", "k"])?;
         Ok(DxrConfig { k: spec.get_u32(name, "k", k)?, short: spec.get_bool(name, "short", true)? })
@@ -97,12 +97,15 @@ const MIN_SIZE_BITS: u32 = 2;
 
 /// Build options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DxrConfig {
+pub struct Config {
     /// Bits of the direct table index (16 for D16R, 18 for D18R).
     pub k: u32,
     /// Use the short range format where it fits (IPv4 only; ignored for IPv6).
     pub short: bool,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type DxrConfig = Config;
 
 impl Default for DxrConfig {
     fn default() -> Self {

@@ -64,8 +64,8 @@ mod tests;
 use crate::addr::Address;
 use crate::fib::{BuildError, Compile, Lookup};
 use crate::nexthop::NextHop;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 
 /// The leaf address of an empty trie, and the end of a `pre` chain.
 const NONE: u32 = u32::MAX;
@@ -74,13 +74,16 @@ const MAX_BRANCH: u32 = 20;
 
 /// Build options.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LcTrieConfig {
+pub struct Config {
     /// The fill factor: a node branches on `b` bits when at least `fill · 2^b` of its 2^b
     /// subtries are non-empty.
     pub fill: f64,
     /// The root's branching factor in bits; 0 lets the fill factor decide.
     pub root: u32,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type LcTrieConfig = Config;
 
 impl Default for LcTrieConfig {
     /// The journal paper's experimental setting: fill factor 0.5, root branch 16.

@@ -65,8 +65,8 @@ mod tests;
 
 use crate::fib::{BuildError, Compile, Lookup};
 use crate::nexthop::NextHop;
-use crate::registry::AlgoSpec;
 use crate::rib::Rib;
+use crate::spec::AlgoSpec;
 use maptable::{MASK_BITS, MapTable};
 
 /// Bit 31 of a pointer: a chunk of the next level, not a next hop.
@@ -76,13 +76,16 @@ const SIX_BITS: u32 = 6;
 
 /// Build options: none (the levels are fixed at 16/8/8).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct LuleaConfig;
+pub struct Config;
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type LuleaConfig = Config;
 
 impl LuleaConfig {
     /// Parses `lulea` (which takes no options).
     pub fn from_spec(spec: &AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("lulea", &[])?;
-        Ok(LuleaConfig)
+        Ok(Config)
     }
 }
 

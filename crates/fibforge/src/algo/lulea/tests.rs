@@ -9,7 +9,7 @@ use crate::prefix::Prefix;
 use proptest::prelude::*;
 
 fn compile(rib: &Rib<u32>) -> Lulea {
-    Lulea::compile(rib, &LuleaConfig).unwrap()
+    Lulea::compile(rib, &Config).unwrap()
 }
 
 #[test]
@@ -77,7 +77,7 @@ fn a_leaf_pushed_trie_counts_leaves_not_runs() {
 fn next_hops_that_collide_with_the_chunk_bit_are_refused() {
     let big = NextHop::from_raw(CHUNK).unwrap();
     let rib: Rib<u32> = [(Prefix::new(0x0A00_0000, 8).unwrap(), big)].into_iter().collect();
-    let e = Lulea::compile(&rib, &LuleaConfig).unwrap_err();
+    let e = Lulea::compile(&rib, &Config).unwrap_err();
     assert!(matches!(e, BuildError::LimitExceeded { algo: "lulea", .. }), "{e}");
     assert!(LuleaConfig::from_spec(&"lulea:levels=3".parse().unwrap()).is_err());
     assert!(LuleaConfig::from_spec(&AlgoSpec::named("lulea")).is_ok());

@@ -53,12 +53,15 @@ use std::collections::BTreeMap;
 
 /// Parameters of a (k, m)-MIHT; `None` picks the family's default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MihtConfig {
+pub struct Config {
     /// Key length in bits (default 16 for IPv4, 32 for IPv6).
     pub k: Option<u32>,
     /// B+ tree order, 16 or 32 (default 16 for IPv4, 32 for IPv6).
     pub m: Option<u32>,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type MihtConfig = Config;
 
 /// The B+ tree, of one of the two supported orders.
 #[derive(Clone, Debug)]
@@ -277,7 +280,7 @@ impl<A: Address> Incremental<A> for Miht<A> {
 
 impl MihtConfig {
     /// The configuration `spec` names: options `k=N` (key bits), `m=16|32` (B+ tree order).
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("miht", &["k", "m"])?;
         let opt = |key| spec.options.get(key).map(|_| spec.get_u32("miht", key, 0)).transpose();
         Ok(MihtConfig { k: opt("k")?, m: opt("m")? })

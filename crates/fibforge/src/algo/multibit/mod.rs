@@ -40,8 +40,8 @@ mod update;
 
 pub use leaf_pushed::LeafPushedTrie;
 pub use plan::{
-    DEFAULT_IPV4_LEVELS, DEFAULT_IPV6_LEVELS, DEFAULT_UPDATABLE_MAX_STRIDE, Plan, StridePlan,
-    TrieConfig, make_plan,
+    Config, DEFAULT_IPV4_LEVELS, DEFAULT_IPV6_LEVELS, DEFAULT_UPDATABLE_MAX_STRIDE, Plan,
+    StridePlan, TrieConfig, make_plan,
 };
 pub use updatable::UpdatableTrie;
 

@@ -24,7 +24,7 @@ pub const DEFAULT_UPDATABLE_MAX_STRIDE: u32 = 17;
 
 /// How to build an expanded trie.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TrieConfig {
+pub struct Config {
     /// Most levels; `None`: [`DEFAULT_IPV4_LEVELS`] or [`DEFAULT_IPV6_LEVELS`].
     pub levels: Option<u32>,
     /// Per-node strides (variable-stride program) instead of per-level ones.
@@ -34,11 +34,23 @@ pub struct TrieConfig {
     /// Largest stride; `None`: [`MAX_STRIDE`] for leaf-pushed tries,
     /// [`DEFAULT_UPDATABLE_MAX_STRIDE`] for updatable ones.
     pub max_stride: Option<u32>,
+    /// The leaf-pushed trie (`leafpush=on`, the default, fast) rather than the updatable one
+    /// (read by the registry, which picks the type; the tries themselves ignore it).
+    pub leaf_pushed: bool,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type TrieConfig = Config;
 
 impl Default for TrieConfig {
     fn default() -> Self {
-        TrieConfig { levels: None, variable: true, packed: false, max_stride: None }
+        TrieConfig {
+            levels: None,
+            variable: true,
+            packed: false,
+            max_stride: None,
+            leaf_pushed: true,
+        }
     }
 }
 
@@ -146,7 +158,7 @@ impl TrieConfig {
     /// The configuration `spec` names (`cpe_fixed` or `cpe_var`: the strides per level or per
     /// node) with options `levels=K`, `packed=on|off`, `maxstride=S`, and whether it asks for
     /// the leaf-pushed trie (`leafpush=on`, the default) or the updatable one.
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<(Self, bool), BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         let variable = spec.name == "cpe_var";
         let name = if variable { "cpe_var" } else { "cpe_fixed" };
         spec.check_options(name, &["levels", "leafpush", "packed", "maxstride"])?;
@@ -156,7 +168,8 @@ impl TrieConfig {
             variable,
             packed: spec.get_bool(name, "packed", false)?,
             max_stride: optional("maxstride")?,
+            leaf_pushed: spec.get_bool(name, "leafpush", true)?,
         };
-        Ok((cfg, spec.get_bool(name, "leafpush", true)?))
+        Ok(cfg)
     }
 }

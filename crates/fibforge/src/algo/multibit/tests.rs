@@ -25,7 +25,13 @@ fn configs(levels: &[u32], max_strides: &[Option<u32>]) -> Vec<TrieConfig> {
         for &max_stride in max_strides {
             for variable in [false, true] {
                 for packed in [false, true] {
-                    v.push(TrieConfig { levels: Some(l), variable, packed, max_stride });
+                    v.push(TrieConfig {
+                        levels: Some(l),
+                        variable,
+                        packed,
+                        max_stride,
+                        leaf_pushed: true,
+                    });
                 }
             }
         }
@@ -124,8 +130,20 @@ fn more_next_hops_than_16_bits() {
         .collect();
     let extra: Vec<u32> = (0..2000u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
     let cfgs = vec![
-        TrieConfig { levels: Some(3), variable: true, packed: true, max_stride: None },
-        TrieConfig { levels: Some(4), variable: false, packed: false, max_stride: None },
+        TrieConfig {
+            levels: Some(3),
+            variable: true,
+            packed: true,
+            max_stride: None,
+            leaf_pushed: true,
+        },
+        TrieConfig {
+            levels: Some(4),
+            variable: false,
+            packed: false,
+            max_stride: None,
+            leaf_pushed: true,
+        },
     ];
     check_all(&rib, &cfgs, &extra);
 }
@@ -177,7 +195,7 @@ proptest! {
     #[test]
     fn variable_dp_is_optimal(rib in small_rib(6, 7), k in 1u32..4, packed in any::<bool>()) {
         let model = CostModel::leaf_pushed(packed);
-        let cfg = TrieConfig { levels: Some(k), variable: true, packed, max_stride: None };
+        let cfg = TrieConfig { levels: Some(k), variable: true, packed, max_stride: None , leaf_pushed: true };
         let plan = make_plan(&rib, &cfg, model, 24).unwrap();
         let routes: Vec<Prefix<u32>> = rib.iter().map(|(p, _)| p).filter(|p| p.len() > 0).collect();
         let mut best = u64::MAX;
@@ -200,7 +218,7 @@ proptest! {
 
     #[test]
     fn fixed_dp_is_optimal_when_built(rib in small_rib(7, 20), k in 1u32..4) {
-        let cfg = TrieConfig { levels: Some(k), variable: false, packed: false, max_stride: None };
+        let cfg = TrieConfig { levels: Some(k), variable: false, packed: false, max_stride: None , leaf_pushed: true };
         let plan = make_plan(&rib, &cfg, CostModel::leaf_pushed(false), 24).unwrap();
         let depth = rib.iter().map(|(p, _)| p.len()).max().unwrap_or(0).max(1);
         let best = crate::algo::cpe::tests::all_cut_sequences(depth, k, 24)
@@ -304,7 +322,7 @@ proptest! {
         max_stride in 3u32..18,
         extra in prop::collection::vec(any::<u32>(), 20),
     ) {
-        let cfg = TrieConfig { levels: Some(levels), variable, packed, max_stride: Some(max_stride) };
+        let cfg = TrieConfig { levels: Some(levels), variable, packed, max_stride: Some(max_stride) , leaf_pushed: true };
         prop_assume!(!infeasible(&start, &cfg));
         let mut rib = start;
         let mut trie = UpdatableTrie::compile(&rib, &cfg).unwrap();

@@ -3,7 +3,7 @@
 
 use super::tests::{arb_table, assert_same, hop, probes, rib_from, supported_isas};
 use super::*;
-use crate::registry::AlgoSpec;
+use crate::spec::AlgoSpec;
 use proptest::prelude::*;
 
 fn basic(s: u32, aggregate: bool, narrow_dir: bool) -> Config {
@@ -81,11 +81,11 @@ fn every_instruction_set_walks_the_basic_layout() {
 #[test]
 fn the_option_parses_and_fan_out_is_refused_with_it() {
     let spec = |s: &str| s.parse::<AlgoSpec>().unwrap();
-    let c = Config::from_spec::<u128>(&spec("poptrie:leafvec=off")).unwrap().unwrap();
+    let c = Config::from_spec::<u128>(&spec("poptrie:leafvec=off")).unwrap();
     assert!(!c.leafvec && !c.fanout, "IPv6's default fan-out is off without leafvec");
-    let c = Config::from_spec::<u128>(&spec("poptrie")).unwrap().unwrap();
+    let c = Config::from_spec::<u128>(&spec("poptrie")).unwrap();
     assert!(c.leafvec && c.fanout);
-    let e = Config::from_spec::<u128>(&spec("poptrie:leafvec=off,fanout=on")).unwrap();
+    let e = Config::from_spec::<u128>(&spec("poptrie:leafvec=off,fanout=on"));
     assert!(e.unwrap_err().to_string().contains("leafvec"));
     // Asked for through the Rust API, fan-out is not built (as for IPv4).
     let rib = mixed::<u128>(500);

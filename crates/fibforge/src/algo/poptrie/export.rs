@@ -17,7 +17,7 @@ use super::import_check::{Checked, Leaves};
 use super::layout::{DIRECT_LEAF, Node};
 use super::record::{NODE_BYTES, P_AGGREGATE, P_LEAF, P_S, put_node};
 use super::*;
-use crate::export::{Algorithm, Array, Element, ExportError, ExportFile, PARAMS};
+use crate::export::file::{Algorithm, Array, Element, ExportError, ExportFile, PARAMS};
 
 impl<A: super::Key> Poptrie<A> {
     /// The compiled arrays as an export file, in the canonical shape (32-bit `dir`, no

@@ -13,7 +13,7 @@
 
 use super::layout::{DIRECT_LEAF, Key, MAX_DIRECT_RAW, MAX_NODES, Node, Record, STRIDE};
 use super::record::{NODE_BYTES, P_AGGREGATE, P_LEAF, P_S, get_node};
-use crate::export::{Algorithm, Array, ExportError, ExportFile};
+use crate::export::file::{Algorithm, Array, ExportError, ExportFile};
 
 /// A file that passed every check.
 pub(super) struct Checked {

@@ -93,39 +93,29 @@ mod simd;
 mod update;
 
 impl Config {
-    /// The configuration `spec` names (`poptrie`, `poptrie0`, `poptrie16`, `poptrie18` with
-    /// options `s`, `aggregate`, `leafvec`, `dir16`, `fanout` and `isa`), or `None` when
-    /// `spec` is another algorithm.
-    pub fn from_spec<A: Key>(spec: &crate::registry::AlgoSpec) -> Option<Result<Self, BuildError>> {
+    /// The configuration of family `A` that `spec`'s options give (`s`, `aggregate`,
+    /// `leafvec`, `dir16`, `fanout` and `isa`); the registry resolves the names (`poptrie16`
+    /// is `poptrie:s=16`).
+    pub fn from_spec<A: Key>(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         let default = Config::for_family::<A>();
-        let s = match spec.name.as_str() {
-            "poptrie" => default.s,
-            "poptrie0" => 0,
-            "poptrie16" => 16,
-            "poptrie18" => 18,
-            _ => return None,
-        };
-        let parse = || {
-            let options = ["s", "aggregate", "leafvec", "dir16", "fanout", "isa"];
-            spec.check_options("poptrie", &options)?;
-            let leafvec = spec.get_bool("poptrie", "leafvec", default.leafvec)?;
-            Ok(Config {
-                s: spec.get_u32("poptrie", "s", s)?,
-                aggregate: spec.get_bool("poptrie", "aggregate", default.aggregate)?,
-                leafvec,
-                narrow_dir: spec.get_bool("poptrie", "dir16", default.narrow_dir)?,
-                fanout: fanout_option::<A>(spec, default.fanout && leafvec, leafvec)?,
-                isa: Isa::from_option("poptrie", spec)?,
-            })
-        };
-        Some(parse())
+        let options = ["s", "aggregate", "leafvec", "dir16", "fanout", "isa"];
+        spec.check_options("poptrie", &options)?;
+        let leafvec = spec.get_bool("poptrie", "leafvec", default.leafvec)?;
+        Ok(Config {
+            s: spec.get_u32("poptrie", "s", default.s)?,
+            aggregate: spec.get_bool("poptrie", "aggregate", default.aggregate)?,
+            leafvec,
+            narrow_dir: spec.get_bool("poptrie", "dir16", default.narrow_dir)?,
+            fanout: fanout_option::<A>(spec, default.fanout && leafvec, leafvec)?,
+            isa: Isa::from_option("poptrie", spec)?,
+        })
     }
 }
 
 /// Poptrie's `fanout=on|off`: IPv6 only (the IPv4 lookup has no fan-out path), and only
 /// with `leafvec` (a basic record cannot stand for a leaf slot: `fanout.rs`).
 fn fanout_option<A: Key>(
-    spec: &crate::registry::AlgoSpec,
+    spec: &crate::spec::AlgoSpec,
     default: bool,
     leafvec: bool,
 ) -> Result<bool, BuildError> {
@@ -393,7 +383,7 @@ impl<A: Key> Poptrie<A> {
     /// update unlinks are reused only after a grace period of that domain (readers are online
     /// or pinned around their lookups, as [`crate::sync::Table`]'s readers are). The arenas
     /// get 1/8 spare capacity, so updates rarely have to copy them.
-    pub fn defer_reclamation(&mut self, grace: crate::sync::grace::Grace) {
+    pub fn defer_reclamation(&mut self, grace: crate::qsbr::Grace) {
         self.reclaim.share(grace);
         self.reserve_headroom();
     }

@@ -15,7 +15,7 @@
 //!   never blocks on a reader.
 
 use super::alloc::{BlockAlloc, NodeAlloc};
-use crate::sync::grace::{Grace, Ticket};
+use crate::qsbr::{Grace, Ticket};
 use std::collections::VecDeque;
 
 /// A block of `len` slots at `start` in the node or the leaf arena.

@@ -41,10 +41,13 @@ impl Width {
 
 /// Build options shared by the three SAIL variants.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct SailConfig {
+pub struct Config {
     /// Word width of the arrays.
     pub width: Width,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type SailConfig = Config;
 
 /// A next hop or a chunk id, tagged by the top bit.
 pub(crate) trait Entry: Copy + Default + Eq + Send + Sync + Debug + 'static {
@@ -180,8 +183,9 @@ pub(crate) fn choose_wide(
 
 impl SailConfig {
     /// The configuration `spec` names (any SAIL variant): `width=auto|16|32`.
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
-        let algo = crate::registry::info(&spec.name).map_or("sail", |a| a.name);
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
+        const VARIANTS: [&str; 4] = ["sail_b", "sail_u", "sail_l", "sail_m"];
+        let algo = VARIANTS.into_iter().find(|v| *v == spec.name).unwrap_or("sail");
         spec.check_options(algo, &["width"])?;
         let width = match spec.options.get("width") {
             Some(w) => Width::parse(algo, w)?,

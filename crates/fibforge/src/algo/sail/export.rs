@@ -14,7 +14,7 @@ use super::entry::Entry;
 use super::sail_l::{Core, Tables};
 use super::{STRIDE, SailL, TOP, max_len};
 use crate::addr::Address;
-use crate::export::{Algorithm, Array, Element, ExportError, ExportFile, PARAMS};
+use crate::export::file::{Algorithm, Array, Element, ExportError, ExportFile, PARAMS};
 
 const ALGO: &str = "sail_l";
 /// Array names in errors: `top`, then each chunk level by the prefix length it resolves to.

@@ -64,7 +64,7 @@ mod tests;
 mod update_l_tests;
 mod widths;
 
-pub use entry::{SailConfig, Width};
+pub use entry::{Config, SailConfig, Width};
 pub use sail_b::SailB;
 pub(crate) use sail_l::{STRIDE, TOP, final_word};
 pub use sail_l::{SailL, max_len};

@@ -7,7 +7,7 @@ use crate::fib::BuildError;
 
 /// LOOP build parameters.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LoopConfig {
+pub struct Config {
     /// Bits per layer; `None` gives `[16, 8, 8]` for IPv4 and `[16, 8 × 14]` for IPv6.
     pub strides: Option<Vec<u32>>,
     /// Elements per group: 32, 64 (default) or 128.
@@ -21,6 +21,9 @@ pub struct LoopConfig {
     /// Optimization 1 of §III-E for announcements (default on; off to measure without it).
     pub optimization1: bool,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type LoopConfig = Config;
 
 impl Default for LoopConfig {
     fn default() -> Self {

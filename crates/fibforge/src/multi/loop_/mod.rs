@@ -85,11 +85,11 @@ mod writer;
 /// The types `grace.rs` is written against (loom's primitives and the same `sync` files in
 /// `tests/loom_loop.rs`).
 mod prim {
-    pub(super) use crate::sync::{Grace, Ticket};
+    pub(super) use crate::qsbr::{Grace, Ticket};
     pub(super) use std::sync::{Arc, Mutex};
 }
 
-pub use config::{LoopConfig, LoopStats};
+pub use config::{Config, LoopConfig, LoopStats};
 pub use reader::{LoopReader, LoopView};
 pub use single::LoopFib;
 pub use writer::Loop;

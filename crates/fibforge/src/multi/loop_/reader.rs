@@ -19,7 +19,7 @@ use super::layout::Core;
 use crate::addr::Address;
 use crate::multi::{MultiLookup, VrfId};
 use crate::nexthop::NextHop;
-use crate::sync::{Published, Session};
+use crate::qsbr::{Published, Session};
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::Arc;

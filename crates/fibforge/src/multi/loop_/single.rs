@@ -54,7 +54,7 @@ impl<A: Address> Incremental<A> for LoopFib<A> {
 
 impl LoopConfig {
     /// Reads `group=`, `sparse=`, `strides=16-8-8` and `pmt=columns|packed` options.
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("loop", &["group", "sparse", "strides", "pmt"])?;
         let compress_pmt = match spec.options.get("pmt").map(String::as_str) {
             None | Some("columns") => false,

@@ -25,8 +25,8 @@ use crate::fib::BuildError;
 use crate::multi::{MultiLookup, VrfId};
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
+use crate::qsbr::{Grace, Published};
 use crate::rib::Rib;
-use crate::sync::{Grace, Published};
 use std::sync::Arc;
 
 /// The writer of a LOOP multi-table: owns the RIBs and applies changes.

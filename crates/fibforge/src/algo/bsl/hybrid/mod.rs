@@ -41,7 +41,7 @@
 mod build;
 impl HybridConfig {
     /// The configuration `spec` names: `stride=4|8` (bits per trie level), `packed=on|off`.
-    pub fn from_spec(spec: &crate::registry::AlgoSpec) -> Result<Self, BuildError> {
+    pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         let default = HybridConfig::default();
         spec.check_options("bsl_hybrid", &["stride", "packed"])?;
         Ok(HybridConfig {
@@ -65,12 +65,15 @@ const LEAF: u32 = 1 << 30;
 
 /// Build options.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HybridConfig {
+pub struct Config {
     /// Bits per trie level (4 or 8: 8 or 4 levels per band).
     pub stride: u32,
     /// Store sparse trie nodes as packed arrays of one cache line.
     pub packed: bool,
 }
+
+/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+pub type HybridConfig = Config;
 
 impl Default for HybridConfig {
     /// Four 8-bit levels per band (the paper's "initial hash plus a 4 level trie"), packed.

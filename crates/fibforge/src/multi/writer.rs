@@ -1,0 +1,55 @@
+//! Many tables with per-table route updates: what `fibforge replay --tables` drives.
+
+use super::MultiLookup;
+use super::VrfId;
+use super::loop_::{Loop, LoopConfig};
+use super::sail_m::SailMWriter;
+use crate::addr::Address;
+use crate::algo::sail::SailConfig;
+use crate::fib::BuildError;
+use crate::nexthop::NextHop;
+use crate::prefix::Prefix;
+use crate::rib::Rib;
+
+/// A many-table structure with per-table route updates (LOOP, SAIL_M's writer).
+pub trait MultiWriter<A: Address>: MultiLookup<A> + Sized + 'static {
+    /// Build parameters.
+    type Config: Default + Clone + Send + Sync + 'static;
+    /// Builds the structure over `tables` (VRF id = position).
+    fn build(tables: Vec<Rib<A>>, cfg: &Self::Config) -> Result<Self, BuildError>;
+    /// Sets (`Some`) or withdraws (`None`) route `p` of table `vrf`.
+    fn set(&mut self, vrf: VrfId, p: Prefix<A>, hop: Option<NextHop>) -> Result<(), BuildError>;
+    /// The path the last update took, for reports (`None`: one path).
+    fn path(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+impl<A: Address> MultiWriter<A> for Loop<A> {
+    type Config = LoopConfig;
+    fn build(tables: Vec<Rib<A>>, cfg: &LoopConfig) -> Result<Self, BuildError> {
+        Loop::build(tables, cfg)
+    }
+    fn set(&mut self, vrf: VrfId, p: Prefix<A>, hop: Option<NextHop>) -> Result<(), BuildError> {
+        match hop {
+            Some(h) => self.insert(vrf, p, h).map(drop),
+            None => self.remove(vrf, &p).map(drop),
+        }
+    }
+}
+
+impl<A: Address> MultiWriter<A> for SailMWriter<A> {
+    type Config = SailConfig;
+    fn build(tables: Vec<Rib<A>>, cfg: &SailConfig) -> Result<Self, BuildError> {
+        SailMWriter::build(tables, cfg)
+    }
+    fn set(&mut self, vrf: VrfId, p: Prefix<A>, hop: Option<NextHop>) -> Result<(), BuildError> {
+        match hop {
+            Some(h) => self.insert(vrf, p, h).map(drop),
+            None => self.remove(vrf, &p).map(drop),
+        }
+    }
+    fn path(&self) -> Option<&'static str> {
+        Some(self.last_update_path())
+    }
+}
