@@ -1,6 +1,6 @@
 //! Loading tables for the subcommands, with a progress bar on a terminal.
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use fibforge::registry::{self, AlgoSpec};
 use fibforge::{Address, Interner, ParseMode, Rib};
 use fibforge_io::{DuplicatePolicy, PeerFilter, PrefixOnlyHops, ReadConfig, Table, ValueColumn};
@@ -165,6 +165,7 @@ pub fn check_writable_file(path: &Path, what: &str) -> anyhow::Result<()> {
 }
 
 /// Checks before any work that files can be written in directory `dir` (created if missing).
+#[cfg(feature = "bench")]
 pub fn check_writable_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{what} {}: cannot create", dir.display()))?;
@@ -184,10 +185,12 @@ pub fn load_hop_source(path: &std::path::Path) -> anyhow::Result<Table> {
 }
 
 /// The default tables, relative to the repository root.
+#[cfg(feature = "bench")]
 pub const DEFAULT_TABLES: [&str; 2] = ["data/ris2015-as3856.tsv.gz", "data/tier1-2024-v6.txt.gz"];
 
 /// Finds `relative` (a path under the repository root) from the current directory or the
 /// executable's location, walking up their ancestors.
+#[cfg(feature = "bench")]
 pub fn locate(relative: &str) -> anyhow::Result<PathBuf> {
     let mut starts = Vec::new();
     if let Ok(d) = std::env::current_dir() {
@@ -204,7 +207,7 @@ pub fn locate(relative: &str) -> anyhow::Result<PathBuf> {
             }
         }
     }
-    bail!(
+    anyhow::bail!(
         "cannot find {relative} above the current directory or the fibforge executable; give --table FILE"
     )
 }

@@ -2,7 +2,7 @@
 //! stream: the quantity of Srinivasan & Varghese 1998 §5.5 (average and worst insert/delete).
 //!
 //! ```sh
-//! cargo run --release -p fibforge --example cpe_updates -- TABLE UPDATES [SPEC...]
+//! cargo run --release -p fibforge-bench --example cpe_updates -- TABLE UPDATES [SPEC...]
 //! ```
 //!
 //! `UPDATES` has lines `unixtime a|w prefix nexthop` (IPv4). Each `SPEC` is a registry name

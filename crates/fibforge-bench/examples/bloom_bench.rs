@@ -1,6 +1,6 @@
 //! Measures the Bloom-filter LPM family (Lucchesi et al. §6) on the tables at hand.
 //!
-//! `cargo run --release -p fibforge --example bloom_bench -- [EXPERIMENT...] [--repeats N]`
+//! `cargo run --release -p fibforge-bench --example bloom_bench -- [EXPERIMENT...] [--repeats N]`
 //! with experiments `fpr` (FPR × hash sweep, Fig. 1 / Table 5), `match` (matching ratio,
 //! Fig. 3), `v4` (IPv4 tables, Fig. 6), `v6` (IPv6 with and without DPCPE levels, Fig. 7),
 //! `threads` (1 and 2 threads, Fig. 2), `dpcpe` (Table 4); default: all.
