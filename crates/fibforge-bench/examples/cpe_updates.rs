@@ -72,7 +72,7 @@ fn config(spec: &AlgoSpec) -> Result<TrieConfig, String> {
 
 /// Reads the IPv4 updates of a stream (text or MRT, through `fibforge_io::read_updates`),
 /// interning next hops into `table`; IPv6 updates are skipped.
-fn read_updates(path: &str, table: &mut fibforge_io::Table) -> Vec<Update> {
+fn read_updates(path: &str, table: &mut fibforge_io::LoadedTable) -> Vec<Update> {
     let reader = fibforge_io::read_updates(path.as_ref(), &ReadConfig::default())
         .unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut out = Vec::new();

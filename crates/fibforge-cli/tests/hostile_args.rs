@@ -167,7 +167,8 @@ fn a_failed_stdout_write_is_reported_as_such() {
 #[test]
 fn table_options_that_do_not_apply_are_errors() {
     let (dir, t) = scratch("table-opts");
-    refused(&["stats", &t, "--peer-as", "3356"], "text table, which has no peers");
+    refused(&["stats", &t, "--peer-as", "3356"], "a peer selection (peer AS 3356) applies");
+    refused(&["stats", &t, "--peer-ip", "192.0.2.1"], "a peer selection (peer 192.0.2.1) applies");
     let host = dir.join("host.txt");
     std::fs::write(&host, "10.0.0.1/8 a\n").unwrap();
     let (code, _, err) = run(&["stats", host.to_str().unwrap()]);

@@ -324,7 +324,7 @@ fn check_before_work(args: &Args) -> anyhow::Result<()> {
 fn load_tables(
     paths: &[PathBuf],
     synth: Option<Synth>,
-    hop_source: Option<&fibforge_io::Table>,
+    hop_source: Option<&fibforge_io::LoadedTable>,
 ) -> anyhow::Result<Vec<NamedTable>> {
     let mut out = Vec::new();
     for p in paths {
