@@ -195,34 +195,6 @@ pub fn load_hop_source(path: &std::path::Path) -> anyhow::Result<LoadedTable> {
     Ok(table)
 }
 
-/// The default tables, relative to the repository root.
-#[cfg(feature = "bench")]
-pub const DEFAULT_TABLES: [&str; 2] = ["data/ris2015-as3856.tsv.gz", "data/tier1-2024-v6.txt.gz"];
-
-/// Finds `relative` (a path under the repository root) from the current directory or the
-/// executable's location, walking up their ancestors.
-#[cfg(feature = "bench")]
-pub fn locate(relative: &str) -> anyhow::Result<PathBuf> {
-    let mut starts = Vec::new();
-    if let Ok(d) = std::env::current_dir() {
-        starts.push(d);
-    }
-    if let Ok(exe) = std::env::current_exe() {
-        starts.push(exe);
-    }
-    for start in &starts {
-        for dir in start.ancestors() {
-            let candidate = dir.join(relative);
-            if candidate.is_file() {
-                return Ok(candidate);
-            }
-        }
-    }
-    anyhow::bail!(
-        "cannot find {relative} above the current directory or the fibforge executable; give --table FILE"
-    )
-}
-
 /// The table files of a directory, sorted by name (hidden files skipped).
 pub fn table_files(dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)

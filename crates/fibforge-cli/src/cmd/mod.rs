@@ -9,13 +9,9 @@ pub mod bench;
 pub mod bench;
 #[cfg(feature = "bench")]
 mod bench_multi;
-#[cfg(feature = "bench")]
-mod bench_papers;
 pub mod expand;
 pub mod export;
 pub mod lookup;
-#[cfg(feature = "bench")]
-mod presets;
 pub mod replay;
 pub mod replay_algos;
 pub mod replay_vrf;
