@@ -11,19 +11,24 @@ set -euo pipefail
 cd "$(dirname "$0")"
 PYTHON=${PYTHON:-python3}
 
-# The library, binary and integration tests, then the doc tests; the examples are not built
-# here (they are benchmark harnesses; `cargo clippy --all-targets` in CI compiles them).
-# fibforge-py has no Rust tests (pytest covers it), and both commands leave it out: `--doc`
-# would build its doc tests despite `doctest = false`, and the same selection in both keeps
-# one feature resolution (pyo3 adds features to syn and num-traits), so the doc tests reuse
-# the first command's build instead of compiling every crate a second time.
-cargo test --workspace --exclude fibforge-py --tests "$@"
-cargo test --workspace --exclude fibforge-py --doc "$@"
-
+# The Python tools first: a missing one is reported now, not after half an hour of Rust tests.
 if ! "$PYTHON" -c "import maturin, numpy, pytest" 2>/dev/null; then
   echo "error: the Python tests need maturin, numpy and pytest: $PYTHON -m pip install maturin numpy pytest" >&2
   exit 1
 fi
+
+# The library, binary and integration tests, then the doc tests; the examples are not built
+# here (`cargo clippy --all-targets` in CI compiles them).
+# fibforge-py has no Rust tests (pytest covers it), and both commands leave it out: `--doc`
+# would build its doc tests despite `doctest = false`, and the same selection in both keeps
+# one feature resolution (pyo3 adds features to syn and num-traits), so the doc tests reuse
+# the first command's build instead of compiling every crate a second time. Both turn on
+# `fibforge bench` (the `bench` feature of fibforge-cli) so that its tests run, with the same
+# features for the same reason.
+features=(--features fibforge-cli/bench)
+cargo test --workspace --exclude fibforge-py "${features[@]}" --tests "$@"
+cargo test --workspace --exclude fibforge-py "${features[@]}" --doc "$@"
+
 rm -rf target/wheels target/py-test-site
 (cd crates/fibforge-py && "$PYTHON" -m maturin build --profile checked --quiet -i "$PYTHON" -o ../../target/wheels)
 "$PYTHON" -m pip install --quiet --no-deps --no-index --disable-pip-version-check --root-user-action=ignore \

@@ -5,6 +5,8 @@
 #     libfibforge_c.so.X after) and the development link libfibforge_c.so
 #   PREFIX/lib/libfibforge_c.a
 #   PREFIX/lib/pkgconfig/fibforge.pc      (cc app.c $(pkg-config --cflags --libs fibforge))
+# and prints how to build a program against it: outside the dynamic linker's path the program
+# needs a run path (-Wl,-rpath,PREFIX/lib) or LD_LIBRARY_PATH=PREFIX/lib to start.
 #
 # Usage: tools/install-c.sh PREFIX
 #   Builds with `cargo build --release -p fibforge-c` first, unless FIBFORGE_C_LIB_DIR names a
@@ -48,6 +50,9 @@ install -m 644 "$built/libfibforge_c.a" "$dest$libdir/libfibforge_c.a"
 # libdir relative to prefix where it lies there, so that pkg-config --define-prefix works.
 case $libdir in "$prefix"/*) pc_libdir=\${prefix}${libdir#"$prefix"} ;; *) pc_libdir=$libdir ;; esac
 cat > "$dest$libdir/pkgconfig/fibforge.pc" <<PC
+# A program linked with these flags loads libfibforge_c.so.$abi at run time from the dynamic
+# linker's path: where libdir is not on it, link with -Wl,-rpath,\${libdir} (the run path) or
+# run with LD_LIBRARY_PATH=\${libdir}, or link \${libdir}/libfibforge_c.a itself.
 prefix=$prefix
 libdir=$pc_libdir
 includedir=\${prefix}/include
@@ -61,3 +66,11 @@ Libs.private: -lpthread -ldl -lm
 Cflags: -I\${includedir}
 PC
 echo "installed fibforge $version (C) under $dest$prefix"
+# How to build and run against it: a private prefix is not on the dynamic linker's path, and
+# a program linked there without a run path fails to start ("libfibforge_c.so.$abi: cannot
+# open shared object file").
+cat <<HOW
+build: cc app.c \$(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --cflags --libs fibforge) -Wl,-rpath,$libdir
+  -Wl,-rpath,$libdir records where libfibforge_c.so.$abi is; without it (or an ldconfig entry for
+  $libdir) run the program with LD_LIBRARY_PATH=$libdir, or link $libdir/libfibforge_c.a instead.
+HOW

@@ -7,8 +7,9 @@
 # Full mode:
 #   1. `git clone` of the committed tree (HEAD of this checkout; uncommitted changes are not
 #      part of a clone and are not tested);
-#   2. `cargo install --path crates/fibforge-cli --root TMP/root`, then `fibforge --version`
-#      and `fibforge lookup` on the shipped table data/ris2015-as3856.tsv.gz;
+#   2. `cargo install --path crates/fibforge-cli --root TMP/root`, then `fibforge --version`,
+#      `fibforge lookup` on the shipped table data/ris2015-as3856.tsv.gz and `fibforge bench`
+#      (built without the `bench` feature: it must say how to get it);
 #   3. `pip install crates/fibforge-py` into a fresh `python3 -m venv` (pip fetches maturin and
 #      numpy from the configured index), then `import fibforge` and a lookup on the same table.
 #   Two release builds from scratch (fibforge-cli, then the Python extension): 27 minutes
@@ -47,6 +48,9 @@ check_cli() {
     answer=$(cd "$work" && "$bin" lookup "$src/$table" 8.8.8.8 --json)
     echo "$answer"
     case $answer in *'"prefix":"8.8.8.0/24"'*) ;; *) fail "fibforge lookup 8.8.8.8: '$answer'" ;; esac
+    # Installed without the `bench` feature: `bench` says how to get it.
+    answer=$(cd "$work" && "$bin" bench 2>&1) && fail "fibforge bench without the bench feature succeeded"
+    case $answer in *"--features bench"*) ;; *) fail "fibforge bench: '$answer'" ;; esac
 }
 
 # `import fibforge` in the venv and a lookup, run from outside the source tree.

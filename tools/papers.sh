@@ -3,7 +3,8 @@
 # to docs/papers/results/<preset>.md (Markdown studies; rate tables in a text block), plus the
 # Fig. 7 heat map. The docs/papers/<paper>.md pages quote these files.
 #
-#   tools/papers.sh [PRESET...]        (default: every preset; FIBFORGE=path to the binary;
+#   tools/papers.sh [PRESET...]        (default: every preset; FIBFORGE=path to a binary built
+#                                       with --features bench;
 #                                       REPEATS=N timed repeats per row, default 1)
 #
 # Short settings: 0.05 s per timed repeat, 1 repeat, no peers, 2^16 cycle samples (presets that
@@ -13,7 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${FIBFORGE:-target/release/fibforge}
 REPEATS=${REPEATS:-1}
-[ -x "$BIN" ] || cargo build --release -p fibforge-cli
+# `fibforge bench` is the `bench` feature's: build it (a no-op when up to date) unless a
+# binary is given.
+[ -n "${FIBFORGE:-}" ] || cargo build --release -p fibforge-cli --features bench
 OUT=docs/papers/results
 mkdir -p "$OUT"
 ALL=(poptrie-table2 poptrie-table3 poptrie-table3-all poptrie-table4 poptrie-traffic poptrie-fig8

@@ -4,6 +4,9 @@
 //! (`csrc/capi_harness.c`, the bench's C rows) and sets `cfg(have_capi_harness)`, else
 //! records why not.
 //!
+//! Both only with the `harness` feature (`cc` and `pkg-config` are its build dependencies):
+//! the measuring core alone compiles no C and probes for nothing.
+//!
 //! DPDK stays optional: without it (or with `FIBFORGE_NO_DPDK=1`) nothing is compiled or
 //! linked and the DPDK peer reports "not available". Link flags are emitted only after the
 //! shim compiled, so a broken DPDK install degrades to "not available" too.
@@ -22,6 +25,14 @@ fn main() {
         .unwrap_or_default();
     println!("cargo::rustc-env=FIBFORGE_RUSTC_VERSION={}", version.trim());
     println!("cargo::rustc-env=FIBFORGE_GIT_COMMIT={}", git_commit());
+    println!("cargo::rustc-check-cfg=cfg(have_capi_harness)");
+    #[cfg(feature = "harness")]
+    harness();
+}
+
+/// The C parts of the harness: the DPDK shim and the C ABI harness.
+#[cfg(feature = "harness")]
+fn harness() {
     let why = match dpdk() {
         Ok(version) => {
             println!("cargo::rustc-cfg=have_dpdk");
@@ -36,8 +47,8 @@ fn main() {
 
 /// Compiles the C ABI harness against `fibforge.h`; its calls resolve to the `fibforge-c`
 /// dependency linked into the same binary.
+#[cfg(feature = "harness")]
 fn capi_harness() {
-    println!("cargo::rustc-check-cfg=cfg(have_capi_harness)");
     println!("cargo::rerun-if-changed=csrc/capi_harness.c");
     println!("cargo::rerun-if-changed=../fibforge-c/include/fibforge.h");
     let why = match cc::Build::new()
@@ -56,6 +67,7 @@ fn capi_harness() {
 }
 
 /// Compiles the shim against libdpdk; `Ok(version)` or `Err(why not)`.
+#[cfg(feature = "harness")]
 fn dpdk() -> Result<String, String> {
     if std::env::var_os("FIBFORGE_NO_DPDK").is_some_and(|v| v != "0") {
         return Err("disabled at build time by FIBFORGE_NO_DPDK".into());
@@ -106,6 +118,7 @@ fn dpdk() -> Result<String, String> {
 
 /// Reruns this script when a `.pc` file appears in pkg-config's search path, so that
 /// installing DPDK after a first build is noticed without a `cargo clean`.
+#[cfg(feature = "harness")]
 fn watch_pkg_config_dirs() {
     // Without pkg-config itself, the directories where Debian's packages put `.pc` files.
     const USUAL: &str = "/usr/local/lib/pkgconfig:/usr/lib/x86_64-linux-gnu/pkgconfig:\
@@ -126,6 +139,7 @@ fn watch_pkg_config_dirs() {
 }
 
 /// The first non-empty line of a message (pkg-config's errors start with an empty one).
+#[cfg(feature = "harness")]
 fn first_line(s: &str) -> String {
     s.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("").to_string()
 }

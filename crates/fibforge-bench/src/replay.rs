@@ -45,7 +45,10 @@ pub struct Updates {
 
 /// Reads an update file (MRT BGP4MP or the text stream); next hops are interned in `table`
 /// (announcements without a next hop get the value `"-"`).
-pub fn load_updates(path: &Path, table: &mut fibforge_io::Table) -> Result<Updates, ReadError> {
+pub fn load_updates(
+    path: &Path,
+    table: &mut fibforge_io::LoadedTable,
+) -> Result<Updates, ReadError> {
     let mut ups =
         Updates { v4: Vec::new(), v6: Vec::new(), v4_time_us: Vec::new(), v6_time_us: Vec::new() };
     for u in read_updates(path, &ReadConfig::default())? {

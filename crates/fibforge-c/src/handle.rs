@@ -41,7 +41,7 @@ pub trait Side: AnyKey {
     /// The library's address from the C one.
     fn from_c(c: Self::C) -> Self;
     /// This family's routes of a loaded file.
-    fn routes(table: fibforge_io::Table) -> Rib<Self>;
+    fn routes(table: fibforge_io::LoadedTable) -> Rib<Self>;
 }
 
 impl Side for u32 {
@@ -49,7 +49,7 @@ impl Side for u32 {
     fn from_c(c: u32) -> u32 {
         c
     }
-    fn routes(table: fibforge_io::Table) -> Rib<u32> {
+    fn routes(table: fibforge_io::LoadedTable) -> Rib<u32> {
         table.v4
     }
 }
@@ -59,7 +59,7 @@ impl Side for u128 {
     fn from_c(c: Ip6) -> u128 {
         u128::from_be_bytes(c.bytes)
     }
-    fn routes(table: fibforge_io::Table) -> Rib<u128> {
+    fn routes(table: fibforge_io::LoadedTable) -> Rib<u128> {
         table.v6
     }
 }

@@ -87,8 +87,11 @@ fn installed_prefix_builds_a_program_through_pkg_config() {
         .env("FIBFORGE_C_LIB_DIR", library_dir())
         .output()
         .expect("run tools/install-c.sh");
-    checked("tools/install-c.sh", out);
+    let said = checked("tools/install-c.sh", out);
     let lib = prefix.join("lib");
+    // A private prefix: the script says how a program finds the library at run time.
+    let rpath = format!("-Wl,-rpath,{}", lib.display());
+    assert!(said.contains(&rpath) && said.contains("LD_LIBRARY_PATH"), "{said}");
     for f in ["libfibforge_c.a", "libfibforge_c.so", env!("FIBFORGE_C_SONAME")] {
         assert!(lib.join(f).exists(), "{f} not installed in {}", lib.display());
     }

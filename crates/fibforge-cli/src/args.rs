@@ -1,6 +1,6 @@
 //! Value parsers for numeric options, with the bounds each one states in its error: a
 //! non-finite, negative or absurd value is a usage error (exit 2) before any work, never a
-//! panic or a silent clamp.
+//! panic or a silent clamp. The `bench` options' parsers exist with the `bench` feature.
 
 /// Seconds from `min` to `max` (finite; `inf`, `nan` and negative values refused).
 fn seconds(text: &str, min: f64, max: f64) -> Result<f64, String> {
@@ -11,11 +11,13 @@ fn seconds(text: &str, min: f64, max: f64) -> Result<f64, String> {
 }
 
 /// `bench --duration`: seconds per timed repeat.
+#[cfg(feature = "bench")]
 pub fn repeat_seconds(text: &str) -> Result<f64, String> {
     seconds(text, 0.001, 3600.0)
 }
 
 /// `bench --budget`: seconds of measurement in total.
+#[cfg(feature = "bench")]
 pub fn budget_seconds(text: &str) -> Result<f64, String> {
     seconds(text, 0.001, 86_400.0)
 }
@@ -38,6 +40,7 @@ fn bounded(text: &str, min: usize, max: usize, what: &str) -> Result<usize, Stri
 }
 
 /// `bench --threads`.
+#[cfg(feature = "bench")]
 pub fn threads(text: &str) -> Result<usize, String> {
     bounded(text, 1, MAX_THREADS, "a thread count")
 }
@@ -48,21 +51,25 @@ pub fn readers(text: &str) -> Result<usize, String> {
 }
 
 /// `bench --repeats`.
+#[cfg(feature = "bench")]
 pub fn repeats(text: &str) -> Result<usize, String> {
     bounded(text, 1, 1000, "a repeat count")
 }
 
 /// `bench --cycle-samples`.
+#[cfg(feature = "bench")]
 pub fn cycle_samples(text: &str) -> Result<usize, String> {
     bounded(text, 1, 1 << 26, "a sample count")
 }
 
 /// `bench --cycle-group`.
+#[cfg(feature = "bench")]
 pub fn cycle_group(text: &str) -> Result<usize, String> {
     bounded(text, 1, fibforge_bench::timing::cycles::MAX_GROUP, "a group size")
 }
 
-#[cfg(test)]
+// Exercises the `bench` options' parsers too: run with the feature, as ./test.sh does.
+#[cfg(all(test, feature = "bench"))]
 mod tests {
     use super::*;
 

@@ -1,9 +1,11 @@
 //! Loading tables for the subcommands, with a progress bar on a terminal.
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use fibforge::registry::{self, AlgoSpec};
 use fibforge::{Address, Interner, ParseMode, Rib};
-use fibforge_io::{DuplicatePolicy, PeerFilter, PrefixOnlyHops, ReadConfig, Table, ValueColumn};
+use fibforge_io::{
+    DuplicatePolicy, LoadedTable, PeerFilter, PrefixOnlyHops, ReadConfig, ValueColumn,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::net::IpAddr;
@@ -96,7 +98,7 @@ impl TableArgs {
 }
 
 /// Reads a table file (text or MRT, compressed or not), showing progress on a terminal.
-pub fn load_table(args: &TableArgs) -> anyhow::Result<Table> {
+pub fn load_table(args: &TableArgs) -> anyhow::Result<LoadedTable> {
     let path = &args.path;
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
@@ -115,7 +117,7 @@ pub fn load_table(args: &TableArgs) -> anyhow::Result<Table> {
         anyhow::bail!("{}: is a directory, not a table file", path.display());
     }
     let table = fibforge_io::read_table_from(bar.wrap_read(file), &name, &args.read_config())
-        .map_err(|e| with_hint(e.error, args.lenient))?;
+        .map_err(|e| with_hint(e, args.lenient))?;
     bar.finish_and_clear();
     match &args.hops_from {
         Some(source) => Ok(table.with_hops_from(&load_hop_source(source)?)),
@@ -123,16 +125,25 @@ pub fn load_table(args: &TableArgs) -> anyhow::Result<Table> {
     }
 }
 
-/// The reader's error, with the option that helps where there is one.
-fn with_hint(e: fibforge_io::ReadError, lenient: bool) -> anyhow::Error {
-    let text = e.to_string();
-    let fixable = text.contains("host bits set") || text.contains("missing prefix length");
-    if fixable && !lenient {
+/// The reader's error, with the option that helps where there is one. A file whose first
+/// route is a bare address is an address list given as the table: the arguments are
+/// likely swapped (and `--lenient` would load the addresses as host routes).
+fn with_hint(e: fibforge_io::LoadError, lenient: bool) -> anyhow::Error {
+    let text = e.error.to_string();
+    let bare = text.contains("missing prefix length");
+    if bare && !lenient && e.partial.v4.is_empty() && e.partial.v6.is_empty() {
+        anyhow::anyhow!(
+            "{text}: this file looks like an address list, not a routing table; are the table \
+             and the address list swapped? The table comes first: `fibforge lookup TABLE \
+             ADDRESS...` or `fibforge lookup TABLE --file LIST` (--lenient would read the \
+             addresses as host routes)"
+        )
+    } else if (bare || text.contains("host bits set")) && !lenient {
         anyhow::anyhow!(
             "{text} (--lenient masks host bits and reads bare addresses as host routes)"
         )
     } else {
-        e.into()
+        e.error.into()
     }
 }
 
@@ -165,6 +176,7 @@ pub fn check_writable_file(path: &Path, what: &str) -> anyhow::Result<()> {
 }
 
 /// Checks before any work that files can be written in directory `dir` (created if missing).
+#[cfg(feature = "bench")]
 pub fn check_writable_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{what} {}: cannot create", dir.display()))?;
@@ -176,37 +188,11 @@ pub fn check_writable_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
 }
 
 /// Reads the table whose next hops `--hops-from` projects onto another table.
-pub fn load_hop_source(path: &std::path::Path) -> anyhow::Result<Table> {
+pub fn load_hop_source(path: &std::path::Path) -> anyhow::Result<LoadedTable> {
     let table = fibforge_io::read_table(path, &ReadConfig::default())
         .map_err(|e| e.error)
         .with_context(|| format!("reading the --hops-from table {}", path.display()))?;
     Ok(table)
-}
-
-/// The default tables, relative to the repository root.
-pub const DEFAULT_TABLES: [&str; 2] = ["data/ris2015-as3856.tsv.gz", "data/tier1-2024-v6.txt.gz"];
-
-/// Finds `relative` (a path under the repository root) from the current directory or the
-/// executable's location, walking up their ancestors.
-pub fn locate(relative: &str) -> anyhow::Result<PathBuf> {
-    let mut starts = Vec::new();
-    if let Ok(d) = std::env::current_dir() {
-        starts.push(d);
-    }
-    if let Ok(exe) = std::env::current_exe() {
-        starts.push(exe);
-    }
-    for start in &starts {
-        for dir in start.ancestors() {
-            let candidate = dir.join(relative);
-            if candidate.is_file() {
-                return Ok(candidate);
-            }
-        }
-    }
-    bail!(
-        "cannot find {relative} above the current directory or the fibforge executable; give --table FILE"
-    )
 }
 
 /// The table files of a directory, sorted by name (hidden files skipped).
@@ -226,7 +212,7 @@ pub fn table_files(dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
 /// Re-expresses a table's next hops in the set-wide interner, so equal values share ids.
 pub fn remap<A: Address>(
     rib: &Rib<A>,
-    t: &fibforge_io::Table,
+    t: &fibforge_io::LoadedTable,
     hops: &mut Interner<String>,
 ) -> anyhow::Result<Rib<A>> {
     let mut out = Rib::with_capacity(rib.len());

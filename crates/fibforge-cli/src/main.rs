@@ -4,6 +4,9 @@
 //! Each subcommand lives in `cmd/<name>.rs`. User mistakes (missing files, malformed tables,
 //! unknown algorithms) print one coloured `error:` line and exit with status 2; a verification
 //! mismatch exits with status 1.
+//!
+//! `fibforge bench` needs the `bench` feature (`--features bench`); without it the
+//! subcommand is still listed and says how to get it.
 
 mod args;
 mod cmd;
@@ -13,7 +16,9 @@ mod progress;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Counts live heap bytes so that peers without a memory figure can be measured.
+/// Counts live heap bytes so that peers without a memory figure can be measured (only in
+/// the build with `fibforge bench`, the one command that measures it).
+#[cfg(feature = "bench")]
 #[global_allocator]
 static ALLOC: fibforge_bench::alloc::Counting = fibforge_bench::alloc::Counting;
 

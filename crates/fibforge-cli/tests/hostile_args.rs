@@ -31,11 +31,13 @@ fn refused(args: &[&str], want: &str) {
     assert!(!err.contains("loaded ") && !err.contains("timing:"), "{args:?} worked first: {err}");
 }
 
+#[cfg(feature = "bench")]
 fn cat<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<&'a str> {
     [a, b].concat()
 }
 
 #[test]
+#[cfg(feature = "bench")]
 fn bench_refuses_bad_algorithms_and_options_before_any_work() {
     let (dir, t) = scratch("bench-args");
     let base = ["bench", "--table", &t, "--peers", "none", "--out", "none"];
@@ -64,6 +66,7 @@ fn bench_refuses_bad_algorithms_and_options_before_any_work() {
 }
 
 #[test]
+#[cfg(feature = "bench")]
 fn bench_accepts_modes_both_as_its_help_offers() {
     let (_dir, t) = scratch("bench-both");
     let (code, out, err) = run(&[
@@ -91,6 +94,17 @@ fn bench_accepts_modes_both_as_its_help_offers() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("single") && out.contains("batch"), "{out}");
+}
+
+#[test]
+#[cfg(not(feature = "bench"))]
+fn bench_without_the_feature_says_how_to_get_it() {
+    for args in [&["bench"][..], &["bench", "--table", "t", "--preset", "papers"]] {
+        let (code, _, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("built without the bench feature"), "{err}");
+        assert!(err.contains("--features bench"), "{err}");
+    }
 }
 
 #[test]
@@ -153,7 +167,8 @@ fn a_failed_stdout_write_is_reported_as_such() {
 #[test]
 fn table_options_that_do_not_apply_are_errors() {
     let (dir, t) = scratch("table-opts");
-    refused(&["stats", &t, "--peer-as", "3356"], "text table, which has no peers");
+    refused(&["stats", &t, "--peer-as", "3356"], "a peer selection (peer AS 3356) applies");
+    refused(&["stats", &t, "--peer-ip", "192.0.2.1"], "a peer selection (peer 192.0.2.1) applies");
     let host = dir.join("host.txt");
     std::fs::write(&host, "10.0.0.1/8 a\n").unwrap();
     let (code, _, err) = run(&["stats", host.to_str().unwrap()]);

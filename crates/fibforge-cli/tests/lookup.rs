@@ -214,3 +214,31 @@ fn answers_agree_with_a_brute_force_longest_match() {
         assert_eq!(out.lines().count(), addrs.len());
     }
 }
+
+#[test]
+fn queries_of_a_family_the_table_lacks_are_warned_about_or_fatal_with_strict() {
+    let (dir, _) = scratch("one-family");
+    let v4 = dir.join("v4.tsv");
+    std::fs::write(&v4, "10.0.0.0/8\tten\n").unwrap();
+    let t = v4.display().to_string();
+    let (code, out, err) = run(&["lookup", &t, "10.0.0.1", "2001:db8::1", "::1"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "10.0.0.1\t10.0.0.0/8\tten\n2001:db8::1\t-\t-\n::1\t-\t-\n");
+    assert!(err.contains("argument 2: '2001:db8::1': the table has no IPv6 routes"), "{err}");
+    assert_eq!(err.matches("no IPv6 routes").count(), 1, "one warning per family: {err}");
+    let (code, out, err) = run(&["lookup", &t, "--strict"], "10.0.0.1\n2001:db8::1\n");
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(out, "10.0.0.1\t10.0.0.0/8\tten\n");
+    assert!(err.contains("stdin:2: '2001:db8::1': the table has no IPv6 routes"), "{err}");
+}
+
+#[test]
+fn an_address_list_given_as_the_table_is_called_swapped() {
+    let (dir, t) = scratch("swapped");
+    let list = dir.join("addrs.txt");
+    std::fs::write(&list, "10.0.0.1\n10.1.0.1\n").unwrap();
+    let (code, _, err) = run(&["lookup", list.to_str().unwrap(), &t], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("looks like an address list") && err.contains("swapped"), "{err}");
+    assert!(err.contains("fibforge lookup TABLE"), "{err}");
+}

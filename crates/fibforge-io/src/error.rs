@@ -1,6 +1,6 @@
 //! Read errors that name the place and the problem.
 
-use crate::table::Table;
+use crate::table::LoadedTable;
 use std::fmt;
 
 /// What went wrong, and where.
@@ -41,12 +41,12 @@ pub struct LoadError {
     /// The first error.
     pub error: ReadError,
     /// The routes read before the error.
-    pub partial: Box<Table>,
+    pub partial: Box<LoadedTable>,
 }
 
 impl LoadError {
     /// Wraps an error with what was read so far.
-    pub fn new(error: ReadError, partial: Table) -> Self {
+    pub fn new(error: ReadError, partial: LoadedTable) -> Self {
         LoadError { error, partial: Box::new(partial) }
     }
 }

@@ -3,9 +3,9 @@
 //!
 //! - [`open()`]: any file, plain, gzip or bzip2, chosen by content (magic bytes), not by name;
 //! - [`text`]: text tables (`prefix<TAB or spaces>nexthop[...]`, prefix-only lists, comments,
-//!   mixed IPv4/IPv6) into a [`Table`];
+//!   mixed IPv4/IPv6) into a [`LoadedTable`];
 //! - [`mrt`]: MRT RIB dumps and BGP update files (TABLE_DUMP, TABLE_DUMP_V2, BGP4MP, BGP4MP_ET),
-//!   as entries ([`mrt::MrtReader`]) or as a [`Table`] of one peer or all;
+//!   as entries ([`mrt::MrtReader`]) or as a [`LoadedTable`] of one peer or all;
 //! - [`updates`]: update streams (MRT or `time a|w prefix nexthop` text) as [`updates::Update`]s;
 //! - [`trace`]: destination addresses of pcap/pcapng captures and address lists;
 //! - [`data`]: where the workplace's shared data folder is (`FIBFORGE_SHARED_DATA`).
@@ -35,20 +35,28 @@ pub mod updates;
 pub use error::{LoadError, ReadError};
 pub use open::{open, open_reader, open_reader_with_limit};
 pub use table::{
-    DuplicatePolicy, NO_COVERING_ROUTE, PeerFilter, PrefixOnlyHops, ReadConfig, Table, ValueColumn,
+    DuplicatePolicy, LoadedTable, NO_COVERING_ROUTE, PeerFilter, PrefixOnlyHops, ReadConfig,
+    ValueColumn,
 };
 pub use text::read_text_table;
 pub use trace::{Trace, TraceError, read_trace, read_trace_from};
 pub use updates::{Update, UpdateKind, UpdateReader, read_updates, read_updates_from};
 
+/// The former name of [`LoadedTable`], renamed so as not to share its name with
+/// `fibforge::Table` (the concurrent table).
+#[deprecated(since = "0.1.0", note = "renamed `LoadedTable`")]
+#[doc(hidden)]
+pub type Table = LoadedTable;
+
 use std::io::Read;
 use std::path::Path;
 
 /// Reads a routing table file of any supported format.
-pub fn read_table(path: &Path, cfg: &ReadConfig) -> Result<Table, LoadError> {
+pub fn read_table(path: &Path, cfg: &ReadConfig) -> Result<LoadedTable, LoadError> {
     let name = path.display().to_string();
-    let fail =
-        |err| LoadError::new(ReadError::Io { source_name: name.clone(), err }, Table::new(cfg));
+    let fail = |err| {
+        LoadError::new(ReadError::Io { source_name: name.clone(), err }, LoadedTable::new(cfg))
+    };
     if path.is_dir() {
         let err = std::io::Error::other("is a directory, not a table file");
         return Err(fail(err));
@@ -62,8 +70,8 @@ pub fn read_table_from<R: Read + Send + 'static>(
     source: R,
     name: &str,
     cfg: &ReadConfig,
-) -> Result<Table, LoadError> {
-    let fail = |e| LoadError::new(e, Table::new(cfg));
+) -> Result<LoadedTable, LoadError> {
+    let fail = |e| LoadError::new(e, LoadedTable::new(cfg));
     let input = match cfg.max_decompressed {
         Some(limit) => open_reader_with_limit(source, name, limit),
         None => open_reader(source, name),

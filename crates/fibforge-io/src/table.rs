@@ -57,7 +57,18 @@ pub enum PeerFilter {
     Ip(std::net::IpAddr),
 }
 
-/// What a route's value is: the text the table's [`Table::hops`] holds for it.
+/// As the command line selects them: `all peers`, `peer AS 3356`, `peer 192.0.2.1`.
+impl std::fmt::Display for PeerFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PeerFilter::All => f.write_str("all peers"),
+            PeerFilter::As(asn) => write!(f, "peer AS {asn}"),
+            PeerFilter::Ip(ip) => write!(f, "peer {ip}"),
+        }
+    }
+}
+
+/// What a route's value is: the text the table's [`LoadedTable::hops`] holds for it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum ValueColumn {
     /// The next hop: a text table's second column, an MRT route's BGP next hop.
@@ -89,9 +100,10 @@ pub struct ReadConfig {
     pub value: ValueColumn,
 }
 
-/// A routing table of either or both families.
+/// A routing table of either or both families, as read from a file (`fibforge::Table` is
+/// the concurrent table that serves lookups while it changes).
 #[derive(Clone, Debug)]
-pub struct Table {
+pub struct LoadedTable {
     /// IPv4 routes.
     pub v4: Rib<u32>,
     /// IPv6 routes.
@@ -106,10 +118,10 @@ pub struct Table {
     policy: DuplicatePolicy,
 }
 
-impl Table {
+impl LoadedTable {
     /// An empty table that will apply `cfg`'s duplicate policy.
     pub fn new(cfg: &ReadConfig) -> Self {
-        Table {
+        LoadedTable {
             v4: Rib::new(),
             v6: Rib::new(),
             hops: Interner::new(),
@@ -183,8 +195,8 @@ impl Table {
     /// Prefix-only tables (a prefix list without next hops) get realistic next hops this way:
     /// neighbouring and nested prefixes share or differ in next hop as they do in `source`'s
     /// forwarding table, which a hash assignment ([`PrefixOnlyHops::Synthetic`]) does not model.
-    pub fn with_hops_from(&self, source: &Table) -> Table {
-        let mut out = Table {
+    pub fn with_hops_from(&self, source: &LoadedTable) -> LoadedTable {
+        let mut out = LoadedTable {
             v4: Rib::new(),
             v6: Rib::new(),
             hops: Interner::new(),
@@ -198,7 +210,7 @@ impl Table {
     }
 }
 
-/// The value [`Table::with_hops_from`] gives prefixes that no source route covers.
+/// The value [`LoadedTable::with_hops_from`] gives prefixes that no source route covers.
 pub const NO_COVERING_ROUTE: &str = "none";
 
 fn project<A: fibforge::Address>(

@@ -30,7 +30,7 @@
 //! [`PrefixOnlyHops`]: crate::PrefixOnlyHops
 
 use crate::error::{LoadError, ReadError, quote};
-use crate::table::{PeerFilter, ReadConfig, Table, ValueColumn};
+use crate::table::{LoadedTable, PeerFilter, ReadConfig, ValueColumn};
 use fibforge::{AnyPrefix, NextHop, ParseMode, Prefix4, Prefix6};
 use std::borrow::Cow;
 use std::io::{BufRead, Read};
@@ -49,11 +49,11 @@ pub fn read_text_table<R: BufRead>(
     mut input: R,
     name: &str,
     cfg: &ReadConfig,
-) -> Result<Table, LoadError> {
-    let mut table = Table::new(cfg);
+) -> Result<LoadedTable, LoadError> {
+    let mut table = LoadedTable::new(cfg);
     if cfg.peer != PeerFilter::All {
         let reason = format!(
-            "a peer selection ({:?}) applies to MRT RIB dumps; this is a text table, which has \
+            "a peer selection ({}) applies to MRT RIB dumps; this is a text table, which has \
              no peers",
             cfg.peer
         );
@@ -106,7 +106,7 @@ impl RouteBatch {
     }
 
     /// Inserts in address order; the stable sort keeps duplicates in file order.
-    fn insert_into(mut self, table: &mut Table) {
+    fn insert_into(mut self, table: &mut LoadedTable) {
         self.v4.sort_by_key(|&(p, _)| p);
         self.v6.sort_by_key(|&(p, _)| p);
         for (p, hop) in self.v4 {
@@ -171,7 +171,7 @@ pub(crate) fn check_line(raw: &[u8], line_no: u64) -> Result<&[u8], String> {
 fn parse_line(
     raw: &[u8],
     cfg: &ReadConfig,
-    table: &mut Table,
+    table: &mut LoadedTable,
     last: &mut LastHop,
 ) -> Result<Option<(AnyPrefix, NextHop)>, String> {
     let mut cols = raw.split(|b| b.is_ascii_whitespace()).filter(|c| !c.is_empty());
@@ -309,7 +309,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn read(text: &str) -> Result<Table, LoadError> {
+    fn read(text: &str) -> Result<LoadedTable, LoadError> {
         read_text_table(text.as_bytes(), "test", &ReadConfig::default())
     }
 

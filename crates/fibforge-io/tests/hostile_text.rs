@@ -9,7 +9,7 @@ use fibforge_io::text::{MAX_LINE_LEN, SHOWN_BYTES};
 use fibforge_io::{PeerFilter, ReadConfig, ReadError, read_table, read_table_from};
 use std::io::{Cursor, Read, Write};
 
-fn load(bytes: &[u8]) -> Result<fibforge_io::Table, fibforge_io::LoadError> {
+fn load(bytes: &[u8]) -> Result<fibforge_io::LoadedTable, fibforge_io::LoadError> {
     read_table_from(Cursor::new(bytes.to_vec()), "t.txt", &ReadConfig::default())
 }
 

@@ -17,7 +17,7 @@ mod common;
 use fibforge::AnyPrefix;
 use fibforge::ParseMode::Strict;
 use fibforge_io::mrt::{EntryKind, MrtReader};
-use fibforge_io::{PeerFilter, ReadConfig, Table, ValueColumn, read_table};
+use fibforge_io::{LoadedTable, PeerFilter, ReadConfig, ValueColumn, read_table};
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::net::IpAddr;
@@ -28,7 +28,7 @@ use std::path::Path;
 const DAMAGED: &[&str] =
     &["rrc00_2000.03_updates.20000325.0345.gz", "updates.nlri_mask_trailing_bits.gz"];
 
-fn load_origins(path: &Path, peer: PeerFilter) -> Table {
+fn load_origins(path: &Path, peer: PeerFilter) -> LoadedTable {
     let cfg = ReadConfig { peer, value: ValueColumn::OriginAs, ..Default::default() };
     read_table(path, &cfg).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -157,12 +157,20 @@ fn shipped_mrt_origins_match_bgpdump() {
 
 // Split so that the test harness runs them on both cores.
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_rib_dump_origins_match_bgpdump() {
     let Some(shared) = common::shared_data() else { return };
     check_files(&shared, |name| name.starts_with("bview"));
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_update_origins_match_bgpdump() {
     let Some(shared) = common::shared_data() else { return };
     check_files(&shared, |name| !name.starts_with("bview"));
@@ -171,6 +179,10 @@ fn shared_update_origins_match_bgpdump() {
 /// A one-peer table of a RIB dump: each prefix's value is the origin AS of bgpdump's line for
 /// that peer (the last one for the prefix: the default duplicate policy).
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn one_peer_table_of_a_rib_dump_has_bgpdump_origins() {
     let Some(shared) = common::shared_data() else { return };
     for (file, peer_as) in

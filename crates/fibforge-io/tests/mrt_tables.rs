@@ -4,17 +4,17 @@
 mod common;
 
 use fibforge_io::mrt::{EntryKind, MrtReader};
-use fibforge_io::{PeerFilter, ReadConfig, ReadError, Table, read_table};
+use fibforge_io::{LoadedTable, PeerFilter, ReadConfig, ReadError, read_table};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-fn load(path: &Path, peer: PeerFilter) -> Table {
+fn load(path: &Path, peer: PeerFilter) -> LoadedTable {
     let cfg = ReadConfig { peer, ..Default::default() };
     read_table(path, &cfg).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Asserts that two tables hold the same prefixes with the same next-hop values.
-fn assert_same_routes(a: &Table, b: &Table, what: &str) {
+fn assert_same_routes(a: &LoadedTable, b: &LoadedTable, what: &str) {
     assert_eq!((a.v4.len(), a.v6.len()), (b.v4.len(), b.v6.len()), "{what}: sizes");
     for (p, hop) in a.v4.iter() {
         let other = b.v4.get(&p).map(|h| b.hop_value(h));
@@ -70,6 +70,10 @@ fn add_path_ribs_keep_the_first_path_per_prefix() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn bview_2002_peer_1853_is_the_ris2002_table() {
     let Some(shared) = common::shared_data() else { return };
     let bview = shared.join("mrt/bview.20020722.2337.gz");
@@ -82,6 +86,10 @@ fn bview_2002_peer_1853_is_the_ris2002_table() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn ris2000_bview_with_the_length_quirk_is_read_whole() {
     let Some(shared) = common::shared_data() else { return };
     let bview = shared.join("mrt/rrc00_2000.01_bview.20000111.0032.gz");
@@ -113,6 +121,10 @@ fn ris2000_bview_with_the_length_quirk_is_read_whole() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn ris2000_bview_peer_tables_are_the_multi_tables() {
     let Some(shared) = common::shared_data() else { return };
     let bview = shared.join("mrt/rrc00_2000.01_bview.20000111.0032.gz");
@@ -129,6 +141,10 @@ fn ris2000_bview_peer_tables_are_the_multi_tables() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn damaged_update_file_fails_at_its_offset_keeping_the_routes_before() {
     let Some(shared) = common::shared_data() else { return };
     let path = shared.join("mrt/rrc00_2000.03_updates.20000325.0345.gz");

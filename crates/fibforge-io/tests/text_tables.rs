@@ -3,11 +3,11 @@
 
 mod common;
 
-use fibforge_io::{ReadConfig, Table, read_table};
+use fibforge_io::{LoadedTable, ReadConfig, read_table};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-fn load(path: &Path) -> Table {
+fn load(path: &Path) -> LoadedTable {
     read_table(path, &ReadConfig::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -37,6 +37,10 @@ fn shipped_tables_have_their_documented_counts() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_single_tables_have_their_documented_counts() {
     let Some(shared) = common::shared_data() else { return };
     check(
@@ -62,6 +66,10 @@ fn shared_single_tables_have_their_documented_counts() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_mixed_tables_have_their_documented_counts() {
     let Some(shared) = common::shared_data() else { return };
     check(&shared.join("tables/mixed"), &[("tier1-2024.txt.gz", 901_899, 160_147, None, 0)]);
@@ -89,7 +97,7 @@ fn check_multi(
     union: Option<usize>,
     intersection: Option<usize>,
 ) {
-    let tables: Vec<(String, Table)> = common::files_in(dir)
+    let tables: Vec<(String, LoadedTable)> = common::files_in(dir)
         .into_iter()
         .filter(|p| !p.ends_with("all_peers.tsv.gz"))
         .map(|p| (p.display().to_string(), load(&p)))
@@ -124,6 +132,10 @@ fn check_multi(
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_multi_tables_have_their_documented_counts() {
     let Some(shared) = common::shared_data() else { return };
     let multi = shared.join("multi");
@@ -146,7 +158,7 @@ fn shared_multi_tables_have_their_documented_counts() {
     assert_eq!((all.v4.len(), all.duplicates), (82_377, 452_018 - 82_377));
 }
 
-fn table_of(text: &'static str) -> Table {
+fn table_of(text: &'static str) -> LoadedTable {
     fibforge_io::read_table_from(text.as_bytes(), "inline", &ReadConfig::default())
         .unwrap_or_else(|e| panic!("{e:?}"))
 }

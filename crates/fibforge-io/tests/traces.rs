@@ -98,6 +98,10 @@ fn truncated_and_unsupported_captures_are_errors_with_the_packets_before() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn tcpreplay_test_capture() {
     let Some(shared) = common::shared_data() else { return };
     let t = read_trace(&shared.join("traces/tcpreplay-test.pcap")).unwrap();

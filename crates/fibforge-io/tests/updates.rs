@@ -3,7 +3,7 @@
 mod common;
 
 use fibforge_io::mrt::MrtReader;
-use fibforge_io::{PeerFilter, ReadConfig, ReadError, Table, UpdateKind, read_updates};
+use fibforge_io::{LoadedTable, PeerFilter, ReadConfig, ReadError, UpdateKind, read_updates};
 use std::collections::BTreeSet;
 
 fn all_updates(path: &std::path::Path, cfg: &ReadConfig) -> Vec<fibforge_io::Update> {
@@ -11,6 +11,10 @@ fn all_updates(path: &std::path::Path, cfg: &ReadConfig) -> Vec<fibforge_io::Upd
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn linx_text_stream_has_the_documented_counts() {
     let Some(shared) = common::shared_data() else { return };
     let updates =
@@ -32,7 +36,7 @@ fn mrt_updates_carry_peers_times_and_next_hops() {
     assert!(updates.iter().all(|u| u.peer.is_some_and(|p| p.asn == 3856)));
     assert!(updates.iter().any(|u| u.time_us % 1_000_000 != 0), "BGP4MP_ET microseconds");
     // Replaying the stream gives the shipped table of that peer.
-    let mut table = Table::new(&ReadConfig::default());
+    let mut table = LoadedTable::new(&ReadConfig::default());
     for u in &updates {
         match (&u.kind, &u.next_hop) {
             (UpdateKind::Announce, Some(hop)) => {
@@ -66,6 +70,10 @@ fn the_peer_filter_selects_mrt_peers() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn damaged_mrt_streams_yield_their_valid_part_then_the_error() {
     let Some(shared) = common::shared_data() else { return };
     let path = shared.join("mrt/rrc00_2000.03_updates.20000325.0345.gz");

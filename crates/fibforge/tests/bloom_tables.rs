@@ -37,6 +37,10 @@ fn shipped_tables_equal_the_rib() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_tables_equal_the_rib_sampled() {
     let Some(tables) = shared_data("tables") else { return };
     for name in [
@@ -67,6 +71,10 @@ fn replay(updates: &[Update<u32>], rib: &mut Rib<u32>, mut on_chunk: impl FnMut(
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn real_update_stream_equals_fresh_compile() {
     let Some(stream) = shared_data("updates/linx2014-p52-v4.txt.gz") else { return };
     let mut table = load(&repo_data("ris2015-as3856.tsv.gz"));

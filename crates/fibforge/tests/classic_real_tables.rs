@@ -16,10 +16,10 @@ use fibforge::algo::dxr::{Dxr, DxrConfig};
 use fibforge::algo::treebitmap::{NodeLayout, TreeBitmap, TreeBitmap4, TreeBitmap6};
 use fibforge::rib::Range;
 use fibforge::{Address, Compile, Incremental, Lookup, NextHop, Rib};
-use fibforge_io::{PrefixOnlyHops, ReadConfig, Table, read_table};
+use fibforge_io::{LoadedTable, PrefixOnlyHops, ReadConfig, read_table};
 use std::path::Path;
 
-fn load(path: &Path) -> Table {
+fn load(path: &Path) -> LoadedTable {
     let cfg = ReadConfig { prefix_only: PrefixOnlyHops::Distinct, ..Default::default() };
     read_table(path, &cfg).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -140,6 +140,10 @@ fn shipped_tier1_2024_v6() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_v4_tables() {
     for f in ["maewest.txt.gz", "ris2002-as1853.tsv.gz", "ris2010-as2497.tsv.gz"] {
         check_shared("v4", f);
@@ -148,22 +152,38 @@ fn shared_v4_tables() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_v6_tables() {
     check_shared("v6", "linx2014-p69.txt.gz");
     check_shared("v6", "rrc00-v6.txt.gz");
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_tier1_2024_mixed() {
     check_shared("mixed", "tier1-2024.txt.gz");
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_global2026_origin_mixed() {
     check_shared("mixed", "global2026-origin.tsv.gz");
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn dir24_8_after_replaying_linx_updates_equals_a_fresh_compile() {
     let Some(ris) = shared_data("tables/v4/ris2015-as3856.tsv.gz") else { return };
     let Some(stream) = shared_data("updates/linx2014-p52-v4.txt.gz") else { return };
@@ -195,17 +215,25 @@ fn treebitmap_replay<N: NodeLayout>() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn treebitmap4_after_replaying_linx_updates_equals_a_fresh_compile() {
     treebitmap_replay::<fibforge::algo::treebitmap::Node4>();
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn treebitmap6_after_replaying_linx_updates_equals_a_fresh_compile() {
     treebitmap_replay::<fibforge::algo::treebitmap::Node6>();
 }
 
 /// Applies the 23,446 LINX updates to `table` and `fib`, one `apply_changes` per update.
-fn replay_linx<F: Incremental<u32>>(stream: &Path, table: &mut Table, fib: &mut F) {
+fn replay_linx<F: Incremental<u32>>(stream: &Path, table: &mut LoadedTable, fib: &mut F) {
     let updates = read_updates(stream, table);
     assert_eq!(updates.len(), 23_446);
     replay(&updates, &mut table.v4, fib);

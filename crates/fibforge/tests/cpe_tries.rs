@@ -40,6 +40,10 @@ fn tier1_ipv6_fixed_and_variable() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_tables_when_present() {
     for rel in ["mixed/tier1-2024.txt.gz", "v4/ris2010-as4777.tsv.gz", "v6/linx2014-p69.txt.gz"] {
         let Some(path) = shared_data(rel) else { continue };
@@ -78,11 +82,19 @@ fn replay(c: TrieConfig) {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn fixed_stride_trie_follows_real_updates() {
     replay(cfg(None, false, false));
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn variable_stride_packed_trie_follows_real_updates() {
     replay(cfg(None, true, true));
 }

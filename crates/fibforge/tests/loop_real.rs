@@ -72,6 +72,10 @@ fn perturbed_real_table_set() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn internet2_router_fibs() {
     let Some(dir) = fibforge_io::data::shared_data(&repo(), "multi/internet2") else {
         eprintln!("skipped: shared data multi/internet2 not present");
@@ -90,6 +94,10 @@ fn internet2_router_fibs() {
 /// the updated prefixes; every answer must be the old or the new route of that moment's RIB,
 /// and the end state must equal a fresh build.
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn replay_real_updates_with_reader() {
     let stream = fibforge_io::data::shared_data(&repo(), "updates/linx2014-p52-v4.txt.gz");
     let mut hops = Interner::new();

@@ -69,6 +69,10 @@ fn bsl_hybrid_tier1_ipv6() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn bsl_hybrid_shared_ipv6_tables_when_present() {
     for rel in ["mixed/tier1-2024.txt.gz", "v6/linx2014-p69.txt.gz", "v6/rrc00-v6.txt.gz"] {
         let Some(path) = shared_data(rel) else { continue };
@@ -79,6 +83,10 @@ fn bsl_hybrid_shared_ipv6_tables_when_present() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn bsl_shared_tables_when_present() {
     for rel in ["mixed/tier1-2024.txt.gz", "v4/ris2010-as4777.tsv.gz", "v6/linx2014-p69.txt.gz"] {
         let Some(path) = shared_data(rel) else { continue };
@@ -105,6 +113,10 @@ fn miht_tier1_ipv6() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn miht_shared_tables_when_present() {
     for rel in ["mixed/tier1-2024.txt.gz", "v4/ris2010-as4777.tsv.gz", "v6/linx2014-p69.txt.gz"] {
         let Some(path) = shared_data(rel) else { continue };
@@ -120,6 +132,10 @@ fn miht_shared_tables_when_present() {
 
 /// Replays the LINX update stream onto ris2015 and compares with a fresh compile.
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn miht_follows_real_updates() {
     let mut t = load(&repo_data("ris2015-as3856.tsv.gz"));
     let Some(path) = shared_data("updates/linx2014-p52-v4.txt.gz") else { return };

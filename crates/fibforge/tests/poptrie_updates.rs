@@ -5,7 +5,7 @@
 
 use fibforge::algo::poptrie::{Config, Key, Poptrie};
 use fibforge::{AnyPrefix, Compile, Incremental, Lookup, NextHop, Prefix, Rib};
-use fibforge_io::{PrefixOnlyHops, ReadConfig, Table, UpdateKind, read_table, read_updates};
+use fibforge_io::{LoadedTable, PrefixOnlyHops, ReadConfig, UpdateKind, read_table, read_updates};
 use std::path::{Path, PathBuf};
 
 /// The workplace's shared data folder ([`fibforge_io::data`]), when it exists here.
@@ -13,7 +13,7 @@ fn shared_data() -> Option<PathBuf> {
     fibforge_io::data::shared_data_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
 }
 
-fn load(path: &Path) -> Table {
+fn load(path: &Path) -> LoadedTable {
     let cfg = ReadConfig { prefix_only: PrefixOnlyHops::Distinct, ..Default::default() };
     read_table(path, &cfg).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -76,6 +76,10 @@ impl<A: Key> Replay<A> {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn linx_stream_onto_ris2015() {
     let Some(shared) = shared_data() else {
         eprintln!("../shared/data not present: skipped");
@@ -94,6 +98,10 @@ fn linx_stream_onto_ris2015() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn mrt_2010_stream_onto_ris2010_v4_and_an_empty_v6_table() {
     let Some(shared) = shared_data() else {
         eprintln!("../shared/data not present: skipped");
@@ -117,7 +125,7 @@ fn mrt_2010_stream_onto_ris2010_v4_and_an_empty_v6_table() {
     v6.check_fresh();
 }
 
-fn hop_of(u: &fibforge_io::Update, table: &mut Table) -> Option<NextHop> {
+fn hop_of(u: &fibforge_io::Update, table: &mut LoadedTable) -> Option<NextHop> {
     match u.kind {
         UpdateKind::Withdraw => None,
         UpdateKind::Announce => {

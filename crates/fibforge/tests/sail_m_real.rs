@@ -43,6 +43,10 @@ fn check_set<A: Address>(m: &SailM<A>, ribs: &[Rib<A>], step: usize) {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn internet2_and_stanford_router_fibs() {
     for set in ["multi/internet2", "multi/stanford"] {
         let Some(dir) = shared_data(set) else {
@@ -67,6 +71,10 @@ fn perturbed_real_table_and_mixed_sizes() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn ipv6_tables_cut_to_64() {
     let Some(dir) = shared_data("multi/routeviews2021-v6") else {
         eprintln!("skipped: routeviews2021-v6 not present");

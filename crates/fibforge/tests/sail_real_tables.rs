@@ -8,10 +8,10 @@ mod common;
 use common::{Update, read_updates, repo_data, shared_data as shared};
 use fibforge::algo::sail::{SailB, SailConfig, SailL, SailU, max_len};
 use fibforge::{Address, BuildError, Compile, Incremental, Lookup, Prefix, Rib};
-use fibforge_io::{PrefixOnlyHops, ReadConfig, Table};
+use fibforge_io::{LoadedTable, PrefixOnlyHops, ReadConfig};
 use std::path::Path;
 
-fn load(path: &Path, prefix_only: PrefixOnlyHops) -> Table {
+fn load(path: &Path, prefix_only: PrefixOnlyHops) -> LoadedTable {
     let cfg = ReadConfig { prefix_only, ..ReadConfig::default() };
     fibforge_io::read_table(path, &cfg).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -100,6 +100,10 @@ shared_v4! {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn shared_v6_tables() {
     for file in ["tables/v6/linx2014-p69.txt.gz", "tables/v6/rrc00-v6.txt.gz"] {
         if let Some(path) = shared(file) {
@@ -111,6 +115,10 @@ fn shared_v6_tables() {
 /// One-hour LINX update stream (`unixtime a|w prefix nexthop`) applied update by update to
 /// ris2015-as3856 through SAIL_U and SAIL_B; afterwards both answer like a fresh compile.
 #[test]
+#[cfg_attr(
+    not(shared_data),
+    ignore = "needs ../shared/data or $FIBFORGE_SHARED_DATA, absent at build time"
+)]
 fn linx_updates_replayed_onto_ris2015() {
     let Some(updates) = shared("updates/linx2014-p52-v4.txt.gz") else { return };
     let mut t = load(&repo_data("ris2015-as3856.tsv.gz"), PrefixOnlyHops::default());

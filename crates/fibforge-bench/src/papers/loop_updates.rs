@@ -64,7 +64,7 @@ fn timing_cells(ns: &mut [f64]) -> [String; 4] {
 /// rebuilt per update.
 pub fn fig13(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>, String> {
     let path = input.updates.as_ref().ok_or("loop-fig13 needs an update stream (--updates)")?;
-    let mut hops = fibforge_io::Table::new(&Default::default());
+    let mut hops = fibforge_io::LoadedTable::new(&Default::default());
     let ups = load_updates(path, &mut hops).map_err(|e| e.to_string())?.v4;
     let (name, ribs) = perturbed(input, 2)?;
     let mut st = Study::new(

@@ -8,6 +8,10 @@
 //! counts before and after CPE), [`loop_`] (Fig. 9/10 and the 18-table headline),
 //! [`loop_updates`] (Fig. 13 and 14, with SAIL_M and a rebuilt comparator).
 //!
+//! The command's side lives here too: [`presets`] (each `--preset` as bench settings),
+//! [`studies`] (running a study part, the many-table presets) and [`locate`] (where the
+//! default and shared tables are), so that `fibforge bench` only parses arguments.
+//!
 //! Studies are sized to run in seconds on a loaded 2-core machine: lookup rates are timed
 //! for [`StudyInput::seconds`], sampled figures (Fig. 7) draw a stated number of addresses.
 
@@ -15,10 +19,13 @@ pub mod bloom;
 pub mod cpe;
 pub mod cpe_bsl;
 mod heatmap;
+pub mod locate;
 pub mod loop_;
 pub mod loop_updates;
 pub mod poptrie;
+pub mod presets;
 pub mod sail;
+pub mod studies;
 mod util;
 
 pub use crate::report::Study;

@@ -25,7 +25,7 @@ pub fn table2(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study
         let cols = ["Name and options", "s", "# of inodes", "# of leaves", "Mem. [MiB]"];
         let mut st = Study::new(
             "poptrie-table2",
-            format!("Poptrie Table 2 on {} ({} IPv4 routes)", t.info.name, t.v4.len()),
+            format!("Poptrie LoadedTable 2 on {} ({} IPv4 routes)", t.info.name, t.v4.len()),
             &[&cols[..], &["Compilation [ms]", "Rate [Mlps]"]].concat(),
         );
         let radix = registry::build(&AlgoSpec::named("radix"), &t.v4).map_err(|e| e.to_string())?;
@@ -93,12 +93,12 @@ pub fn updates(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Stud
     let mut st = Study::new(
         "poptrie-updates",
         "Poptrie §4.9: update time of Poptrie18".into(),
-        &["Table", "Workload", "Updates", "Total [ms]", "Mean [µs]", "p50 [µs]", "p99 [µs]"],
+        &["LoadedTable", "Workload", "Updates", "Total [ms]", "Mean [µs]", "p50 [µs]", "p99 [µs]"],
     );
     let mut rep = replacements_study();
     for t in input.tables.iter().filter(|t| !t.v4.is_empty()) {
         if let Some(path) = &input.updates {
-            let mut hops = fibforge_io::Table::new(&Default::default());
+            let mut hops = fibforge_io::LoadedTable::new(&Default::default());
             let ups = load_updates(path, &mut hops).map_err(|e| e.to_string())?;
             log(&format!("poptrie-updates: {} updates of {}", ups.v4.len(), path.display()));
             let mut rib = t.v4.clone();
@@ -148,7 +148,7 @@ fn replacements_study() -> Study {
         "poptrie-updates",
         "Poptrie §4.9: objects replaced per update in Poptrie18".into(),
         &[
-            "Table",
+            "LoadedTable",
             "Workload",
             "Updates",
             "Top-level (prefix ≤ s)",

@@ -18,12 +18,12 @@ pub fn memory(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study
     let mut mem = Study::new(
         "sail-memory",
         "SAIL memory: on-chip (bitmaps) and off-chip bytes".into(),
-        &["Table", "Routes", "Variant", "On-chip [KiB]", "Off-chip [KiB]", "Total [KiB]"],
+        &["LoadedTable", "Routes", "Variant", "On-chip [KiB]", "Off-chip [KiB]", "Total [KiB]"],
     );
     let mut upd = Study::new(
         "sail-memory",
         "SAIL update speed (RIB and structure per update)".into(),
-        &["Table", "Variant", "Updates", "Mean [µs]", "p99 [µs]", "Updates/s [M]"],
+        &["LoadedTable", "Variant", "Updates", "Mean [µs]", "p99 [µs]", "Updates/s [M]"],
     );
     for t in input.tables.iter().filter(|t| !t.v4.is_empty()) {
         log(&format!("sail-memory: {}", t.info.name));
@@ -51,7 +51,7 @@ pub fn memory(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study
             mem.row(row(name, "-".into(), "-".into(), fib.memory_bytes()));
         }
         if let Some(path) = &input.updates {
-            let mut hops = fibforge_io::Table::new(&Default::default());
+            let mut hops = fibforge_io::LoadedTable::new(&Default::default());
             let ups = load_updates(path, &mut hops).map_err(|e| e.to_string())?;
             log(&format!("sail-memory: {} updates into SAIL_U and SAIL_B", ups.v4.len()));
             upd.row(replay_row::<SailU>(name, "SAIL_U", &t.v4, &ups.v4, &cfg)?);

@@ -7,11 +7,11 @@
 //! available peers; prints the table and writes `bench-report/bench.json` and the plots.
 //! With `--multi DIR` (or `FILE#N`): many tables at once instead (see `bench_multi`).
 
-use super::presets;
-use crate::load::{DEFAULT_TABLES, locate};
 use anyhow::{Context, bail};
 use fibforge::registry::AlgoSpec;
 use fibforge_bench::multi::MultiSettings;
+use fibforge_bench::papers::locate::{DEFAULT_TABLES, locate};
+use fibforge_bench::papers::{presets, studies};
 use fibforge_bench::report::{Machine, Report, Row, TableInfo, table};
 use fibforge_bench::runner::{self, NamedTable, Settings};
 use fibforge_bench::synth::Synth;
@@ -100,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut run_info = fibforge_bench::report::RunInfo::start();
     let base = settings_from(&args)?;
     check_before_work(&args)?;
-    let multi = super::bench_papers::multi_sets(&args.multi, args.preset.as_deref())?;
+    let multi = studies::multi_sets(&args.multi, args.preset.as_deref())?;
     let measured =
         if multi.is_empty() { run_single(&args, &base)? } else { run_multi(&multi, &base)? };
     run_info.finish();
@@ -165,8 +165,7 @@ fn run_single(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
         let loaded = load_tables(&paths, args.synth, hop_source.as_ref())?;
         if fibforge_bench::papers::is_study(part) {
             let updates = args.updates.clone();
-            m.studies
-                .extend(super::bench_papers::study(part, &settings, &loaded, updates, &args.out)?);
+            m.studies.extend(studies::study(part, &settings, &loaded, updates, &args.out)?);
             m.tables.extend(loaded.into_iter().map(|t| t.info));
             continue;
         }
@@ -324,7 +323,7 @@ fn check_before_work(args: &Args) -> anyhow::Result<()> {
 fn load_tables(
     paths: &[PathBuf],
     synth: Option<Synth>,
-    hop_source: Option<&fibforge_io::Table>,
+    hop_source: Option<&fibforge_io::LoadedTable>,
 ) -> anyhow::Result<Vec<NamedTable>> {
     let mut out = Vec::new();
     for p in paths {

@@ -98,6 +98,6 @@ fn load_set(set: &Path) -> anyhow::Result<Set> {
     Ok((v4, v6))
 }
 
-fn read(file: &Path) -> anyhow::Result<fibforge_io::Table> {
+fn read(file: &Path) -> anyhow::Result<fibforge_io::LoadedTable> {
     Ok(fibforge_io::read_table(file, &ReadConfig::default()).map_err(|e| e.error)?)
 }

@@ -104,7 +104,7 @@ fn supported(spec: &AlgoSpec, family: Family) -> anyhow::Result<()> {
 }
 
 /// The table's next-hop values in id order (`hops[i]` for raw id `i + 1`).
-fn hop_values(table: &fibforge_io::Table) -> anyhow::Result<Vec<String>> {
+fn hop_values(table: &fibforge_io::LoadedTable) -> anyhow::Result<Vec<String>> {
     let values = table.hops.values();
     if let Some(bad) = values.iter().find(|v| v.contains('\n')) {
         bail!("next-hop value {bad:?} holds a line break, which an export cannot carry");

@@ -11,6 +11,8 @@
 //! `argument N`) and skipped, or ends the run with status 2 under `--strict`. Errors that
 //! are not the line's (an algorithm that does not handle the query's family, an unreadable
 //! file, a line longer than 4096 bytes, a failed write to stdout) end the run with status 2.
+//! A query of a family the table has no route of answers `-` with a warning (once per
+//! family), or ends the run with status 2 under `--strict`.
 //!
 //! The algorithm is checked before the table is read; [`engine`] says where answers come from
 //! and how each is checked against the routes. TABLE may be an export file (`fibforge
@@ -28,7 +30,7 @@ use engine::{Engine, Scratch};
 pub use exported::{read as read_export, sniff as is_export};
 use fibforge::registry::AlgoSpec;
 use fibforge::{Family, NextHop, Prefix};
-use fibforge_io::Table;
+use fibforge_io::LoadedTable;
 use input::Query;
 use output::{AddrText, Format};
 use std::io::{BufRead, Write};
@@ -103,12 +105,14 @@ struct Run<'a, W: Write> {
     sink: W,
     unmatched: u64,
     skipped: u64,
+    /// Whether the table's lack of IPv4 / IPv6 routes was reported (once each).
+    warned_empty: [bool; 2],
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spec: AlgoSpec = args.algo.as_deref().unwrap_or(crate::load::DEFAULT_ALGO).parse()?;
     crate::load::check_algo(&spec)?;
-    let mut table: Table;
+    let mut table: LoadedTable;
     let (engines, values) = if exported::sniff(&args.table.path) {
         anyhow::ensure!(!args.prefix, "--prefix: an export file holds no prefixes");
         let algo = args.algo.as_ref().map(|_| &spec);
@@ -137,6 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         sink: std::io::stdout().lock(),
         unmatched: 0,
         skipped: 0,
+        warned_empty: [false; 2],
     };
     let files = if args.files.is_empty() && args.queries.is_empty() {
         vec![PathBuf::from("-")]
@@ -220,6 +225,7 @@ impl<W: Write> Run<'_, W> {
         if let Some(why) = unsupported {
             bail!("{}: '{}': {why}", place(), query_text(q));
         }
+        self.check_family_has_routes(q, &place)?;
         if matches!(q, Query::Prefix4(_) | Query::Prefix6(_)) && self.values.is_export() {
             bail!("{}: '{}': an export file answers addresses only", place(), query_text(q));
         }
@@ -232,6 +238,30 @@ impl<W: Write> Run<'_, W> {
         if self.block.queries.len() >= BLOCK {
             self.process()?;
         }
+        Ok(())
+    }
+
+    /// A query of a family the table has no route of answers `-`: an error under `--strict`
+    /// (naming the query and its place), else one warning per family.
+    fn check_family_has_routes(
+        &mut self,
+        q: Query,
+        place: impl Fn() -> String,
+    ) -> anyhow::Result<()> {
+        let (family, empty) = match q {
+            Query::Addr4(_) | Query::Prefix4(_) => (4, matches!(self.engines.v4, Ok(None))),
+            Query::Addr6(_) | Query::Prefix6(_) => (6, matches!(self.engines.v6, Ok(None))),
+        };
+        let warned = &mut self.warned_empty[usize::from(family == 6)];
+        if !empty || (*warned && !self.strict) {
+            return Ok(());
+        }
+        let what = format!("{}: '{}': the table has no IPv{family} routes", place(), query_text(q));
+        if self.strict {
+            bail!("{what}");
+        }
+        *warned = true;
+        warn(&format!("{what}: every IPv{family} query answers '-'"));
         Ok(())
     }
 

@@ -1,9 +1,11 @@
 //! `fibforge stats FILE [--peer-as N | --peer-ip IP] [--json]`: what a table holds, or for
 //! an export file (`fibforge export`) its header: algorithm, family, parameters, array sizes
-//! and route count, after checking the structure it holds.
+//! and route count, after checking the structure it holds. The distinct values are counted
+//! as next hops or, with `--value origin_as`, as origin ASes.
 
 use crate::load::{TableArgs, load_table};
 use fibforge::{Address, Rib};
+use fibforge_io::ValueColumn;
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -31,6 +33,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "ipv4_prefixes": t.v4.len(),
         "ipv6_prefixes": t.v6.len(),
         "next_hops": t.hops.len(),
+        // What `next_hops` counts: the routes' values are next hops or origin ASes (`--value`).
+        "value": match args.table.read_config().value {
+            ValueColumn::NextHop => "next_hop",
+            ValueColumn::OriginAs => "origin_as",
+        },
         "duplicates_dropped": t.duplicates,
         "load_ms": load_ms,
         "rib_bytes": rib_bytes,
@@ -64,7 +71,8 @@ fn print_text(r: &Value) {
     println!("table               {}", r["table"].as_str().unwrap_or(""));
     println!("IPv4 prefixes       {}", r["ipv4_prefixes"]);
     println!("IPv6 prefixes       {}", r["ipv6_prefixes"]);
-    println!("distinct next hops  {}", r["next_hops"]);
+    let values = if r["value"] == "origin_as" { "origin ASes" } else { "next hops" };
+    println!("{:<19} {}", format!("distinct {values}"), r["next_hops"]);
     println!("duplicates dropped  {}", r["duplicates_dropped"]);
     println!(
         "load (read + RIB)   {:.0} ms, RIB {:.1} MiB ({:.1} bytes per prefix)",

@@ -19,7 +19,7 @@
 
 use super::{EntryKind, MrtEntry, MrtReader, Peer, Safi};
 use crate::error::{LoadError, ReadError};
-use crate::table::{DuplicatePolicy, PeerFilter, ReadConfig, Table, ValueColumn};
+use crate::table::{DuplicatePolicy, LoadedTable, PeerFilter, ReadConfig, ValueColumn};
 use fibforge::{AnyPrefix, NextHop, Rib};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::Read;
@@ -30,7 +30,11 @@ use std::net::IpAddr;
 /// A stream of records none of which carries a unicast route (only state changes, KEEPALIVEs,
 /// OSPF or multicast records) is an error rather than an empty table: it is not a routing
 /// table, and an empty table loaded silently would hide that.
-pub fn read_mrt_table<R: Read>(input: R, name: &str, cfg: &ReadConfig) -> Result<Table, LoadError> {
+pub fn read_mrt_table<R: Read>(
+    input: R,
+    name: &str,
+    cfg: &ReadConfig,
+) -> Result<LoadedTable, LoadError> {
     let mut builder = TableBuilder::new(cfg);
     let mut reader = MrtReader::new(input, name);
     for item in &mut reader {
@@ -71,7 +75,7 @@ impl ValueKey {
 }
 
 struct TableBuilder {
-    table: Table,
+    table: LoadedTable,
     filter: PeerFilter,
     value: ValueColumn,
     /// Value ids by key, so that each value is formatted and interned once.
@@ -93,7 +97,7 @@ impl TableBuilder {
             table_cfg.duplicates = DuplicatePolicy::FirstWins;
         }
         TableBuilder {
-            table: Table::new(&table_cfg),
+            table: LoadedTable::new(&table_cfg),
             filter: cfg.peer,
             value: cfg.value,
             hop_ids: HashMap::new(),
@@ -173,16 +177,16 @@ impl TableBuilder {
             self.others.iter().take(20).map(|p| format!("AS{} {}", p.asn, p.ip)).collect();
         let more = if self.others.len() > 20 { ", ..." } else { "" };
         let reason = format!(
-            "no route from the selected peer ({:?}); the file's peers are: {}{more}",
+            "no route from the selected peer ({}); the file's peers are: {}{more}",
             self.filter,
             listed.join(", ")
         );
         let error = ReadError::Content { source_name: name.to_string(), reason };
-        let empty = Table::new(&ReadConfig::default());
+        let empty = LoadedTable::new(&ReadConfig::default());
         Err(LoadError::new(error, empty))
     }
 
-    fn finish(self) -> Table {
+    fn finish(self) -> LoadedTable {
         let mut table = self.table;
         self.replay.merge_into(&mut table);
         table.shrink_to_fit();
@@ -224,7 +228,7 @@ impl PeerReplay {
     }
 
     /// Adds each peer's final routes whose prefix the table does not have yet.
-    fn merge_into(mut self, table: &mut Table) {
+    fn merge_into(mut self, table: &mut LoadedTable) {
         if self.tables.len() == 1 && table.is_empty() {
             let (v4, v6) = self.tables.pop().unwrap_or_default();
             (table.v4, table.v6) = (v4, v6);

@@ -5,7 +5,7 @@
 
 use fibforge::verify::{self, Probes};
 use fibforge::{Address, AnyPrefix, Lookup, NextHop, Prefix, Rib};
-use fibforge_io::{ReadConfig, Table, UpdateKind};
+use fibforge_io::{LoadedTable, ReadConfig, UpdateKind};
 use std::path::{Path, PathBuf};
 
 /// The workspace root.
@@ -29,7 +29,7 @@ pub fn shared_data(rel: &str) -> Option<PathBuf> {
 }
 
 /// Reads a table with the default configuration.
-pub fn load(path: &Path) -> Table {
+pub fn load(path: &Path) -> LoadedTable {
     fibforge_io::read_table(path, &ReadConfig::default())
         .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.error))
 }
@@ -59,7 +59,7 @@ pub enum Update<A: Address> {
 
 /// Reads the IPv4 updates of a stream file (through [`fibforge_io::read_updates`]),
 /// interning next hops into `table`.
-pub fn read_updates(path: &Path, table: &mut Table) -> Vec<Update<u32>> {
+pub fn read_updates(path: &Path, table: &mut LoadedTable) -> Vec<Update<u32>> {
     let reader = fibforge_io::read_updates(path, &ReadConfig::default())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut out = Vec::new();

@@ -56,7 +56,7 @@ pub fn read(path: &Path) -> anyhow::Result<ExportFile> {
 /// Where answer values come from: the table's next hops, or an export's text values.
 pub enum Values<'a> {
     /// The loaded table.
-    Table(&'a fibforge_io::Table),
+    Table(&'a fibforge_io::LoadedTable),
     /// An export's values, `hops[raw - 1]`; raw ids as text when empty.
     Hops(Vec<String>),
 }

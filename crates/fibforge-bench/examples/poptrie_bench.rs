@@ -1,7 +1,7 @@
 //! Poptrie measurements: compile time, sizes (the paper's Table 2), lookup rates.
 //!
 //! ```sh
-//! cargo run --release -p fibforge --example poptrie_bench -- TABLE [options]
+//! cargo run --release -p fibforge-bench --example poptrie_bench -- TABLE [options]
 //!   --s 0,16,18        direct-pointing bits to measure (list)
 //!   --aggregate on|off route aggregation (default on); other options as
 //!                      `Config::for_family` (IPv6: root fan-out)

@@ -3,7 +3,7 @@
 //! in a random table prefix, 4 MiB of addresses cycled, batches of 64).
 //!
 //! ```sh
-//! cargo run --release -p fibforge --example bplus_profile -- TABLE [options]
+//! cargo run --release -p fibforge-bench --example bplus_profile -- TABLE [options]
 //!   --algo SPECS       bplus specs, `;`-separated (default `bplus`; e.g. `bplus:leaf=plain`);
 //!                      a `poptrie` spec is timed too, over the same addresses, for ratios
 //!   --traffic LIST     random | inprefix | hot:K (in-prefix addresses of K routes only, so

@@ -2,7 +2,7 @@
 //! stream: the quantity of Srinivasan & Varghese 1998 §5.5 (average and worst insert/delete).
 //!
 //! ```sh
-//! cargo run --release -p fibforge --example cpe_updates -- TABLE UPDATES [SPEC...]
+//! cargo run --release -p fibforge-bench --example cpe_updates -- TABLE UPDATES [SPEC...]
 //! ```
 //!
 //! `UPDATES` has lines `unixtime a|w prefix nexthop` (IPv4). Each `SPEC` is a registry name
@@ -73,7 +73,7 @@ fn config(spec: &AlgoSpec) -> Result<TrieConfig, String> {
 
 /// Reads the IPv4 updates of a stream (text or MRT, through `fibforge_io::read_updates`),
 /// interning next hops into `table`; IPv6 updates are skipped.
-fn read_updates(path: &str, table: &mut fibforge_io::Table) -> Vec<Update> {
+fn read_updates(path: &str, table: &mut fibforge_io::LoadedTable) -> Vec<Update> {
     let reader = fibforge_io::read_updates(path.as_ref(), &ReadConfig::default())
         .unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut out = Vec::new();

@@ -1,7 +1,7 @@
 //! Time per structure of the differential update sequences (`fibforge::verify::sequence`),
 //! the work of one `diff_updates_*` fuzz input: which structure's compile and updates dominate.
 //!
-//! `cargo run --release -p fibforge --example sequence_profile -- [--only NAME] FILE...` (fuzz
+//! `cargo run --release -p fibforge-bench --example sequence_profile -- [--only NAME] FILE...` (fuzz
 //! inputs, e.g. `fuzz/seeds/diff_updates_v4/*`); prints microseconds per input for each
 //! structure (those whose name contains NAME with `--only`), IPv4 then IPv6, slowest first,
 //! and how many inputs ended at the structure's documented limit (`Outcome::at_limit`).

@@ -3,7 +3,7 @@
 //! the given algorithms on one table and looks up random (IPv4) or in-prefix (IPv6) addresses
 //! (2^20 pre-generated), round-robin over the algorithms for 3 rounds.
 //!
-//! `cargo run --release -p fibforge --example bloom_profile -- TABLE single|batch SECS SPEC...`
+//! `cargo run --release -p fibforge-bench --example bloom_profile -- TABLE single|batch SECS SPEC...`
 //! Prints, per algorithm, the median rate over the rounds in lookups per second of *thread
 //! CPU time* (so that time the scheduler gives to other processes does not count).
 

@@ -1,11 +1,11 @@
 //! `fibforge bench --preset STUDY`: the papers' structural experiments (counts, sizes, build
-//! and update times, Fig. 7's heat map) through [`fibforge_bench::papers`], and the presets
+//! and update times, Fig. 7's heat map) through [`super::run`], and the presets
 //! that run as many-table benches (`loop-fig12`).
 
-use crate::load::{DEFAULT_TABLES, locate};
+use super::locate::{DEFAULT_TABLES, locate, shared_data};
+use super::{Study, StudyInput};
+use crate::runner::{NamedTable, Settings};
 use anyhow::bail;
-use fibforge_bench::papers::{self, Study, StudyInput};
-use fibforge_bench::runner::{NamedTable, Settings};
 use std::path::{Path, PathBuf};
 
 /// The update stream the update studies replay unless `--updates` names one.
@@ -34,13 +34,7 @@ pub fn study(
         std::fs::create_dir_all(dir)?;
     }
     let mut log = |msg: &str| eprintln!("{msg}");
-    papers::run(part, &input, &mut log).map_err(|e| anyhow::anyhow!("preset {part}: {e}"))
-}
-
-/// `shared/data` (the many-table sets), found above the current directory or the executable.
-pub fn shared_data() -> Option<PathBuf> {
-    let readme = locate("../shared/data/README.md").ok()?;
-    readme.parent().map(Path::to_path_buf)
+    super::run(part, &input, &mut log).map_err(|e| anyhow::anyhow!("preset {part}: {e}"))
 }
 
 /// The `--multi` sets to measure: those given, or the sets of a many-table preset

@@ -4,12 +4,12 @@
 //! thread counts of one experiment. A preset made of several (`bloomfwd`) runs each part in
 //! turn into one report.
 
-use crate::load::{DEFAULT_TABLES, locate};
+use super::locate::{DEFAULT_TABLES, locate};
+use crate::runner::Settings;
+use crate::timing::Mode;
+use crate::traffic::Traffic;
 use anyhow::bail;
 use fibforge::registry::{self, AlgoSpec};
-use fibforge_bench::runner::Settings;
-use fibforge_bench::timing::Mode;
-use fibforge_bench::traffic::Traffic;
 use std::path::PathBuf;
 
 /// Every preset with the experiment it reproduces.

@@ -1,6 +1,6 @@
 //! Measures the Bloom-filter LPM family (Lucchesi et al. §6) on the tables at hand.
 //!
-//! `cargo run --release -p fibforge --example bloom_bench -- [EXPERIMENT...] [--repeats N]`
+//! `cargo run --release -p fibforge-bench --example bloom_bench -- [EXPERIMENT...] [--repeats N]`
 //! with experiments `fpr` (FPR × hash sweep, Fig. 1 / Table 5), `match` (matching ratio,
 //! Fig. 3), `v4` (IPv4 tables, Fig. 6), `v6` (IPv6 with and without DPCPE levels, Fig. 7),
 //! `threads` (1 and 2 threads, Fig. 2), `dpcpe` (Table 4); default: all.
@@ -109,7 +109,7 @@ fn data(rel: &str) -> Option<PathBuf> {
         .find(|p| p.exists())
 }
 
-fn load(rel: &str) -> Option<fibforge_io::Table> {
+fn load(rel: &str) -> Option<fibforge_io::LoadedTable> {
     let path = data(rel)?;
     Some(read_table(&path, &ReadConfig::default()).expect("table"))
 }
@@ -138,7 +138,7 @@ fn spec_row<A: RegistryFamily>(
 fn fpr_sweep(repeats: usize) {
     let Some(t) = load("ris2015-as3856.tsv.gz") else { return };
     println!(
-        "# FPR x hash sweep (Fig. 1, Table 5): ris2015-as3856, bloomfwd, random traffic, Mlps"
+        "# FPR x hash sweep (Fig. 1, LoadedTable 5): ris2015-as3856, bloomfwd, random traffic, Mlps"
     );
     for fpr in [0.01, 0.1, 0.3, 0.6, 0.9] {
         for hash in [HashFn::H2, HashFn::Murmur, HashFn::Knuth] {
@@ -254,7 +254,9 @@ fn thread_scaling(repeats: usize) {
 }
 
 fn dpcpe_report() {
-    println!("# DPCPE (Table 4): levels chosen (exact DP), estimated and actual keys (thousands)");
+    println!(
+        "# DPCPE (LoadedTable 4): levels chosen (exact DP), estimated and actual keys (thousands)"
+    );
     for name in [
         "tier1-2024-v6.txt.gz",
         "v6/linx2014-p69.txt.gz",

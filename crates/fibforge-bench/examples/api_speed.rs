@@ -4,7 +4,7 @@
 //! interleaved round by round (a shared machine drifts); figures in
 //! docs/experiments/api-speed.md.
 //!
-//! `cargo run --release -p fibforge --example api_speed [TABLE] [ROUNDS]`
+//! `cargo run --release -p fibforge-bench --example api_speed [TABLE] [ROUNDS]`
 
 use fibforge::algo::poptrie::Poptrie;
 use fibforge::{Compile, Lookup, NextHop, Table};

@@ -1,7 +1,7 @@
 //! MIHT update times on a real BGP update stream (the quantity Lin et al. 2014 report).
 //!
 //! ```sh
-//! cargo run --release -p fibforge --example miht_updates -- TABLE UPDATES
+//! cargo run --release -p fibforge-bench --example miht_updates -- TABLE UPDATES
 //! ```
 //!
 //! `UPDATES` has lines `unixtime a|w prefix nexthop` (IPv4). Each update goes to the RIB,
