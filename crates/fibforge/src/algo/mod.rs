@@ -9,8 +9,6 @@ pub mod cpe;
 pub mod dir24_8;
 pub mod dxr;
 pub(crate) mod huge;
-#[cfg(test)]
-mod isa_tests;
 pub mod lctrie;
 pub mod lulea;
 pub mod miht;
@@ -23,6 +21,8 @@ pub mod sail;
 pub(crate) mod testkit;
 #[cfg(test)]
 pub(crate) mod testkit_updates;
+#[cfg(test)]
+mod tests_isa;
 pub(crate) mod top_bits;
 pub mod treebitmap;
 

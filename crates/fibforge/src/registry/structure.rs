@@ -97,5 +97,5 @@ impl<A: AnyKey> fmt::Debug for AnyTable<A> {
 }
 
 #[cfg(test)]
-#[path = "structure_tests.rs"]
+#[path = "tests_structure.rs"]
 mod tests;

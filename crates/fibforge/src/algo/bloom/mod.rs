@@ -133,9 +133,9 @@ impl BloomConfig {
 }
 
 #[cfg(test)]
-mod export_tests;
-#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_export;
 
 pub use expand::{expanded_count, group_rib};
 pub use hash::HashFn;

@@ -77,7 +77,7 @@ impl DxrConfig {
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod update_tests;
+mod tests_update;
 
 use crate::addr::Address;
 use crate::fib::{BuildError, Compile, Lookup};

@@ -135,15 +135,15 @@ fn fanout_option<A: Key>(
 }
 
 #[cfg(test)]
-mod basic_tests;
-#[cfg(test)]
-mod export_hostile_tests;
-#[cfg(test)]
-mod export_tests;
-#[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod update_tests;
+mod tests_basic;
+#[cfg(test)]
+mod tests_export;
+#[cfg(test)]
+mod tests_export_hostile;
+#[cfg(test)]
+mod tests_update;
 
 use crate::cpu::Isa;
 use crate::fib::{BuildError, Compile, Lookup};

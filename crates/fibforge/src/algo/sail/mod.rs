@@ -61,7 +61,7 @@ mod sail_u;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod update_l_tests;
+mod tests_update_l;
 mod widths;
 
 pub use entry::{Config, SailConfig, Width};

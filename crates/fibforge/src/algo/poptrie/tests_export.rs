@@ -1,7 +1,7 @@
 //! Export → bytes → import round trips: the imported structure answers like the compiled one
 //! and the RIB, re-exports to the same bytes, places `dir` and fan-out as a compile would,
 //! and takes updates; exports are canonical (an updated structure exports as a fresh compile
-//! of its routes). Forged files are in `export_hostile_tests.rs`.
+//! of its routes). Forged files are in `tests_export_hostile.rs`.
 
 use super::tests::{CONFIGS, cfg, hop, probes};
 use super::*;

@@ -3,10 +3,10 @@
 //! panic, a hang or a structure. Random byte edits must give an error or a structure whose
 //! lookups stay in bounds.
 
-use super::export_tests::reimport;
 use super::layout::{DIRECT_LEAF, Node};
 use super::record::{get_node, put_node};
 use super::tests::{cfg, hop};
+use super::tests_export::reimport;
 use super::*;
 use crate::export::{Array, ExportError, ExportFile};
 
