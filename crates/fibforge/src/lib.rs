@@ -5,7 +5,8 @@
 //! - [`Rib`]: the routes (a binary radix tree) and the oracle every structure is checked against.
 //! - [`Lookup`], [`Compile`], [`Incremental`]: what every algorithm implements.
 //! - [`Table`]: the concurrent table (one writer, lock-free [`Reader`]s), Poptrie by default.
-//! - [`algo`]: the algorithms, one module each; [`registry`] builds them by name.
+//! - [`algo`]: the algorithms, one module each; [`registry`] describes each once (one
+//!   descriptor: name, options, capabilities, builders) and builds them by name.
 //! - [`cpu`]: the one SIMD dispatch (levels detected once, `FIBFORGE_ISA`, the `isa=` option).
 //! - [`verify`]: any structure checked against its RIB (probes, exhaustive IPv4, many tables).
 //!
@@ -15,13 +16,13 @@
 //! text / MRT files ──fibforge-io──▶ Rib (truth, oracle) ──Compile──▶ FIB (algo::*) ──▶ Lookup
 //!                                     │                                 ▲
 //!                                     └── changes ──Incremental─────────┘
-//! Table = Rib + incremental FIB + QSBR publication (sync); Readers look up lock-free
-//! registry (one row per algorithm) ──▶ CLI, bench, C ABI, Python
+//! Table = Rib + incremental FIB + QSBR publication (qsbr, sync); Readers look up lock-free
+//! registry (one descriptor per structure) ──▶ CLI, bench, C ABI, Python
 //! multi/: many tables in one structure (LOOP, SAIL_M, one FIB per table)
 //! ```
 //!
 //! Read `fib.rs` (the traits), `rib/` (the truth), one algorithm (`algo/poptrie`), then
-//! `sync.rs` (publication) and `registry/` (names to builders).
+//! `qsbr/` and `sync.rs` (publication) and `registry/` (names to descriptors).
 //!
 //! # Layers
 //!

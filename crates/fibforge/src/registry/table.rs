@@ -1,6 +1,9 @@
-//! The registry's one table: a row per algorithm with its summary, its options and a builder
-//! per address family. Adding an algorithm is one row here plus its module (whose `Config`
-//! parses its own options).
+//! The registry's one table: a [`Descriptor`] per name (aliases are rows too, pointing at
+//! their structure with the options they imply), with its summary, options (key, default,
+//! help), [`Id`], capabilities and a builder per address family. Adding a structure is one
+//! row here plus its module (whose `Config` parses its own options), an [`Id`] variant, and,
+//! when it takes updates or makes a concurrent table, its arm in `updates.rs` or
+//! `structure.rs` (matched on the id, never on the name).
 
 use super::{AlgoSpec, Built, Capabilities, Descriptor, Opt, StructureId as Id, Updates};
 use crate::addr::Address;
