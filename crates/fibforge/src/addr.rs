@@ -59,8 +59,10 @@ pub trait Address:
     type Std: FromStr + Display + Copy;
 
     /// Widens to `u128` (IPv4 occupies the low 32 bits).
+    #[doc(hidden)]
     fn to_u128(self) -> u128;
     /// Narrows from `u128`, keeping the low `BITS` bits.
+    #[doc(hidden)]
     fn from_u128(v: u128) -> Self;
     /// Converts to the standard library type.
     fn to_std(self) -> Self::Std;
@@ -71,31 +73,37 @@ pub trait Address:
     ///
     /// `len` is at most 64 and `start + len` at most `BITS`. Example for IPv4 `0xC0A80101`
     /// (192.168.1.1): `bits(0, 8) == 0xC0`, `bits(8, 16) == 0xA801`.
+    #[doc(hidden)]
     fn bits(self, start: u32, len: u32) -> u64;
 
     /// The single bit at position `i` (0 = most significant).
     #[inline]
+    #[doc(hidden)]
     fn bit(self, i: u32) -> bool {
         self.bits(i, 1) != 0
     }
 
     /// The network mask with `len` leading ones (`len` in `0..=BITS`).
+    #[doc(hidden)]
     fn netmask(len: u32) -> Self;
 
     /// Keeps the first `len` bits, zeroing the rest.
     #[inline]
+    #[doc(hidden)]
     fn truncate(self, len: u32) -> Self {
         Self::from_u128(self.to_u128() & Self::netmask(len).to_u128())
     }
 
     /// Sets all bits after the first `len` to one (the last address of a prefix).
     #[inline]
+    #[doc(hidden)]
     fn fill_host_bits(self, len: u32) -> Self {
         Self::from_u128(self.to_u128() | !Self::netmask(len).to_u128())
     }
 
     /// Number of leading bits shared by `self` and `other` (`BITS` when equal).
     #[inline]
+    #[doc(hidden)]
     fn common_prefix_len(self, other: Self) -> u32 {
         let x = (self.to_u128() ^ other.to_u128()) << (128 - Self::BITS);
         x.leading_zeros().min(Self::BITS)
@@ -187,12 +195,14 @@ fn low_mask(len: u32) -> u64 {
 /// The IPv4 address inside an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`), if it is one.
 ///
 /// fibforge never applies this mapping on its own; call it when your data wants it.
+#[doc(hidden)]
 pub fn ipv4_from_mapped(addr: u128) -> Option<u32> {
     (addr >> 32 == 0xffff).then_some(addr as u32)
 }
 
 /// Parses an address of type `A` from text (`"192.0.2.1"`, `"2001:db8::1"`), around which
 /// whitespace is ignored; otherwise exactly what `A::Std::from_str` accepts.
+#[doc(hidden)]
 pub fn parse_addr<A: Address>(text: &str) -> Option<A> {
     let text = text.trim().as_bytes();
     let addr = match A::FAMILY {
@@ -203,6 +213,7 @@ pub fn parse_addr<A: Address>(text: &str) -> Option<A> {
 }
 
 /// Formats an address in canonical text (RFC 5952 for IPv6).
+#[doc(hidden)]
 pub fn format_addr<A: Address>(addr: A) -> String {
     addr.to_std().to_string()
 }

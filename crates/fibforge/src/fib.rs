@@ -65,6 +65,7 @@ pub trait Lookup<A: Address>: Send + Sync {
 
     /// One line on the structure's shape for reports (levels, widths, instruction set), or
     /// `None` when it has nothing to add to its name and memory.
+    #[doc(hidden)]
     fn describe(&self) -> Option<String> {
         None
     }
@@ -88,6 +89,7 @@ pub trait Incremental<A: Address>: Compile<A> {
     /// How the last [`Incremental::apply_changes`] brought the structure up to date, for
     /// structures with several update paths (e.g. `"in place"`, `"side table"`,
     /// `"rebuild"`); `None` when there is one path.
+    #[doc(hidden)]
     fn last_update_path(&self) -> Option<&'static str> {
         None
     }

@@ -7,8 +7,14 @@
 //! - [`Table`]: the concurrent table (one writer, lock-free [`Reader`]s), Poptrie by default.
 //! - [`algo`]: the algorithms, one module each; [`registry`] describes each once (one
 //!   descriptor: name, options, capabilities, builders) and builds them by name.
-//! - [`cpu`]: the one SIMD dispatch (levels detected once, `FIBFORGE_ISA`, the `isa=` option).
-//! - [`verify`]: any structure checked against its RIB (probes, exhaustive IPv4, many tables).
+//! - [`multi`]: many tables in one structure (LOOP, with readers and updates).
+//! - [`verify`]: any structure checked against its RIB (probes, exhaustive IPv4).
+//! - [`export`]: compiled structures written to a file and read back.
+//!
+//! Items marked `#[doc(hidden)]` are internals that the workspace's tools, benchmarks and
+//! bindings share (the SIMD dispatch `cpu`, the structures' node layouts, the update
+//! sequences of the fuzzers): public so that those crates reach them, not part of the API
+//! (`tools/public-api` counts what is).
 //!
 //! # Start reading here
 //!
@@ -65,6 +71,7 @@
 
 pub mod addr;
 pub mod algo;
+#[doc(hidden)]
 pub mod cpu;
 pub mod export;
 pub mod fib;

@@ -22,6 +22,7 @@ pub struct NextHop(NonZeroU32);
 /// `out` seen as raw next hops (0 = no route), so a batch lookup can write raw values
 /// without a conversion pass.
 #[inline]
+#[doc(hidden)]
 pub fn as_raw_slots(out: &mut [Option<NextHop>]) -> &mut [u32] {
     // SAFETY: `Option<T>` of a `repr(transparent)` wrapper of `NonZeroU32` is guaranteed to
     // have the size, alignment and ABI of `u32`, `None` being 0; every `u32` is thus a valid
@@ -50,12 +51,14 @@ impl NextHop {
 
     /// The raw non-zero encoding (`index + 1`); 0 means "no route" in packed arrays.
     #[inline]
+    #[doc(hidden)]
     pub fn raw(self) -> u32 {
         self.0.get()
     }
 
     /// Decodes a raw value written by [`NextHop::raw`]; 0 gives `None`.
     #[inline]
+    #[doc(hidden)]
     pub fn from_raw(raw: u32) -> Option<NextHop> {
         NonZeroU32::new(raw).map(NextHop)
     }
@@ -101,6 +104,7 @@ impl<T: Hash + Eq + Clone> Interner<T> {
     }
 
     /// Like [`Interner::intern`] for a borrowed value; clones it only on first sight.
+    #[doc(hidden)]
     pub fn intern_ref<Q>(&mut self, value: &Q) -> Result<NextHop, TooManyNextHops>
     where
         T: Borrow<Q>,

@@ -121,12 +121,14 @@ impl<A: Address> Prefix<A> {
     /// Builds a prefix whose invariants the caller guarantees (host bits zero, `len <= BITS`);
     /// checked in debug builds only. For hot loops of builders that already hold canonical parts.
     #[inline]
+    #[doc(hidden)]
     pub fn from_parts_unchecked(addr: A, len: u32) -> Self {
         debug_assert!(len <= A::BITS && addr.truncate(len) == addr);
         Prefix { addr, len: len as u8 }
     }
 
     /// The host route of one address.
+    #[doc(hidden)]
     pub fn host(addr: A) -> Self {
         Prefix { addr, len: A::BITS as u8 }
     }
@@ -185,6 +187,7 @@ impl<A: Address> Prefix<A> {
 
     /// The last address inside the prefix.
     #[inline]
+    #[doc(hidden)]
     pub fn last(&self) -> A {
         self.addr.fill_host_bits(self.len())
     }
@@ -203,18 +206,21 @@ impl<A: Address> Prefix<A> {
 
     /// The bit following this prefix in `addr`'s direction: which half `addr` is in.
     #[inline]
+    #[doc(hidden)]
     pub fn bit(&self, i: u32) -> bool {
         self.addr.bit(i)
     }
 
     /// The enclosing prefix of length `len` (`len <= self.len()`).
     #[inline]
+    #[doc(hidden)]
     pub fn truncated(&self, len: u32) -> Self {
         debug_assert!(len <= self.len());
         Prefix { addr: self.addr.truncate(len), len: len as u8 }
     }
 
     /// The two halves of this prefix (`None` for a host route).
+    #[doc(hidden)]
     pub fn children(&self) -> Option<[Self; 2]> {
         if self.len() == A::BITS {
             return None;

@@ -22,16 +22,20 @@ use crate::fib::{Incremental, Lookup};
 use std::sync::Arc;
 
 /// An updatable FIB whose arrays readers on other threads can use while it is updated.
+#[doc(hidden)]
 pub trait Concurrent<A: Address>: Incremental<A> {
     /// What readers look up in.
+    #[doc(hidden)]
     type View: Lookup<A> + 'static;
     /// The current view; a different `Arc` after an update means the view was replaced.
+    #[doc(hidden)]
     fn view(&self) -> &Arc<Self::View>;
     /// From now on the readers of `grace` share the view: memory an update unlinks from a
     /// view may be reused only after its grace period (take a ticket with [`Grace::retire`]
     /// after the unlinking stores; reuse once [`Grace::passed`] reaches it). Views replaced
     /// as a whole need nothing here: the table retires them itself. The default does nothing
     /// (for structures that never reuse memory a reader can reach).
+    #[doc(hidden)]
     fn share(&mut self, grace: &Grace) {
         let _ = grace;
     }
@@ -39,6 +43,7 @@ pub trait Concurrent<A: Address>: Incremental<A> {
     /// update the table then waits (for at most [`SETTLE_WAIT`]) until every replaced view
     /// has passed its grace period and been dropped. The default is false (the writer never
     /// waits).
+    #[doc(hidden)]
     fn settle_before_update(&self) -> bool {
         false
     }
@@ -49,4 +54,5 @@ pub trait Concurrent<A: Address>: Incremental<A> {
 /// [`LeftRight`](crate::sync::LeftRight) rebuilds its spare, which costs a full compile), so a silent reader never
 /// blocks the writer for good. Generous because a reader descheduled on a loaded machine
 /// is not silent, only late, and a rebuild per update costs far more than the wait.
+#[doc(hidden)]
 pub const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);

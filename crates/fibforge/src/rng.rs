@@ -14,10 +14,12 @@ pub const STREAMS: usize = 4;
 
 /// [`STREAMS`] xorshift64 states (never zero), the next to step first.
 #[derive(Clone, Debug)]
+#[doc(hidden)]
 pub struct XorShift64([u64; STREAMS]);
 
 /// One xorshift64 step with Marsaglia's (13, 7, 17) triple; a non-zero state stays non-zero.
 #[inline(always)]
+#[doc(hidden)]
 pub fn xorshift64_step(mut x: u64) -> u64 {
     x ^= x << 13;
     x ^= x >> 7;

@@ -64,6 +64,7 @@ impl AlgoSpec {
     }
 
     /// Errors on any option not in `known`.
+    #[doc(hidden)]
     pub fn check_options(&self, algo: &'static str, known: &[&str]) -> Result<(), BuildError> {
         match self.options.keys().find(|k| !known.contains(&k.as_str())) {
             None => Ok(()),
@@ -76,6 +77,7 @@ impl AlgoSpec {
     }
 
     /// An unsigned option, or `default` when absent.
+    #[doc(hidden)]
     pub fn get_u32(&self, algo: &'static str, key: &str, default: u32) -> Result<u32, BuildError> {
         match self.options.get(key) {
             None => Ok(default),
@@ -84,6 +86,7 @@ impl AlgoSpec {
     }
 
     /// A float option, or `default` when absent.
+    #[doc(hidden)]
     pub fn get_f64(&self, algo: &'static str, key: &str, default: f64) -> Result<f64, BuildError> {
         match self.options.get(key) {
             None => Ok(default),
@@ -92,6 +95,7 @@ impl AlgoSpec {
     }
 
     /// A boolean option (`on/off`, `true/false`, `1/0`, `yes/no`), or `default`.
+    #[doc(hidden)]
     pub fn get_bool(
         &self,
         algo: &'static str,
@@ -122,6 +126,7 @@ pub(crate) fn bad(algo: &'static str, key: &str, value: &str, why: &str) -> Buil
 /// Splits a comma-separated algorithm list; a `key=value` piece without a name continues the
 /// options of the algorithm before it (`poptrie:s=18,aggregate=off,dxr16` is two algorithms,
 /// `loop:pmt=packed,build=incremental` one).
+#[doc(hidden)]
 pub fn split_list(list: &str) -> Vec<String> {
     let mut pieces: Vec<String> = Vec::new();
     for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {

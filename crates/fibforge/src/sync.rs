@@ -66,6 +66,7 @@ impl<A: Key> Concurrent<A> for Poptrie<A> {
 
 /// One route change of a batch.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub enum Change<A: Address> {
     /// Insert or replace the route.
     Insert(Prefix<A>, NextHop),
@@ -105,11 +106,13 @@ impl<A: Address, F: Concurrent<A>> Table<A, F> {
     }
 
     /// The readers' grace-period domain (registered readers, tickets).
+    #[doc(hidden)]
     pub fn grace(&self) -> &Grace {
         self.published.grace()
     }
 
     /// Replaced views not yet dropped (they wait for online readers to report).
+    #[doc(hidden)]
     pub fn pending_views(&self) -> usize {
         self.published.pending()
     }
@@ -120,6 +123,7 @@ impl<A: Address, F: Concurrent<A>> Table<A, F> {
     }
 
     /// The FIB (for statistics).
+    #[doc(hidden)]
     pub fn fib(&self) -> &F {
         &self.fib
     }
@@ -161,6 +165,7 @@ impl<A: Address, F: Concurrent<A>> Table<A, F> {
     }
 
     /// Applies a batch of changes, then updates the FIB once. On error the table is unchanged.
+    #[doc(hidden)]
     pub fn apply(&mut self, changes: &[Change<A>]) -> Result<(), BuildError> {
         let mut undo = Vec::with_capacity(changes.len());
         for c in changes {

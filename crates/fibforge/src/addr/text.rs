@@ -23,6 +23,7 @@ use std::net::IpAddr;
 
 /// An IPv4 address in dotted-quad text, as `text.parse::<Ipv4Addr>()` would read it.
 #[inline]
+#[doc(hidden)]
 pub fn parse_ipv4_ascii(text: &[u8]) -> Option<u32> {
     let (addr, end) = read_ipv4(text, 0)?;
     (end == text.len()).then_some(addr)
@@ -30,6 +31,7 @@ pub fn parse_ipv4_ascii(text: &[u8]) -> Option<u32> {
 
 /// An IPv6 address in text, as `text.parse::<Ipv6Addr>()` would read it.
 #[inline]
+#[doc(hidden)]
 pub fn parse_ipv6_ascii(text: &[u8]) -> Option<u128> {
     let (addr, end) = read_ipv6(text)?;
     (end == text.len()).then_some(addr)
@@ -37,6 +39,7 @@ pub fn parse_ipv6_ascii(text: &[u8]) -> Option<u128> {
 
 /// An IPv4 or IPv6 address in text, as `text.parse::<IpAddr>()` would read it.
 #[inline]
+#[doc(hidden)]
 pub fn parse_ip_ascii(text: &[u8]) -> Option<IpAddr> {
     // A text that starts with a dotted quad is never IPv6 (its first group would be that
     // quad, which std allows only after a `::`), so trying IPv4 first decides every case.
@@ -159,6 +162,7 @@ fn join(groups: &[u16; 8]) -> u128 {
 
 /// Appends `addr` in dotted-quad text, as `Ipv4Addr`'s `Display` writes it.
 #[inline]
+#[doc(hidden)]
 pub fn push_ipv4_text(out: &mut Vec<u8>, addr: u32) {
     // Into a stack buffer first: one capacity check instead of one per byte; each octet is
     // copied whole from a table and the cursor advanced by its length (random octets make the
@@ -193,6 +197,7 @@ static DECIMAL: [([u8; 4], usize); 256] = {
 };
 
 /// Appends `addr` in RFC 5952 text, as `Ipv6Addr`'s `Display` writes it.
+#[doc(hidden)]
 pub fn push_ipv6_text(out: &mut Vec<u8>, addr: u128) {
     if addr >> 32 == 0xffff {
         out.extend_from_slice(b"::ffff:");

@@ -5,6 +5,7 @@ pub mod bloom;
 pub mod bplus;
 pub mod bsearch;
 pub mod bsl;
+#[doc(hidden)]
 pub mod cpe;
 pub mod dir24_8;
 pub mod dxr;

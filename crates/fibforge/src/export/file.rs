@@ -7,20 +7,27 @@ pub const MAGIC: [u8; 8] = *b"FIBFEXP\0";
 /// The format version this library writes and reads.
 pub const VERSION: u32 = 1;
 /// Bytes before the array table: magic, version, algorithm, family, count, checksum, params.
+#[doc(hidden)]
 pub const HEADER_BYTES: usize = 160;
 /// Bytes of one array-table record.
+#[doc(hidden)]
 pub const RECORD_BYTES: usize = 24;
 /// Arrays start at multiples of this.
+#[doc(hidden)]
 pub const ALIGN: usize = 64;
 /// The most arrays a file may list.
+#[doc(hidden)]
 pub const MAX_ARRAYS: usize = 4096;
 /// Number of `u64` parameters in the header.
+#[doc(hidden)]
 pub const PARAMS: usize = 16;
 /// The parameter holding the route count (information only).
+#[doc(hidden)]
 pub const ROUTES_PARAM: usize = 15;
 
 /// The structures an export can hold.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub enum Algorithm {
     /// SAIL_L (`algo::sail`).
     SailL = 1,
@@ -92,6 +99,7 @@ pub(crate) fn malformed(what: impl Into<String>, at: impl fmt::Display) -> Expor
 
 /// One array: its element size and its bytes (a whole number of elements).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct Array {
     /// Bytes per element.
     pub elem_bytes: u32,
@@ -129,6 +137,7 @@ impl Array {
 }
 
 /// A fixed-size little-endian integer stored in arrays.
+#[doc(hidden)]
 pub trait Element: Copy {
     /// Its size in bytes.
     const BYTES: usize;
@@ -170,6 +179,7 @@ pub struct ExportFile {
 }
 
 /// FNV-1a 64 of `bytes`.
+#[doc(hidden)]
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
@@ -191,6 +201,7 @@ impl ExportFile {
     ///
     /// # Panics
     /// When a next-hop value contains a line break.
+    #[doc(hidden)]
     pub fn to_bytes(&self) -> Vec<u8> {
         assert!(self.hops.iter().all(|h| !h.contains('\n')), "next-hop value with a line break");
         let text: String = self.hops.iter().map(|h| format!("{h}\n")).collect();
@@ -232,11 +243,13 @@ impl ExportFile {
 
     /// True when `bytes` start like an export file (for callers that accept either a table
     /// or an export).
+    #[doc(hidden)]
     pub fn sniff(bytes: &[u8]) -> bool {
         bytes.starts_with(&MAGIC)
     }
 
     /// Parses and checks the container (not yet the structure: see [`import`](super::import()).
+    #[doc(hidden)]
     pub fn from_bytes(b: &[u8]) -> Result<Self, ExportError> {
         if b.len() < HEADER_BYTES {
             return Err(malformed(format!("{} bytes, shorter than the header", b.len()), 0));

@@ -10,6 +10,7 @@ use crate::rib::Rib;
 use crate::spec::AlgoSpec;
 
 /// Address families an export can hold: both, through the traits of the three structures.
+#[doc(hidden)]
 pub trait ExportKey: Key + BloomKey {}
 impl<A: Key + BloomKey> ExportKey for A {}
 

@@ -6,10 +6,12 @@ use crate::addr::Address;
 use crate::rib::Rib;
 
 /// The first eight bytes of a probe file.
+#[doc(hidden)]
 pub const PROBE_MAGIC: [u8; 8] = *b"FIBFPRB\0";
 const PROBE_HEADER: usize = 24;
 
 /// The bytes of a probe file holding `addrs` and the oracle's raw answer for each.
+#[doc(hidden)]
 pub fn write_probes<A: Address>(rib: &Rib<A>, addrs: &[A]) -> Vec<u8> {
     let width = (A::BITS / 8) as usize;
     let mut out = Vec::with_capacity(PROBE_HEADER + addrs.len() * (width + 4));
@@ -28,6 +30,7 @@ pub fn write_probes<A: Address>(rib: &Rib<A>, addrs: &[A]) -> Vec<u8> {
 
 /// A probe file read back: addresses (as `u128`) and raw answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct ProbeFile {
     /// 4 or 6.
     pub family: u32,

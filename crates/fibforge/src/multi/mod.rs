@@ -12,16 +12,22 @@
 //!
 //! VRF ids are dense indices `0..n` (for table directories: the sorted file order).
 
+#[doc(hidden)]
 pub mod bitmap_trie;
 mod braid_choice;
 mod braid_exact;
+#[doc(hidden)]
 pub mod braiding;
+#[doc(hidden)]
 pub mod generate;
 mod lanes;
 pub mod loop_;
+#[doc(hidden)]
 pub mod merged;
+#[doc(hidden)]
 pub mod overlap;
 mod per_table;
+#[doc(hidden)]
 pub mod sail_m;
 #[cfg(test)]
 mod tests_baselines;

@@ -12,6 +12,7 @@ use crate::prefix::Prefix;
 use crate::rib::Rib;
 
 /// A many-table structure with per-table route updates (LOOP, SAIL_M's writer).
+#[doc(hidden)]
 pub trait MultiWriter<A: Address>: MultiLookup<A> + Sized + 'static {
     /// Build parameters.
     type Config: Default + Clone + Send + Sync + 'static;

@@ -30,6 +30,7 @@ use std::sync::PoisonError;
 /// A grace-period domain: the readers of one table and the counter its writer advances.
 /// Cloning gives another handle to the same domain.
 #[derive(Clone)]
+#[doc(hidden)]
 pub struct Grace {
     domain: Arc<Domain>,
 }
@@ -50,6 +51,7 @@ struct Slot {
 /// Marks a retirement: the memory unlinked before [`Grace::retire`] returned it may be reused
 /// once [`Grace::passed`] is at least this ticket.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[doc(hidden)]
 pub struct Ticket(u64);
 
 impl Default for Grace {
@@ -110,6 +112,7 @@ impl Grace {
 /// touch its own slot: one thread uses it at a time, and it must not report a quiescent state
 /// (or go offline) while a reference into shared memory obtained since its last report is
 /// still in use.
+#[doc(hidden)]
 pub struct Registration {
     domain: Arc<Domain>,
     slot: Arc<Slot>,

@@ -52,6 +52,7 @@ pub enum StructureId {
 
 /// How a structure takes route updates.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub enum Updates {
     /// None: compiled once.
     None,
@@ -63,6 +64,7 @@ pub enum Updates {
 
 /// A structure `fibforge replay --algo all` runs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct ReplayAll {
     /// Its place in the report (ascending).
     pub rank: u8,
@@ -115,6 +117,7 @@ impl Capabilities {
     }
 
     /// True when the structure takes updates.
+    #[doc(hidden)]
     pub fn incremental(&self) -> bool {
         self.updates != Updates::None
     }

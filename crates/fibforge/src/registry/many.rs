@@ -15,9 +15,11 @@ use crate::multi::{MultiLookup, PerTable, VrfId};
 use crate::rib::Rib;
 
 /// What a many-table builder returns.
+#[doc(hidden)]
 pub type BuiltMany<A> = Result<Box<dyn MultiLookup<A>>, BuildError>;
 
 /// Builds a many-table structure over tables of family `A` (VRF id = position).
+#[doc(hidden)]
 pub type ManyBuilder<A> = fn(&AlgoSpec, &[Rib<A>]) -> BuiltMany<A>;
 
 /// One many-table structure: a row of [`MANY_TABLES`].
@@ -123,11 +125,13 @@ pub fn many_info(name: &str) -> Option<&'static ManyDescriptor> {
 
 /// The specs `bench --multi` measures of LOOP's comparators: every comparator, the Merged
 /// Trie with and without leaf pushing, Trie Braiding with its three braiding choices.
+#[doc(hidden)]
 pub fn comparator_specs() -> impl Iterator<Item = &'static str> {
     MANY_TABLES.iter().filter(|m| m.comparator).flat_map(|m| m.bench.iter().copied())
 }
 
 /// Every spec `verify DIR --algo all` checks: each many-table structure's bench specs.
+#[doc(hidden)]
 pub fn many_specs() -> impl Iterator<Item = &'static str> {
     MANY_TABLES.iter().flat_map(|m| m.bench.iter().copied())
 }

@@ -45,9 +45,11 @@ use crate::rib::Rib;
 pub const DEFAULT: &str = "poptrie";
 
 /// What a builder returns: the compiled structure behind the registry's trait object.
+#[doc(hidden)]
 pub type Built<A> = Result<Box<dyn Lookup<A>>, BuildError>;
 
 /// Compiles a RIB of one family into a registered structure, reading its options from the spec.
+#[doc(hidden)]
 pub type Builder<A> = fn(&AlgoSpec, &Rib<A>) -> Built<A>;
 
 /// One option a structure accepts, with its default and its help line.
@@ -144,11 +146,13 @@ pub fn resolve(spec: &AlgoSpec) -> Result<(&'static Descriptor, AlgoSpec), Build
 }
 
 /// The export format of the row `name` names (aliases included), if it has one.
+#[doc(hidden)]
 pub fn export_format(name: &str) -> Option<crate::export::file::Algorithm> {
     info(name)?.caps.export
 }
 
 /// The structures with an export, for messages: `bloomfwd, poptrie and sail_l`.
+#[doc(hidden)]
 pub fn exporters() -> String {
     let names: Vec<_> = ALGORITHMS
         .iter()
@@ -164,8 +168,10 @@ pub fn exporters() -> String {
 /// Address families the registry can build for (IPv4 and IPv6).
 pub trait RegistryFamily: Address {
     /// The row's builder for this family.
+    #[doc(hidden)]
     fn builder(row: &Descriptor) -> Option<Builder<Self>>;
     /// The many-table row's builder for this family.
+    #[doc(hidden)]
     fn many_builder(row: &ManyDescriptor) -> ManyBuilder<Self>;
 }
 

@@ -10,6 +10,7 @@ use crate::sync::{AnyKey, AnyTable, Structure};
 use std::fmt;
 
 /// The structures [`Structure::parse`] accepts, for messages.
+#[doc(hidden)]
 pub const STRUCTURES: &str =
     "poptrie (the default) or bplus, optionally with options as in \"bplus:dir=off\"";
 
@@ -34,6 +35,7 @@ impl Structure {
     }
 
     /// The registry's id of the structure.
+    #[doc(hidden)]
     pub fn id(&self) -> StructureId {
         match self {
             Structure::Poptrie(_) => StructureId::Poptrie,
@@ -77,6 +79,7 @@ fn name_of(id: StructureId) -> &'static str {
 
 impl<A: AnyKey> AnyTable<A> {
     /// The registry's id of the table's structure.
+    #[doc(hidden)]
     pub fn id(&self) -> StructureId {
         match self {
             AnyTable::Poptrie(_) => StructureId::Poptrie,

@@ -14,6 +14,7 @@ use crate::qsbr::Concurrent;
 
 /// What to do with an updatable structure, given its type: the visitor of
 /// [`run_incremental`].
+#[doc(hidden)]
 pub trait IncrementalJob<A: Address> {
     /// The job's result.
     type Output;
@@ -34,6 +35,7 @@ pub trait IncrementalJob<A: Address> {
 type Here<J, O> = Result<Result<O, BuildError>, J>;
 
 /// The address families [`run_incremental`] dispatches for: every updatable structure's key.
+#[doc(hidden)]
 pub trait IncrementalFamily: RegistryFamily + poptrie::Key + bplus::Key + bloom::BloomKey {
     /// Runs `job` with a structure of this family only (IPv4: DIR-24-8, SAIL_B, SAIL_U); the
     /// job back for another id.
@@ -62,6 +64,7 @@ impl IncrementalFamily for u128 {
 /// Runs `job` with the structure `spec` names: `Ok(None)` when the name is unknown or the
 /// structure has no updates in family `A`; an error for a bad option (or a configuration
 /// without updates: a leaf-pushed CPE trie).
+#[doc(hidden)]
 pub fn run_incremental<A: IncrementalFamily, J: IncrementalJob<A>>(
     spec: &AlgoSpec,
     job: J,
@@ -117,6 +120,7 @@ fn both<A: IncrementalFamily, J: IncrementalJob<A>>(
 /// The specs `fibforge replay --algo all` runs, in report order: the updatable structures
 /// (with their replay options), then, when `ipv4_only`, those replayed for IPv4 only; each
 /// list on its own when `ipv4_only` selects it alone.
+#[doc(hidden)]
 pub fn replay_all(ipv4_only: bool) -> Vec<String> {
     let mut rows: Vec<(ReplayAll, &str)> = super::ALGORITHMS
         .iter()

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A position in the change log.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[doc(hidden)]
 pub struct ChangeMark(u64);
 
 #[derive(Debug)]
@@ -57,6 +58,7 @@ impl<A: Address> ChangeLog<A> {
 
 impl<A: Address> Rib<A> {
     /// The current end of the change log.
+    #[doc(hidden)]
     pub fn change_mark(&self) -> ChangeMark {
         self.log.enabled.store(true, Ordering::Relaxed);
         ChangeMark(self.log.base + self.log.entries.len() as u64)
@@ -64,12 +66,14 @@ impl<A: Address> Rib<A> {
 
     /// Prefixes changed since `mark`, oldest first (a prefix may appear more than once).
     /// Entries already trimmed away are not returned.
+    #[doc(hidden)]
     pub fn changes_since(&self, mark: ChangeMark) -> &[Prefix<A>] {
         let start = mark.0.saturating_sub(self.log.base) as usize;
         &self.log.entries[start.min(self.log.entries.len())..]
     }
 
     /// Forgets log entries before `mark`.
+    #[doc(hidden)]
     pub fn trim_changes(&mut self, mark: ChangeMark) {
         let n = (mark.0.saturating_sub(self.log.base) as usize).min(self.log.entries.len());
         self.log.entries.drain(..n);

@@ -84,6 +84,7 @@ impl<A: Address> Rib<A> {
     }
 
     /// Heap bytes used by the tree (arena capacity, free list and change log).
+    #[doc(hidden)]
     pub fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node<A>>()
             + self.free.capacity() * std::mem::size_of::<NodeId>()
@@ -91,6 +92,7 @@ impl<A: Address> Rib<A> {
     }
 
     /// Releases spare arena capacity (after a bulk load).
+    #[doc(hidden)]
     pub fn shrink_to_fit(&mut self) {
         self.nodes.shrink_to_fit();
         self.free.shrink_to_fit();

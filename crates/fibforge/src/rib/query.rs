@@ -53,6 +53,7 @@ impl<A: Address> Rib<A> {
     }
 
     /// The longest route that covers `prefix` (itself included).
+    #[doc(hidden)]
     pub fn longest_covering(&self, prefix: &Prefix<A>) -> Option<(Prefix<A>, NextHop)> {
         self.covering(prefix).last()
     }

@@ -13,6 +13,7 @@ use crate::prefix::Prefix;
 
 /// A run of addresses starting at `start` (up to the next range's start) and its answer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct Range<A: Address> {
     /// First address of the run.
     pub start: A,
@@ -23,6 +24,7 @@ pub struct Range<A: Address> {
 impl<A: Address> Rib<A> {
     /// The address space as consecutive ranges, first starting at address 0; adjacent ranges
     /// have different answers.
+    #[doc(hidden)]
     pub fn ranges(&self) -> Vec<Range<A>> {
         self.ranges_within(&Prefix::DEFAULT_ROUTE)
     }
@@ -32,6 +34,7 @@ impl<A: Address> Rib<A> {
     /// answers. Routes covering `region` from outside count, so every range's answer is what
     /// `lookup` returns for each of its addresses. Incremental builders use it to repaint the
     /// part of their structure a changed route touches.
+    #[doc(hidden)]
     pub fn ranges_within(&self, region: &Prefix<A>) -> Vec<Range<A>> {
         let (outer, root) = self.region_root(region);
         self.sweep(region, outer, root)
@@ -72,6 +75,7 @@ impl<A: Address> Rib<A> {
     /// (at most two per length), each found by one descent and swept as in
     /// [`Rib::ranges_within`]; a region holding no route, the common case in a span, is one
     /// range of its covering route's answer, without a sweep or an allocation.
+    #[doc(hidden)]
     pub fn ranges_between(&self, first: A, last: A) -> Vec<Range<A>> {
         assert!(first <= last, "ranges_between: {first:?} > {last:?}");
         let mut out: Vec<Range<A>> = Vec::new();

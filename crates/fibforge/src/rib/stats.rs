@@ -11,10 +11,12 @@ use crate::addr::Address;
 
 /// Number of routes per prefix length (index = length).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct LengthHistogram(pub Vec<u64>);
 
 /// Address-space shares by binary-radix depth and by matched prefix length.
 #[derive(Clone, Debug, PartialEq)]
+#[doc(hidden)]
 pub struct DepthHistogram {
     /// `by_depth[d]`: share of addresses whose trie path ends at depth `d`.
     pub by_depth: Vec<f64>,
@@ -26,6 +28,7 @@ pub struct DepthHistogram {
 
 impl<A: Address> Rib<A> {
     /// Routes per prefix length.
+    #[doc(hidden)]
     pub fn length_histogram(&self) -> LengthHistogram {
         let mut h = vec![0u64; A::BITS as usize + 1];
         for (p, _) in self.iter() {
@@ -35,6 +38,7 @@ impl<A: Address> Rib<A> {
     }
 
     /// The depth distribution of the address space (see the module doc).
+    #[doc(hidden)]
     pub fn depth_histogram(&self) -> DepthHistogram {
         let bits = A::BITS as usize;
         let mut h = DepthHistogram {
@@ -59,6 +63,7 @@ impl<A: Address> Rib<A> {
     /// The binary-radix depth of one address (see the module doc): the length of the deepest
     /// node of the uncompressed binary trie of the routes on the path of `addr`, that is the
     /// largest `min(common_prefix_len(addr, p), len(p))` over all routes `p`. 0 when empty.
+    #[doc(hidden)]
     pub fn trie_depth(&self, addr: A) -> u32 {
         let mut cur = self.root;
         let mut depth = 0;

@@ -15,6 +15,7 @@ use crate::prefix::Prefix;
 use crate::rib::Rib;
 
 /// An address family both updatable structures support (IPv4 and IPv6).
+#[doc(hidden)]
 pub trait AnyKey: poptrie::Key + bplus::Key {}
 impl<A: poptrie::Key + bplus::Key> AnyKey for A {}
 
@@ -82,6 +83,7 @@ impl<A: AnyKey> AnyTable<A> {
     }
 
     /// The readers' grace-period domain.
+    #[doc(hidden)]
     pub fn grace(&self) -> &Grace {
         each!(self, t => t.grace())
     }
@@ -163,6 +165,7 @@ impl<A: AnyKey> AnyReader<A> {
     }
 
     /// True while online.
+    #[doc(hidden)]
     pub fn is_online(&self) -> bool {
         each!(self, r => r.is_online())
     }

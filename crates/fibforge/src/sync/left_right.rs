@@ -39,6 +39,7 @@ use crate::rib::Rib;
 use std::sync::Arc;
 
 /// Two copies of `F`: one published for readers, one being brought up to date.
+#[doc(hidden)]
 pub struct LeftRight<A: Address, F: Incremental<A>> {
     current: Arc<F>,
     spare: Arc<F>,
@@ -50,6 +51,7 @@ pub struct LeftRight<A: Address, F: Incremental<A>> {
 
 impl<A: Address, F: Incremental<A>> LeftRight<A, F> {
     /// The copy readers walk.
+    #[doc(hidden)]
     pub fn current(&self) -> &F {
         &self.current
     }

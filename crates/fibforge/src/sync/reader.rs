@@ -55,6 +55,7 @@ impl<A: Address, V: Lookup<A>> Reader<A, V> {
     }
 
     /// True while online (lookups cost only the walk; the writer waits for reports).
+    #[doc(hidden)]
     pub fn is_online(&self) -> bool {
         self.session.is_online()
     }
@@ -97,6 +98,7 @@ impl<A: Address, V: Lookup<A>> Reader<A, V> {
     /// takes `&mut self`; the view may be replaced by a newer one meanwhile (it then answers
     /// for the table as it was), so take it again after each quiescent state.
     #[inline]
+    #[doc(hidden)]
     pub fn view(&self) -> Option<&V> {
         self.session.current()
     }
@@ -130,6 +132,7 @@ pub struct Pinned<'r, A: Address, V: Lookup<A> + 'static> {
 impl<A: Address, V: Lookup<A>> Pinned<'_, A, V> {
     /// The current view, valid while pinned.
     #[inline(always)]
+    #[doc(hidden)]
     pub fn view(&self) -> &V {
         self.reader.session.current().expect("a pinned reader is online")
     }

@@ -7,6 +7,7 @@ use crate::rib::Rib;
 use rayon::prelude::*;
 
 /// How many differences a [`Report`] keeps, readable.
+#[doc(hidden)]
 pub const EXAMPLES: usize = 10;
 
 /// Addresses batched per parallel task (and per `lookup_batch` call).
@@ -47,6 +48,7 @@ impl Report {
     }
 
     /// Adds `other`'s counts and as many of its examples as there is room for.
+    #[doc(hidden)]
     pub fn merge(&mut self, other: Report) {
         self.checked += other.checked;
         self.mismatches += other.mismatches;
@@ -55,6 +57,7 @@ impl Report {
     }
 
     /// Counts one difference, keeping it readable while there is room.
+    #[doc(hidden)]
     pub fn note<A: Address>(
         &mut self,
         addr: A,

@@ -21,6 +21,7 @@ pub fn exhaustive<A: Address, F: Lookup<A> + ?Sized>(rib: &Rib<A>, fib: &F) -> O
 
 /// [`exhaustive`], adding the addresses checked so far to `done` after each block, so that
 /// another thread can show progress (2^32 when finished).
+#[doc(hidden)]
 pub fn exhaustive_counted<A: Address, F: Lookup<A> + ?Sized>(
     rib: &Rib<A>,
     fib: &F,

@@ -34,13 +34,16 @@
 
 pub mod check;
 pub mod exhaustive;
+#[doc(hidden)]
 pub mod multi;
 pub mod probes;
 /// The workspace's pseudo-random generator (defined a layer down, for the structures'
 /// generators; see the crate's layer map).
+#[doc(hidden)]
 pub mod rng {
     pub use crate::rng::{STREAMS, XorShift64, xorshift64_step};
 }
+#[doc(hidden)]
 pub mod sequence;
 
 pub use check::{Probes, Report, check, compare};
@@ -50,12 +53,14 @@ pub use rng::{XorShift64, xorshift64_step};
 
 /// The environment variable that sets how many random cases property tests and soak checks
 /// run ([`cases`]).
+#[doc(hidden)]
 pub const CASES_ENV: &str = "FIBFORGE_CASES";
 
 /// How many random cases a property test or soak check runs: `FIBFORGE_CASES` when it holds a
 /// positive whole number (for long runs, e.g. `FIBFORGE_CASES=10000 cargo test`), else
 /// `default` (the quick count of an ordinary test run; another value is reported on stderr and
 /// ignored).
+#[doc(hidden)]
 pub fn cases(default: u32) -> u32 {
     match std::env::var(CASES_ENV) {
         Err(_) => default,

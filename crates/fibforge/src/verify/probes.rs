@@ -11,6 +11,7 @@ use crate::rib::Rib;
 
 /// The first and last address of every `step`-th route (every route for 0 or 1) and their
 /// outside neighbours (wrapping at the ends of the space).
+#[doc(hidden)]
 pub fn route_edges<A: Address>(rib: &Rib<A>, step: usize) -> Vec<A> {
     let mut v = Vec::with_capacity(rib.len() / step.max(1) * 4 + 4);
     for (p, _) in rib.iter().step_by(step.max(1)) {
@@ -54,6 +55,7 @@ pub fn probes<A: Address>(rib: &Rib<A>, step: usize, samples: usize, seed: u64) 
 
 /// Every multiple of 2^(BITS − k) and the address before it, for each `k` in `levels`
 /// (IPv4 /16 and /18 boundaries: all 2^k of them), where chunked structures change.
+#[doc(hidden)]
 pub fn level_boundaries<A: Address>(levels: &[u32]) -> Vec<A> {
     let mut v = Vec::new();
     for &k in levels {

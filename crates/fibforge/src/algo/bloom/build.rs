@@ -18,6 +18,7 @@ pub(super) const DEFAULT_LEVELS: usize = 5;
 
 impl BloomConfig {
     /// The registry name of the variant.
+    #[doc(hidden)]
     pub fn algo_name(&self) -> &'static str {
         match self.variant {
             Variant::Naive => "bloom_naive",

@@ -21,6 +21,7 @@ use crate::prefix::Prefix;
 use crate::rib::Rib;
 
 /// The routes of `rib` with `lo < len ≤ hi`, as their own RIB.
+#[doc(hidden)]
 pub fn group_rib<A: Address>(rib: &Rib<A>, lo: u32, hi: u32) -> Rib<A> {
     let mut sub = Rib::new();
     for (p, h) in rib.iter().filter(|(p, _)| p.len() > lo && p.len() <= hi) {
@@ -42,6 +43,7 @@ fn runs<A: Address>(sub: &Rib<A>) -> impl Iterator<Item = (u128, u128, NextHop)>
 }
 
 /// Number of length-`q` keys the routes of `sub` expand to, after capture (saturating).
+#[doc(hidden)]
 pub fn expanded_count<A: Address>(sub: &Rib<A>, q: u32) -> u128 {
     let shift = A::BITS - q;
     runs(sub).fold(0u128, |n, (start, end, _)| n.saturating_add(((end - start) >> shift) + 1))

@@ -58,6 +58,7 @@ impl<A: BloomKey> BloomFib<A> {
     /// The compiled arrays as an export file (double hashing only: a structure with
     /// independent hashing, `bloom_naive` or `bloom_base` without `hash=`, has no export).
     /// The next-hop values are left empty for the caller to fill.
+    #[doc(hidden)]
     pub fn to_export(&self) -> Result<ExportFile, ExportError> {
         let Scheme::Double(f) = self.scheme else {
             let what = "independent hashing (the format holds double hashing only)";
@@ -90,6 +91,7 @@ impl<A: BloomKey> BloomFib<A> {
     }
 
     /// The structure an export file holds, every length and index checked first.
+    #[doc(hidden)]
     pub fn from_export(file: &ExportFile) -> Result<Self, ExportError> {
         let family = if A::BITS == 32 { 4 } else { 6 };
         if file.algorithm != Algorithm::Bloomfwd || file.family != family {

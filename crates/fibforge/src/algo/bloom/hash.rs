@@ -31,6 +31,7 @@ pub enum HashFn {
 
 impl HashFn {
     /// Parses `h2`, `murmur` or `knuth`.
+    #[doc(hidden)]
     pub fn parse(text: &str) -> Option<HashFn> {
         match text {
             "h2" => Some(HashFn::H2),
@@ -41,6 +42,7 @@ impl HashFn {
     }
 
     /// The option value naming this function.
+    #[doc(hidden)]
     pub fn name(self) -> &'static str {
         match self {
             HashFn::H2 => "h2",
@@ -51,6 +53,7 @@ impl HashFn {
 
     /// The base function on a 32-bit key.
     #[inline(always)]
+    #[doc(hidden)]
     pub fn hash32(self, x: u32) -> u32 {
         match self {
             HashFn::H2 => h2(x),
@@ -61,6 +64,7 @@ impl HashFn {
 
     /// The double-hashing pair `(a, b)` of a 32-bit key.
     #[inline(always)]
+    #[doc(hidden)]
     pub fn pair32(self, x: u32) -> (u32, u32) {
         let a = self.hash32(x);
         (a, self.hash32(a ^ PAIR_SALT))
@@ -69,6 +73,7 @@ impl HashFn {
     /// The double-hashing pair of a 64-bit key. Murmur uses its 128-bit output; H2 and Knuth are
     /// 32-bit functions (as in the paper) and see the key folded to 32 bits.
     #[inline(always)]
+    #[doc(hidden)]
     pub fn pair64(self, x: u64) -> (u32, u32) {
         match self {
             HashFn::Murmur => {

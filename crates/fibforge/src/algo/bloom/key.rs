@@ -9,6 +9,7 @@ use crate::addr::Address;
 use crate::cpu::Isa;
 
 /// Address types the Bloom structures can key on.
+#[doc(hidden)]
 pub trait BloomKey: Address {
     /// The key as 64 bits (exact for IPv4 and for IPv6 keys of length ≤ 64).
     fn fold64(self) -> u64;

@@ -98,6 +98,7 @@ pub(super) const PARALLEL_CHUNK: usize = 1024;
 ///
 /// # Panics
 /// When `out` is shorter than `addrs`.
+#[doc(hidden)]
 pub fn lookup_parallel<A: Address, L: Lookup<A> + ?Sized>(
     fib: &L,
     addrs: &[A],

@@ -87,6 +87,7 @@
 mod batch;
 mod build;
 pub(crate) mod counting;
+#[doc(hidden)]
 pub mod dpcpe;
 pub(crate) mod expand;
 mod export;
@@ -105,6 +106,7 @@ impl BloomConfig {
     /// The configuration `spec` names: `bloom_naive`, `bloom_base` or `bloomfwd` with options
     /// `fpr=F`, `hash=h2|murmur|knuth`, `levels=N` (DPCPE levels; 0 = one level per length)
     /// and `cpe=on|off` (IPv4 /20+/24+/32 grouping).
+    #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, crate::BuildError> {
         let (name, mut cfg) = match spec.name.as_str() {
             "bloom_naive" => ("bloom_naive", BloomConfig::naive()),
@@ -149,6 +151,7 @@ use hash::Scheme;
 use level::Level;
 
 /// The most keys an expansion may create.
+#[doc(hidden)]
 pub const MAX_KEYS: u128 = 1 << 28;
 
 /// Which of the paper's algorithms a configuration describes.
@@ -164,6 +167,7 @@ pub enum Variant {
 
 /// How routes are grouped into levels.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub enum Expansion {
     /// The variant's choice for the family: IPv4 → [`Expansion::Ipv4Groups`] except naive;
     /// IPv6 → `Levels(5)` for Bloomfwd, `None` otherwise.
@@ -195,6 +199,7 @@ pub struct Config {
 }
 
 /// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+#[doc(hidden)]
 pub type BloomConfig = Config;
 
 impl Default for BloomConfig {
@@ -212,11 +217,13 @@ impl Default for BloomConfig {
 
 impl BloomConfig {
     /// `bloom_naive`.
+    #[doc(hidden)]
     pub fn naive() -> Self {
         BloomConfig { variant: Variant::Naive, expansion: Expansion::None, ..Default::default() }
     }
 
     /// `bloom_base`.
+    #[doc(hidden)]
     pub fn baseline() -> Self {
         BloomConfig { variant: Variant::Baseline, ..Default::default() }
     }
@@ -253,6 +260,7 @@ pub type Bloomfwd<A> = BloomFib<A>;
 
 /// One level as reported by [`BloomFib::levels`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct LevelInfo {
     /// Key length.
     pub len: u32,
@@ -266,11 +274,13 @@ pub struct LevelInfo {
 
 impl<A: BloomKey> BloomFib<A> {
     /// The configuration it was built with.
+    #[doc(hidden)]
     pub fn config(&self) -> &BloomConfig {
         &self.cfg
     }
 
     /// Its levels, longest first.
+    #[doc(hidden)]
     pub fn levels(&self) -> Vec<LevelInfo> {
         self.levels
             .iter()
@@ -284,6 +294,7 @@ impl<A: BloomKey> BloomFib<A> {
     }
 
     /// Width of the direct lookup array in bits (0: none).
+    #[doc(hidden)]
     pub fn direct_bits(&self) -> u32 {
         self.plan.direct_bits
     }

@@ -5,6 +5,7 @@ use super::{BloomFib, BloomKey};
 
 /// Counts of one level over a set of lookups ([`BloomFib::probe_stats`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct ProbeStats {
     /// Key length of the level.
     pub len: u32,
@@ -29,6 +30,7 @@ impl ProbeStats {
 
 impl<A: BloomKey> BloomFib<A> {
     /// Per level (longest first), what the lookups of `addrs` did there.
+    #[doc(hidden)]
     pub fn probe_stats(&self, addrs: &[A]) -> Vec<ProbeStats> {
         let mut stats: Vec<ProbeStats> =
             self.levels.iter().map(|l| ProbeStats { len: l.len(), ..Default::default() }).collect();

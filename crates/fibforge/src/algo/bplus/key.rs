@@ -10,6 +10,7 @@ use crate::nexthop::NextHop;
 use crate::rib::Range;
 
 /// Address families the interval tree handles.
+#[doc(hidden)]
 pub trait Key: Address {
     /// The tree key: the address (IPv4) or its top 64 bits (IPv6).
     type T: TreeKey;

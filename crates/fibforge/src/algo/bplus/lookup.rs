@@ -29,6 +29,7 @@ use crate::cpu;
 use crate::nexthop::{NextHop, as_raw_slots};
 
 /// Addresses walked in lock step by a batch unless the `lanes` option says otherwise.
+#[doc(hidden)]
 pub const LANES: usize = 16;
 /// Addresses a batch takes through the scalar directory step before it decides whether the
 /// rest go 16 at a time (`front_by_16`): enough to tell uniform traffic (nearly every block

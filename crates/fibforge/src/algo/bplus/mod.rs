@@ -125,6 +125,7 @@ pub struct Config {
 
 /// The layout of the tree's leaf level.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub enum Leaf {
     /// Full keys, as many as fill a line (8 for IPv6, 16 for IPv4).
     Plain,
@@ -168,21 +169,25 @@ pub struct BPlus<A: Key> {
 
 impl<A: Key> BPlus<A> {
     /// The view readers search.
+    #[doc(hidden)]
     pub fn view(&self) -> &Arc<Fib<A>> {
         &self.view
     }
 
     /// From now on freed side tables wait for a grace period of `grace`'s readers.
+    #[doc(hidden)]
     pub fn defer_reclamation(&mut self, grace: Grace) {
         self.grace = Some(grace);
     }
 
     /// Side tables unlinked by updates and not yet freed (waiting for readers).
+    #[doc(hidden)]
     pub fn pending_retirements(&self) -> usize {
         self.retired.len()
     }
 
     /// Full rebuilds done by updates so far.
+    #[doc(hidden)]
     pub fn rebuilds(&self) -> u64 {
         self.rebuilds
     }
@@ -295,6 +300,7 @@ impl<A: Key> crate::qsbr::Concurrent<A> for BPlus<A> {
 
 impl Config {
     /// The configuration `spec` names (`bplus:isa=avx2,delta=1024`).
+    #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Config, BuildError> {
         spec.check_options(
             "bplus",

@@ -10,6 +10,7 @@ use super::view::Fib;
 
 /// Where the lookup of one address goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct Path {
     /// Answered by the directory word (or the last key's own word): no tree line read.
     pub direct: bool,

@@ -12,6 +12,7 @@ use crate::fib::BuildError;
 use crate::rib::Rib;
 
 /// The compiled interval B+-tree of one table (the part readers share).
+#[doc(hidden)]
 pub struct Fib<A: Key> {
     pub(super) isa: cpu::Isa,
     /// Lanes of a batch's lock step (8, 16 or 32).

@@ -60,6 +60,7 @@ pub struct Config {
 }
 
 /// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+#[doc(hidden)]
 pub type BsearchConfig = Config;
 
 impl Default for BsearchConfig {
@@ -69,10 +70,12 @@ impl Default for BsearchConfig {
 }
 
 /// The largest `lanes` value.
+#[doc(hidden)]
 pub const MAX_LANES: usize = 64;
 
 impl BsearchConfig {
     /// The configuration `spec` names: option `lanes=N` (1 to 64).
+    #[doc(hidden)]
     pub fn from_spec(spec: &AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("bsearch", &["lanes"])?;
         let lanes = spec.get_u32("bsearch", "lanes", Self::default().lanes as u32)? as usize;
@@ -152,6 +155,7 @@ fn answers<A: Address>(keys: &[A], ranges: &[crate::rib::Range<A>]) -> Vec<[u32;
 
 impl<A: Address> Bsearch<A> {
     /// Endpoints in the sorted array.
+    #[doc(hidden)]
     pub fn endpoints(&self) -> usize {
         self.keys.len()
     }

@@ -52,6 +52,7 @@ mod level;
 impl BslConfig {
     /// The configuration `spec` names: `levels=K` (expand to K lengths; 0 or absent: every
     /// route length), `lengths=L1/L2/…` (expand to these lengths), `first=hash|array`.
+    #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("bsl", &["levels", "lengths", "first"])?;
         let levels = spec.get_u32("bsl", "levels", 0)?;
@@ -92,10 +93,12 @@ use level::Level;
 const MARKER: u32 = 1 << 31;
 
 /// Largest number of expanded prefixes `levels=K` or `lengths=…` may produce.
+#[doc(hidden)]
 pub const MAX_ENTRIES: u64 = 1 << 26;
 
 /// Longest first searched length `first=array` accepts: its array has `2^len` 4-byte slots,
 /// so 20 bits bound it at 4 MiB (the paper's array is 16–17 bits).
+#[doc(hidden)]
 pub const MAX_ARRAY_BITS: u32 = 20;
 
 /// Build options.
@@ -111,6 +114,7 @@ pub struct Config {
 }
 
 /// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+#[doc(hidden)]
 pub type BslConfig = Config;
 
 /// How the table of the shortest searched length is stored.
@@ -135,6 +139,7 @@ pub struct Bsl<A: Address> {
 
 /// Sizes of a built table.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct BslStats {
     /// The searched lengths.
     pub lengths: Vec<u32>,
@@ -155,6 +160,7 @@ pub struct BslStats {
 
 impl<A: Address> Bsl<A> {
     /// Sizes of the structure.
+    #[doc(hidden)]
     pub fn stats(&self) -> BslStats {
         BslStats {
             lengths: self.levels.iter().map(|l| l.len).collect(),
@@ -168,6 +174,7 @@ impl<A: Address> Bsl<A> {
     }
 
     /// Most probes a lookup makes.
+    #[doc(hidden)]
     pub fn max_probes(&self) -> u32 {
         usize::BITS - self.levels.len().leading_zeros()
     }

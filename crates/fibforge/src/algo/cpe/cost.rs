@@ -11,6 +11,7 @@
 
 /// Bytes a trie entry and a packed node take.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct CostModel {
     /// Bytes per array entry (4 for leaf-pushed tries, 8 for tries with pointer and prefix).
     pub entry_bytes: u64,
@@ -20,6 +21,7 @@ pub struct CostModel {
 
 /// The size and capacity of a packed-array node.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct PackedCost {
     /// Bytes of one packed node (a cache line).
     pub bytes: u64,
@@ -28,6 +30,7 @@ pub struct PackedCost {
 }
 
 /// Saturating "infinite" cost: no plan of that shape exists (or it would not fit anyway).
+#[doc(hidden)]
 pub const INFEASIBLE: u64 = u64::MAX;
 
 impl CostModel {

@@ -94,8 +94,9 @@ fn close_before(
     }
 }
 
-/// The result of [`expand`]: for each target length, its expanded prefixes in address order.
+/// The result of `expand`: for each target length, its expanded prefixes in address order.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct Expansion<A: Address> {
     levels: Levels,
     tables: Vec<Vec<(Prefix<A>, NextHop)>>,
@@ -131,7 +132,8 @@ impl<A: Address> Expansion<A> {
     }
 }
 
-/// Largest number of prefixes [`expand`] materialises.
+/// Largest number of prefixes `expand` materialises.
+#[doc(hidden)]
 pub const MAX_EXPANDED: u128 = u32::MAX as u128;
 
 /// Routes with their next hops.
@@ -157,6 +159,7 @@ fn routes_by_level<A: Address>(
 /// expanded prefix, level by level, in address order within a level.
 ///
 /// Fails when a route is longer than the longest target length.
+#[doc(hidden)]
 pub fn expand_each<A: Address>(
     rib: &Rib<A>,
     levels: &Levels,
@@ -181,6 +184,7 @@ pub fn expand_each<A: Address>(
 }
 
 /// Number of expanded prefixes per level (saturating at `u128::MAX`), without producing them.
+#[doc(hidden)]
 pub fn expansion_count<A: Address>(rib: &Rib<A>, levels: &Levels) -> Result<Vec<u128>, BuildError> {
     let mut counts = vec![0u128; levels.len()];
     for (j, routes) in routes_by_level(rib, levels)?.into_iter().enumerate() {
@@ -195,6 +199,7 @@ pub fn expansion_count<A: Address>(rib: &Rib<A>, levels: &Levels) -> Result<Vec<
 ///
 /// Fails when a route is longer than the longest target length, or when the expansion has
 /// more than [`MAX_EXPANDED`] prefixes (use [`expand_each`] to stream larger ones).
+#[doc(hidden)]
 pub fn expand<A: Address>(rib: &Rib<A>, levels: &Levels) -> Result<Expansion<A>, BuildError> {
     let counts = expansion_count(rib, levels)?;
     let total = counts.iter().fold(0u128, |a, &c| a.saturating_add(c));

@@ -15,6 +15,7 @@ use crate::rib::Rib;
 
 /// `E(y, x)` for a table; see the module doc.
 #[derive(Clone, Debug)]
+#[doc(hidden)]
 pub struct ExpansionCosts {
     bits: u32,
     /// `below[l][t]`: routes of length `l` whose covering index is below `t`, the covering
@@ -81,6 +82,7 @@ fn pow2_times(n: u64, e: u32) -> u64 {
 
 /// The at most `k` target lengths, the last one the longest route length, that minimise the
 /// number of expanded prefixes; with that number. `None` for `k = 0`.
+#[doc(hidden)]
 pub fn min_expansion_levels(costs: &ExpansionCosts, k: u32) -> Option<(u64, Levels)> {
     let d = costs.depth() as usize;
     let k = k as usize;

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 /// The shape of a table the fixed-stride program needs: nodes per depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct DepthProfile {
     /// `nodes_at[d]`: distinct `d`-bit strings with a route longer than `d` below them
     /// (`nodes_at[0]` is always 1).
@@ -62,6 +63,7 @@ impl DepthProfile {
 
 /// The results of the fixed-stride program for `1..=max_levels` levels.
 #[derive(Clone, Debug)]
+#[doc(hidden)]
 pub struct FixedStrideDp {
     /// `best[r - 1]`: (bytes, level ends) of the best trie with at most `r` levels.
     best: Vec<Option<(u64, Levels)>>,

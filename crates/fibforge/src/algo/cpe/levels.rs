@@ -10,6 +10,7 @@ use std::ops::RangeInclusive;
 /// Level `j` receives the routes whose length lies in its *window* `(L(j-1), Lj]`
 /// (`[0, L1]` for the first level), each expanded to length `Lj`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[doc(hidden)]
 pub struct Levels(Vec<u32>);
 
 impl Levels {

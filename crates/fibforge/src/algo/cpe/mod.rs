@@ -5,7 +5,7 @@
 //! reusable half; the structures built on it are [`crate::algo::multibit`] (expanded tries,
 //! §5) and [`crate::algo::bsl`] (binary search on prefix lengths, §6–§7).
 //!
-//! - [`expand`] / [`expand_each`] (§4.1): rewrite a table so that only the target lengths
+//! - `expand` / [`expand_each`] (§4.1): rewrite a table so that only the target lengths
 //!   `L1 < … < Lk` ([`Levels`]) remain, with prefix capture. [`expansion_count`] counts
 //!   without producing; [`ExpansionCosts`] gives the count for every (previous level, level)
 //!   pair and [`min_expansion_levels`] the `k` lengths with the fewest expanded prefixes.
@@ -19,7 +19,7 @@
 //! same model the trie builders use, so a plan's bytes equal the built arrays' bytes
 //! (without packing; with packing the builders may pack more nodes, never fewer).
 //!
-//! Limits: strides are at most [`MAX_STRIDE`] bits (a node of `2^24` entries); [`expand`]
+//! Limits: strides are at most [`MAX_STRIDE`] bits (a node of `2^24` entries); `expand`
 //! materialises at most [`MAX_EXPANDED`] prefixes (stream bigger expansions).
 
 mod cost;

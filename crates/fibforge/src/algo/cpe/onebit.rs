@@ -20,6 +20,7 @@ pub(crate) const NO_CHILD: u32 = 0;
 
 /// A 1-bit trie (or forest) of the routes of a RIB; see the module doc.
 #[derive(Clone, Debug)]
+#[doc(hidden)]
 pub struct OneBitTrie<A: Address> {
     pub(crate) child: Vec<[u32; 2]>,
     pub(crate) depth: Vec<u8>,

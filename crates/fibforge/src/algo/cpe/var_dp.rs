@@ -22,9 +22,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 /// The widest stride any trie node may have: `2^24` entries.
+#[doc(hidden)]
 pub const MAX_STRIDE: u32 = 24;
 
 /// The results of the variable-stride dynamic program for `1..=max_levels` levels.
+#[doc(hidden)]
 pub struct VarStrideDp<A: Address> {
     roots: Vec<(Prefix<A>, u32)>,
     model: CostModel,
@@ -244,6 +246,7 @@ fn child_prefix<A: Address>(q: Prefix<A>, bit: usize) -> Prefix<A> {
 
 /// Per-node strides chosen by the variable-stride program.
 #[derive(Clone, Debug)]
+#[doc(hidden)]
 pub struct VarPlan<A: Address> {
     pub(crate) strides: HashMap<Prefix<A>, u8>,
     bytes: u64,

@@ -83,6 +83,7 @@ impl std::fmt::Debug for Dir24_8 {
 
 impl Dir24_8 {
     /// An empty table: every lookup answers `None`.
+    #[doc(hidden)]
     pub fn new() -> Self {
         Dir24_8 {
             // Huge pages: a random lookup otherwise misses the TLB on nearly every probe; pages
@@ -94,11 +95,13 @@ impl Dir24_8 {
     }
 
     /// Number of chunks in `tbl_long` (in use and free).
+    #[doc(hidden)]
     pub fn chunk_count(&self) -> usize {
         self.tbl_long.len() / CHUNK_LEN
     }
 
     /// Number of chunks in use: the /24 blocks that hold routes longer than /24 which matter.
+    #[doc(hidden)]
     pub fn chunks_in_use(&self) -> usize {
         self.chunk_count() - self.free_chunks.len()
     }
@@ -106,6 +109,7 @@ impl Dir24_8 {
     /// True when both tables answer every address the same: equal flat entries, equal chunk
     /// contents where both have a chunk (the chunk indices may differ). Checks all 2^24
     /// blocks, so an updated table can be compared with a fresh compile.
+    #[doc(hidden)]
     pub fn same_answers(&self, other: &Dir24_8) -> bool {
         fn chunk(t: &Dir24_8, e: u32) -> &[u32] {
             let base = ((e & !CHUNK_FLAG) as usize) * CHUNK_LEN;

@@ -67,6 +67,7 @@ mod update;
 impl DxrConfig {
     /// The configuration `spec` names: `dxr16` or `dxr18`, options `short=on|off` (the short
     /// range format, IPv4 only) and `k=N` (direct-table bits, overriding the name's).
+    #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         let (name, k) = if spec.name == "dxr18" { ("dxr18", 18) } else { ("dxr16", 16) };
         spec.check_options(name, &["short", "k"])?;
@@ -105,6 +106,7 @@ pub struct Config {
 }
 
 /// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+#[doc(hidden)]
 pub type DxrConfig = Config;
 
 impl Default for DxrConfig {
@@ -115,6 +117,7 @@ impl Default for DxrConfig {
 
 impl DxrConfig {
     /// D16R or D18R with the paper's short format.
+    #[doc(hidden)]
     pub fn with_k(k: u32) -> Self {
         DxrConfig { k, short: true }
     }
@@ -163,6 +166,7 @@ impl<A: Address> std::fmt::Debug for Dxr<A> {
 
 /// Counts describing a built structure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[doc(hidden)]
 pub struct DxrStats {
     /// Chunks answered by their direct entry.
     pub leaves: usize,
@@ -178,6 +182,7 @@ pub struct DxrStats {
 
 impl<A: Address> Dxr<A> {
     /// Counts of leaves, ranges per format and wide chunks.
+    #[doc(hidden)]
     pub fn stats(&self) -> DxrStats {
         DxrStats {
             leaves: self.direct.iter().filter(|&&e| e & DESCRIPTOR == 0).count(),

@@ -83,6 +83,7 @@ pub struct Config {
 }
 
 /// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+#[doc(hidden)]
 pub type LcTrieConfig = Config;
 
 impl Default for LcTrieConfig {
@@ -94,6 +95,7 @@ impl Default for LcTrieConfig {
 
 impl LcTrieConfig {
     /// Parses `lctrie:fill=F,root=B`.
+    #[doc(hidden)]
     pub fn from_spec(spec: &AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("lctrie", &["fill", "root"])?;
         let d = LcTrieConfig::default();
@@ -168,6 +170,7 @@ pub struct LcTrie<A: Address> {
 
 /// Counts describing a built trie.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[doc(hidden)]
 pub struct LcTrieStats {
     /// Trie nodes (internal and leaves).
     pub nodes: usize,
@@ -183,6 +186,7 @@ pub struct LcTrieStats {
 
 impl<A: Address> LcTrie<A> {
     /// Counts of nodes, vector entries, empty slots and depth.
+    #[doc(hidden)]
     pub fn stats(&self) -> LcTrieStats {
         LcTrieStats {
             nodes: self.trie.len(),

@@ -79,10 +79,12 @@ const SIX_BITS: u32 = 6;
 pub struct Config;
 
 /// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+#[doc(hidden)]
 pub type LuleaConfig = Config;
 
 impl LuleaConfig {
     /// Parses `lulea` (which takes no options).
+    #[doc(hidden)]
     pub fn from_spec(spec: &AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("lulea", &[])?;
         Ok(Config)
@@ -187,6 +189,7 @@ impl std::fmt::Debug for Lulea {
 
 /// Counts describing a built structure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[doc(hidden)]
 pub struct LuleaStats {
     /// Heads of level 1.
     pub level1_heads: usize,
@@ -198,6 +201,7 @@ pub struct LuleaStats {
 
 impl Lulea {
     /// Heads of level 1 and chunk counts per level and kind.
+    #[doc(hidden)]
     pub fn stats(&self) -> LuleaStats {
         LuleaStats {
             level1_heads: self.pointers.len(),

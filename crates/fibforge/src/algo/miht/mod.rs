@@ -61,6 +61,7 @@ pub struct Config {
 }
 
 /// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+#[doc(hidden)]
 pub type MihtConfig = Config;
 
 /// The B+ tree, of one of the two supported orders.
@@ -92,6 +93,7 @@ pub struct Miht<A: Address> {
 
 /// Sizes of a built MIHT.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct MihtStats {
     /// Key length.
     pub k: u32,
@@ -107,6 +109,7 @@ pub struct MihtStats {
 
 impl<A: Address> Miht<A> {
     /// An empty table with the given parameters.
+    #[doc(hidden)]
     pub fn new(cfg: &MihtConfig) -> Result<Self, BuildError> {
         let wide = A::BITS > 32;
         let k = cfg.k.unwrap_or(if wide { 32 } else { 16 });
@@ -127,6 +130,7 @@ impl<A: Address> Miht<A> {
     }
 
     /// Sizes of the structure.
+    #[doc(hidden)]
     pub fn stats(&self) -> MihtStats {
         let (m, keys, height) = with_tree!(&self.tree, t => (
             if matches!(self.tree, Tree::M16(_)) { 16 } else { 32 },
@@ -280,6 +284,7 @@ impl<A: Address> Incremental<A> for Miht<A> {
 
 impl MihtConfig {
     /// The configuration `spec` names: options `k=N` (key bits), `m=16|32` (B+ tree order).
+    #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("miht", &["k", "m"])?;
         let opt = |key| spec.options.get(key).map(|_| spec.get_u32("miht", key, 0)).transpose();

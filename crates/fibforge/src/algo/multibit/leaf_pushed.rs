@@ -144,6 +144,7 @@ pub struct LeafPushedTrie<A: Address> {
 
 impl<A: Address> LeafPushedTrie<A> {
     /// Builds the trie of `rib` following `plan`.
+    #[doc(hidden)]
     pub fn with_plan(rib: &Rib<A>, plan: &Plan<A>, pack: bool) -> Result<Self, BuildError> {
         check_hops(rib, MAX_HOP_RAW, "cpe (leaf-pushed)")?;
         let routes: Vec<(Prefix<A>, NextHop)> = rib.iter().filter(|(p, _)| p.len() > 0).collect();
@@ -163,6 +164,7 @@ impl<A: Address> LeafPushedTrie<A> {
     }
 
     /// Shape and sizes of the trie.
+    #[doc(hidden)]
     pub fn stats(&self) -> &TrieStats {
         &self.stats
     }

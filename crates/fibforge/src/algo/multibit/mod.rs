@@ -52,6 +52,7 @@ pub(crate) use leaf_pushed::{LeafBuilder, PTR, step as leaf_step, walk as leaf_w
 
 /// What a built trie looks like.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[doc(hidden)]
 pub struct TrieStats {
     /// Nodes.
     pub nodes: usize,

@@ -10,6 +10,7 @@ use crate::rib::Rib;
 use std::time::{Duration, Instant};
 
 /// Default level bound for IPv4: the paper's 4-level tries.
+#[doc(hidden)]
 pub const DEFAULT_IPV4_LEVELS: u32 = 4;
 /// Default level bound for IPv6. Routes reach /128 and every level holds at most
 /// [`MAX_STRIDE`] bits, so an IPv6 trie needs at least 6 levels, and sparse deep paths make
@@ -17,9 +18,11 @@ pub const DEFAULT_IPV4_LEVELS: u32 = 4;
 /// 36 MiB leaf-pushed with 8 levels, 4.8 MiB with 12, 3.6 MiB with 16 and 3.3 MiB with 32;
 /// the fixed-stride one 26 MiB with 12 and 8.1 MiB with 16. 16 levels is the bound; lookups
 /// for the common /48 and shorter routes take far fewer in variable-stride tries.
+#[doc(hidden)]
 pub const DEFAULT_IPV6_LEVELS: u32 = 16;
 /// Default largest stride of the updatable (non-leaf-pushed) tries: the paper's 17 bits,
 /// which bounds a node rebuild on insert or delete to 2^17 entries.
+#[doc(hidden)]
 pub const DEFAULT_UPDATABLE_MAX_STRIDE: u32 = 17;
 
 /// How to build an expanded trie.
@@ -40,6 +43,7 @@ pub struct Config {
 }
 
 /// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+#[doc(hidden)]
 pub type TrieConfig = Config;
 
 impl Default for TrieConfig {
@@ -56,6 +60,7 @@ impl Default for TrieConfig {
 
 impl TrieConfig {
     /// The level bound for addresses of type `A`.
+    #[doc(hidden)]
     pub fn levels_for<A: Address>(&self) -> u32 {
         self.levels.unwrap_or(if A::BITS == 32 { DEFAULT_IPV4_LEVELS } else { DEFAULT_IPV6_LEVELS })
     }
@@ -63,6 +68,7 @@ impl TrieConfig {
 
 /// The stride of every node: one per level, or one per node.
 #[derive(Clone, Debug)]
+#[doc(hidden)]
 pub enum StridePlan<A: Address> {
     /// A fixed-stride trie: its level ends and the matching strides.
     Fixed {
@@ -87,6 +93,7 @@ impl<A: Address> StridePlan<A> {
 
 /// A plan with what the dynamic program predicted and how long it took.
 #[derive(Clone, Debug)]
+#[doc(hidden)]
 pub struct Plan<A: Address> {
     /// The strides.
     pub strides: StridePlan<A>,
@@ -99,6 +106,7 @@ pub struct Plan<A: Address> {
 }
 
 /// Runs the dynamic program `cfg` asks for under `model`.
+#[doc(hidden)]
 pub fn make_plan<A: Address>(
     rib: &Rib<A>,
     cfg: &TrieConfig,
@@ -158,6 +166,7 @@ impl TrieConfig {
     /// The configuration `spec` names (`cpe_fixed` or `cpe_var`: the strides per level or per
     /// node) with options `levels=K`, `packed=on|off`, `maxstride=S`, and whether it asks for
     /// the leaf-pushed trie (`leafpush=on`, the default) or the updatable one.
+    #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         let variable = spec.name == "cpe_var";
         let name = if variable { "cpe_var" } else { "cpe_fixed" };

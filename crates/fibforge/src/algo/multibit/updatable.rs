@@ -101,6 +101,7 @@ pub struct UpdatableTrie<A: Address> {
 
 impl<A: Address> UpdatableTrie<A> {
     /// Builds the trie of `rib` following `plan`, with strides of new nodes up to `max_stride`.
+    #[doc(hidden)]
     pub fn with_plan(
         rib: &Rib<A>,
         plan: &Plan<A>,
@@ -220,6 +221,7 @@ impl<A: Address> UpdatableTrie<A> {
     }
 
     /// Shape and sizes of the trie (live nodes after updates).
+    #[doc(hidden)]
     pub fn stats(&self) -> TrieStats {
         TrieStats { node_bytes: self.nodes.used_entries() * 8, ..self.stats.clone() }
     }

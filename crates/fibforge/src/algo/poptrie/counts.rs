@@ -10,6 +10,7 @@ use super::reclaim::Block;
 
 /// Objects that incremental updates replaced since the structure was compiled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct UpdateCounts {
     /// Changed prefixes patched (after dropping those inside another changed prefix).
     pub prefixes: u64,

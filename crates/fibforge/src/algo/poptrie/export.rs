@@ -23,6 +23,7 @@ impl<A: super::Key> Poptrie<A> {
     /// The compiled arrays as an export file, in the canonical shape (32-bit `dir`, no
     /// fan-out, blocks packed in compile order); `hops` is left empty. The basic layout
     /// (`leafvec=off`) has no export: the file holds 24-byte `leafvec` records.
+    #[doc(hidden)]
     pub fn to_export(&self) -> Result<ExportFile, ExportError> {
         let aggregate = self.cfg.aggregate;
         with_leafvec_core!(&self.fib.cores, c => export_core(c, aggregate), basic => {
@@ -37,6 +38,7 @@ impl<A: super::Key> Poptrie<A> {
     /// The structure an export file holds, every length and index checked first; it answers
     /// lookups and takes incremental updates (with the default configuration's `dir` width,
     /// fan-out and instruction set, and the file's `s`, aggregation and leaf width).
+    #[doc(hidden)]
     pub fn from_export(file: &ExportFile) -> Result<Self, ExportError> {
         let checked = Checked::of::<A>(file)?;
         match checked.leaves {

@@ -26,6 +26,7 @@ pub(crate) const MAX_NODES: u32 = DIRECT_LEAF - 1;
 /// Address bit extraction for the lookup: chunks are zero-padded past the last address bit,
 /// so a node at offset 30 of an IPv4 address uses slots `0, 16, 32, 48` (2 real bits, 4
 /// padding bits) and needs no special case.
+#[doc(hidden)]
 pub trait Key: Address {
     /// The address with consumed bits shifted out, unconsumed bits at the top of a register.
     type Cursor: Copy;
@@ -149,6 +150,7 @@ impl Key for u128 {
 }
 
 /// A leaf: a raw next hop (`NextHop::raw`, 0 = no route) in 8, 16 or 32 bits.
+#[doc(hidden)]
 pub trait Leaf: Copy + Default + Eq + Send + Sync + std::fmt::Debug + 'static {
     /// Width in bits (8, 16 or 32).
     const BITS: u32;

@@ -96,6 +96,7 @@ impl Config {
     /// The configuration of family `A` that `spec`'s options give (`s`, `aggregate`,
     /// `leafvec`, `dir16`, `fanout` and `isa`); the registry resolves the names (`poptrie16`
     /// is `poptrie:s=16`).
+    #[doc(hidden)]
     pub fn from_spec<A: Key>(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         let default = Config::for_family::<A>();
         let options = ["s", "aggregate", "leafvec", "dir16", "fanout", "isa"];
@@ -194,16 +195,19 @@ impl Config {
     /// The recommended configuration for an address family: IPv6 with root fan-out (its
     /// walks are deep and its roots few), IPv4 without (thousands of roots, walks of one or
     /// two levels; figures in `docs/experiments/poptrie.md`).
+    #[doc(hidden)]
     pub fn for_family<A: Key>() -> Self {
         Config { fanout: A::FANOUT, ..Config::default() }
     }
 }
 
 /// Largest supported `s`.
+#[doc(hidden)]
 pub const MAX_S: u32 = 24;
 
 /// Sizes of a compiled Poptrie (the paper's Table 2 columns).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct Stats {
     /// Direct-pointing bits.
     pub s: u32,
@@ -229,6 +233,7 @@ pub struct Stats {
 
 /// The published arrays of a [`Poptrie`] (one leaf width) and the instruction set to walk
 /// them with: what concurrent readers of a [`crate::sync::Table`] look up in.
+#[doc(hidden)]
 pub struct Fib<A: Key> {
     cores: Cores<A>,
     isa: Isa,
@@ -356,6 +361,7 @@ pub struct Poptrie<A: Key> {
 
 impl<A: Key> Poptrie<A> {
     /// Node and leaf counts, leaf width and memory.
+    #[doc(hidden)]
     pub fn stats(&self) -> Stats {
         let (leaf_bits, direct_leaves) =
             with_core!(&self.fib.cores, c => leaf_bits_and_direct_leaves(c));
@@ -375,6 +381,7 @@ impl<A: Key> Poptrie<A> {
 
     /// What incremental updates have replaced since compile (§4.9's counts); kept by the
     /// writer only, at no cost to lookups.
+    #[doc(hidden)]
     pub fn update_counts(&self) -> UpdateCounts {
         self.scratch.counts
     }
@@ -383,6 +390,7 @@ impl<A: Key> Poptrie<A> {
     /// update unlinks are reused only after a grace period of that domain (readers are online
     /// or pinned around their lookups, as [`crate::sync::Table`]'s readers are). The arenas
     /// get 1/8 spare capacity, so updates rarely have to copy them.
+    #[doc(hidden)]
     pub fn defer_reclamation(&mut self, grace: crate::qsbr::Grace) {
         self.reclaim.share(grace);
         self.reserve_headroom();
@@ -390,17 +398,20 @@ impl<A: Key> Poptrie<A> {
 
     /// Batches of retired blocks still waiting for their grace period (each update that
     /// unlinks blocks adds one; they go once every online reader has reported since).
+    #[doc(hidden)]
     pub fn pending_retirements(&self) -> usize {
         self.reclaim.pending_batches()
     }
 
     /// The published arrays (what concurrent readers look up in); replaced by a new `Arc`
     /// when an update grows, widens or compacts the arrays.
+    #[doc(hidden)]
     pub fn view(&self) -> &Arc<Fib<A>> {
         &self.fib
     }
 
     /// The configuration it was built with.
+    #[doc(hidden)]
     pub fn config(&self) -> &Config {
         &self.cfg
     }

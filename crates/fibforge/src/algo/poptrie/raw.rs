@@ -24,6 +24,7 @@ use super::{Cores, Fib};
 use super::{with_core, with_leafvec_core};
 
 /// The version of the layout above; a foreign walk built for another version must not run.
+#[doc(hidden)]
 pub const RAW_LAYOUT_VERSION: u32 = 1;
 
 // The 24-byte record a foreign walk indexes.
@@ -32,6 +33,7 @@ const _: () = assert!(std::mem::size_of::<Node>() == 24 && std::mem::align_of::<
 /// Pointers to the arrays of an IPv4 [`Fib`] and what a walk needs to read them (see the
 /// module documentation of `raw.rs` for the layout).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct RawArrays {
     /// Direct-pointing bits, `0..=24` (`dir` has `2^s` entries).
     pub s: u32,

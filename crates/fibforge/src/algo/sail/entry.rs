@@ -25,6 +25,7 @@ pub enum Width {
 
 impl Width {
     /// Parses the `width` option: `auto`, `16` or `32`.
+    #[doc(hidden)]
     pub fn parse(algo: &'static str, text: &str) -> Result<Width, BuildError> {
         match text {
             "auto" => Ok(Width::Auto),
@@ -47,6 +48,7 @@ pub struct Config {
 }
 
 /// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+#[doc(hidden)]
 pub type SailConfig = Config;
 
 /// A next hop or a chunk id, tagged by the top bit.
@@ -183,6 +185,7 @@ pub(crate) fn choose_wide(
 
 impl SailConfig {
     /// The configuration `spec` names (any SAIL variant): `width=auto|16|32`.
+    #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         const VARIANTS: [&str; 4] = ["sail_b", "sail_u", "sail_l", "sail_m"];
         let algo = VARIANTS.into_iter().find(|v| *v == spec.name).unwrap_or("sail");

@@ -82,6 +82,7 @@ impl<A: Address, E: Entry + Element> Core<A, E> {
 
 impl<A: Address> SailL<A> {
     /// The compiled arrays as an export file (`docs/export-format.md`), next-hop values empty.
+    #[doc(hidden)]
     pub fn to_export(&self) -> Result<ExportFile, ExportError> {
         let mut params = [0u64; PARAMS];
         let arrays = match &self.tables {
@@ -100,6 +101,7 @@ impl<A: Address> SailL<A> {
     }
 
     /// The structure an export file holds, every length and index checked first.
+    #[doc(hidden)]
     pub fn from_export(file: &ExportFile) -> Result<Self, ExportError> {
         let family = if A::BITS == 32 { 4 } else { 6 };
         if file.algorithm != Algorithm::SailL {

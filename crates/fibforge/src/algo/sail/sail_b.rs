@@ -174,11 +174,13 @@ impl Variant for Basic {
 
 impl SailB {
     /// Number of level-32 chunks in use.
+    #[doc(hidden)]
     pub fn chunks(&self) -> usize {
         self.tables.chunks_in_use()
     }
 
     /// The word width in bits (16 or 32).
+    #[doc(hidden)]
     pub fn width_bits(&self) -> u32 {
         self.tables.width_bits()
     }
@@ -186,6 +188,7 @@ impl SailB {
     /// Bytes of the bitmaps B0–B24 (2^25 bits), the part the paper keeps on chip; the rest
     /// of [`Lookup::memory_bytes`](crate::Lookup::memory_bytes) (next hops, chunks) is
     /// off chip.
+    #[doc(hidden)]
     pub fn on_chip_bytes(&self) -> usize {
         super::dispatch!(&self.tables, t => t.bitmap.capacity() * 8)
     }

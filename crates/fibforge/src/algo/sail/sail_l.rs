@@ -53,6 +53,7 @@ pub(crate) fn final_word<E: Entry, A: Address>(top: &[E], levels: &[Vec<E>], add
 }
 
 /// The longest route length SAIL_L represents: /32 for IPv4, /64 for IPv6 (as the paper).
+#[doc(hidden)]
 pub const fn max_len<A: Address>() -> u32 {
     if A::BITS == 32 { 32 } else { 64 }
 }
@@ -210,6 +211,7 @@ impl<A: Address> SailL<A> {
     }
 
     /// Chunks in use per level (level 24 first).
+    #[doc(hidden)]
     pub fn chunk_counts(&self) -> Vec<usize> {
         dispatch!(&self.tables, t => t.chunk_counts())
     }
@@ -217,11 +219,13 @@ impl<A: Address> SailL<A> {
     /// Bytes of the level-16 array (the paper's BCN16), the part of this layout the paper
     /// keeps on chip. The paper also keeps a 2^24-bit bitmap B24 on chip; here the chunk
     /// flag of each level-24 word plays its part, so it is off chip with the chunks.
+    #[doc(hidden)]
     pub fn on_chip_bytes(&self) -> usize {
         dispatch!(&self.tables, t => std::mem::size_of_val(&t.top[..]))
     }
 
     /// The word width in bits (16 or 32).
+    #[doc(hidden)]
     pub fn width_bits(&self) -> u32 {
         match self.tables {
             Tables::Narrow(_) => 16,

@@ -208,16 +208,19 @@ impl Variant for UpdateOriented {
 
 impl SailU {
     /// Number of level-32 chunks in use.
+    #[doc(hidden)]
     pub fn chunks(&self) -> usize {
         self.tables.chunks_in_use()
     }
 
     /// The word width in bits (16 or 32).
+    #[doc(hidden)]
     pub fn width_bits(&self) -> u32 {
         self.tables.width_bits()
     }
 
     /// The four bitmaps (levels 6, 12, 18, 24): what the paper keeps on chip.
+    #[doc(hidden)]
     pub fn bitmaps(&self) -> [&[u64]; 4] {
         dispatch!(&self.tables, t => [&t.bits[0][..], &t.bits[1][..], &t.bits[2][..], &t.bits[3][..]])
     }

@@ -132,17 +132,20 @@ impl<A: Address, N: NodeLayout> std::fmt::Debug for TreeBitmap<A, N> {
 
 impl<A: Address, N: NodeLayout> TreeBitmap<A, N> {
     /// Nodes in use (the root included).
+    #[doc(hidden)]
     pub fn node_count(&self) -> usize {
         self.nodes.len() - self.free_nodes.slots
     }
 
     /// Results in use: the number of routes.
+    #[doc(hidden)]
     pub fn result_count(&self) -> usize {
         self.results.len() - self.free_results.slots
     }
 
     /// True when both tries have the same nodes (bitmaps and results) in the same places of
     /// the tree; array indices may differ. An updated trie equals a fresh compile this way.
+    #[doc(hidden)]
     pub fn same_shape(&self, other: &Self) -> bool {
         self.same_subtree(0, other, 0)
     }

@@ -17,6 +17,7 @@
 //! l = 0 prefix of the child at depth 12.
 
 /// A node: two bitmaps, the index of its first child and of its first result.
+#[doc(hidden)]
 pub trait NodeLayout: Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static {
     /// Address bits consumed per node.
     const STRIDE: u32;
@@ -57,6 +58,7 @@ static PATHS6: [u64; 64] = path_masks::<64>(6);
 
 /// A 16-ary node (stride 4): 15 internal and 16 external bits in one word, 12 bytes.
 #[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
+#[doc(hidden)]
 pub struct Node4 {
     /// `external << 16 | internal`.
     bitmaps: u32,
@@ -96,6 +98,7 @@ impl NodeLayout for Node4 {
 
 /// A 64-ary node (stride 6): 63 internal and 64 external bits, 24 bytes.
 #[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
+#[doc(hidden)]
 pub struct Node6 {
     internal: u64,
     external: u64,

@@ -23,6 +23,7 @@ pub struct Config {
 }
 
 /// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+#[doc(hidden)]
 pub type LoopConfig = Config;
 
 impl Default for LoopConfig {
@@ -73,6 +74,7 @@ impl LoopConfig {
 
 /// Counters describing the structure (the paper's storage terms).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct LoopStats {
     /// Table slots (PortMapTable width).
     pub vrfs: usize,

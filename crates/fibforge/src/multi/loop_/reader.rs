@@ -78,6 +78,7 @@ impl<A: Address> LoopReader<A> {
     /// Runs `f` on the current structure: when offline, online for `f`'s duration; lookups
     /// inside pay no per-call cost.
     #[inline]
+    #[doc(hidden)]
     pub fn with<R>(&self, f: impl FnOnce(&LoopView<'_, A>) -> R) -> R {
         self.session.with(|core| f(&LoopView::new(core)))
     }
@@ -94,11 +95,13 @@ impl<A: Address> LoopReader<A> {
     }
 
     /// Number of table slots (valid VRF ids are `0..vrfs()`).
+    #[doc(hidden)]
     pub fn vrfs(&self) -> usize {
         self.with(|v| v.vrfs())
     }
 
     /// Bytes allocated, including the capacity reserved for updates.
+    #[doc(hidden)]
     pub fn memory_bytes(&self) -> usize {
         self.with(|v| v.memory_bytes())
     }
@@ -106,6 +109,7 @@ impl<A: Address> LoopReader<A> {
 
 /// The structure as a reader sees it inside [`LoopReader::with`], or the writer through
 /// [`Loop::view`](super::Loop::view).
+#[doc(hidden)]
 pub struct LoopView<'g, A: Address> {
     core: &'g Core,
     _family: PhantomData<fn() -> A>,

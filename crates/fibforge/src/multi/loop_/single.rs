@@ -9,6 +9,7 @@ use crate::prefix::Prefix;
 use crate::rib::Rib;
 
 /// A one-table LOOP (VRF 0).
+#[doc(hidden)]
 pub struct LoopFib<A: Address>(Loop<A>);
 
 impl<A: Address> Lookup<A> for LoopFib<A> {
@@ -54,6 +55,7 @@ impl<A: Address> Incremental<A> for LoopFib<A> {
 
 impl LoopConfig {
     /// Reads `group=`, `sparse=`, `strides=16-8-8` and `pmt=columns|packed` options.
+    #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("loop", &["group", "sparse", "strides", "pmt"])?;
         let compress_pmt = match spec.options.get("pmt").map(String::as_str) {

@@ -64,11 +64,13 @@ impl<A: Address> Loop<A> {
 
     /// The current structure, for lookups on the writer's thread (no synchronisation: it
     /// cannot change while borrowed).
+    #[doc(hidden)]
     pub fn view(&self) -> LoopView<'_, A> {
         LoopView::new(&self.core)
     }
 
     /// The readers' grace-period domain (registered readers, tickets).
+    #[doc(hidden)]
     pub fn grace(&self) -> &Grace {
         self.hand_backs.grace()
     }
@@ -195,6 +197,7 @@ impl<A: Address> Loop<A> {
     }
 
     /// Storage counters.
+    #[doc(hidden)]
     pub fn stats(&self) -> LoopStats {
         let core = &self.core;
         LoopStats {

@@ -77,6 +77,7 @@ const NAME: &str = "sail_m";
 
 /// SAIL_M over `vrfs` tables (VRF id = position in the build's table list).
 #[derive(Clone, Debug)]
+#[doc(hidden)]
 pub struct SailM<A: Address> {
     tables: Tables,
     family: std::marker::PhantomData<fn() -> A>,
@@ -314,6 +315,7 @@ pub struct SailMFib<A: Address> {
 
 impl<A: Address> SailMFib<A> {
     /// SAIL_M over the one table `rib`.
+    #[doc(hidden)]
     pub fn build(rib: &Rib<A>, cfg: &SailConfig) -> Result<Self, BuildError> {
         let m = SailM::build(std::slice::from_ref(rib), cfg)?;
         Ok(SailMFib { m, book: None, last_path: "build" })

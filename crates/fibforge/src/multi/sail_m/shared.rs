@@ -74,16 +74,19 @@ impl<A: Address> SailMShared<A> {
     }
 
     /// The readers' grace-period domain (registered readers, tickets).
+    #[doc(hidden)]
     pub fn grace(&self) -> &Grace {
         self.published.grace()
     }
 
     /// Replaced copies not yet released by the readers.
+    #[doc(hidden)]
     pub fn pending_views(&self) -> usize {
         self.published.pending()
     }
 
     /// The published copy (the writer's own lookups and statistics).
+    #[doc(hidden)]
     pub fn current(&self) -> &SailMWriter<A> {
         &self.current
     }
@@ -95,6 +98,7 @@ impl<A: Address> SailMShared<A> {
 
     /// How the last update reached the spare: `"in place"`, `"rebuild"` (the spare was still
     /// held by a reader past the wait, or outgrew 16-bit words) or `"unchanged"`.
+    #[doc(hidden)]
     pub fn last_update_path(&self) -> &'static str {
         self.last_path
     }
@@ -249,6 +253,7 @@ impl<A: Address> SailMReader<A> {
 
     /// Runs `f` on the published copy (online for `f`'s duration when offline).
     #[inline]
+    #[doc(hidden)]
     pub fn with<R>(&self, f: impl FnOnce(&SailMWriter<A>) -> R) -> R {
         self.session.with(f)
     }

@@ -18,6 +18,7 @@ use crate::rib::Rib;
 
 impl<A: Address> SailMFib<A> {
     /// Storage counters (composites: all allocated ids, live or free).
+    #[doc(hidden)]
     pub fn stats(&self) -> SailMStats {
         self.m.stats()
     }

@@ -18,6 +18,7 @@ use crate::rib::Rib;
 /// slots the route covers (see the [module docs](super)). Lookups need `&self`, updates
 /// `&mut self`; for readers on other threads use [`SailMShared`](super::SailMShared).
 #[derive(Clone, Debug)]
+#[doc(hidden)]
 pub struct SailMWriter<A: Address> {
     m: SailM<A>,
     book: Book,

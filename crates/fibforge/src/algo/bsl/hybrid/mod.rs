@@ -41,6 +41,7 @@
 mod build;
 impl HybridConfig {
     /// The configuration `spec` names: `stride=4|8` (bits per trie level), `packed=on|off`.
+    #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         let default = HybridConfig::default();
         spec.check_options("bsl_hybrid", &["stride", "packed"])?;
@@ -73,6 +74,7 @@ pub struct Config {
 }
 
 /// The former name of [`Config`] (every structure's configuration is its module's `Config`).
+#[doc(hidden)]
 pub type HybridConfig = Config;
 
 impl Default for HybridConfig {
@@ -84,6 +86,7 @@ impl Default for HybridConfig {
 
 /// Sizes of a built hybrid.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[doc(hidden)]
 pub struct HybridStats {
     /// Keys in the hash tables of lengths 32, 64 and 96.
     pub keys: [usize; 3],
@@ -109,6 +112,7 @@ pub struct BslHybrid {
 
 impl BslHybrid {
     /// Sizes of the structure.
+    #[doc(hidden)]
     pub fn stats(&self) -> &HybridStats {
         &self.stats
     }
