@@ -1,4 +1,4 @@
-// Host-side reader of fibforge export and probe files (docs/export-format.md): the container
+// Host-side reader of fibforge export and probe files (docs/reference/export-format.md): the container
 // checks (magic, version, checksum, array table) and the views each lookup needs, with the
 // lengths those views index checked. The index-by-index validation of a structure is the Rust
 // importer's (`fibforge::export::import`); this reader takes files `fibforge export` wrote.

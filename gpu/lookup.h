@@ -1,4 +1,4 @@
-// Longest-prefix-match lookups on fibforge's exported structures (docs/export-format.md),
+// Longest-prefix-match lookups on fibforge's exported structures (docs/reference/export-format.md),
 // written once for two compilers: g++ builds them for the host (CI checks them against the RIB
 // oracle there), nvcc builds the same functions into kernels.
 //

@@ -1,6 +1,6 @@
-"""Markdown tables of a device check report (gpu/device-check.sh), for docs/experiments/gpu.md:
+"""Markdown tables of a device check report (gpu/device-check.sh), for docs/lab/gpu.md:
 
-    python3 gpu/summary.py docs/experiments/gpu/2026-11-27-h200-run2.json
+    python3 gpu/summary.py docs/lab/gpu/2026-11-27-h200-run2.json
 """
 import json
 import sys

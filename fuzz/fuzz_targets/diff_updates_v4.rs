@@ -5,7 +5,7 @@
 //! and lets coverage guidance spread the inputs over all of them. The structures whose
 //! compile fills a fixed array of 2^18 entries or more (DIR-24-8, SAIL_B and SAIL_U: 2^24;
 //! Poptrie s=18 and DXR k=18: 2^18) are in `diff_updates_v4_wide`, so they do not dominate
-//! this target's time (docs/experiments/reliability.md has the profile and the rates).
+//! this target's time (docs/lab/reliability.md has the profile and the rates).
 //!
 //! Body: `fibforge::fuzzing::diff_updates_v4`;
 //! `./test.sh` replays the committed seeds and regressions through it

@@ -1,4 +1,4 @@
-//! Export files (`docs/export-format.md`): any bytes, with the checksum made right so that the
+//! Export files (`docs/reference/export-format.md`): any bytes, with the checksum made right so that the
 //! fuzzer reaches the structural checks behind it, either parse and import into a structure
 //! whose lookups stay in bounds and end, or are refused with an error; never a panic.
 //!

@@ -2,7 +2,7 @@
 //! paths (QSBR online with a quiescent state every 256 lookups, pinned bursts of 256,
 //! offline), each a plain loop over the same generator, measured by the thread's CPU time and
 //! interleaved round by round (a shared machine drifts); figures in
-//! docs/experiments/api-speed.md.
+//! docs/lab/api-speed.md.
 //!
 //! `cargo run --release -p fibforge-bench --example api_speed [TABLE] [ROUNDS]`
 

@@ -5,6 +5,6 @@
 //! does; batch loops fill whole arrays at once (`fill_random`). Drawing four addresses at once
 //! in single-lookup loops was tried and not adopted: it changes the peers' figures as well as
 //! ours, so the comparison, not only our figure, would move (figures:
-//! `docs/experiments/bench.md`).
+//! `docs/lab/bench.md`).
 
 pub use fibforge::verify::rng::{STREAMS, XorShift64};

@@ -1,7 +1,7 @@
 //! `fibforge_reader4_view`: the published Poptrie arrays of an online reader's current view,
 //! handed to C so that `fibforge_view4_lookup` (a `static inline` walk in `fibforge.h`) looks
 //! up with no call into the library: the C→Rust call per lookup was what kept the C reader
-//! below the bare walk (`docs/experiments/api-speed.md`).
+//! below the bare walk (`docs/lab/api-speed.md`).
 //!
 //! The pointers are those of the `&Fib` an online [`fibforge::Reader`] borrows: the view is
 //! retired, and its blocks reused, only after the reader reports a quiescent state or goes

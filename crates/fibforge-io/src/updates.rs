@@ -5,7 +5,7 @@
 //!   prefix of every UPDATE, with its peer; multicast routes are left out, [`PeerFilter`]
 //!   selects peers. A RIB dump read this way announces each of its routes.
 //! - text, one update per line: `unixtime a|w prefix [nexthop]` (the format of the LINX
-//!   stream in `../shared/data/updates/`); the time may have a fraction (`1418774413.25`),
+//!   update stream the project tests with); the time may have a fraction (`1418774413.25`),
 //!   `a`/`w` may be upper case, a withdrawal's next-hop column is ignored, extra columns are
 //!   ignored, empty lines and `#` comments are skipped. Text has no peers.
 //!

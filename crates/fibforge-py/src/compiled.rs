@@ -1,5 +1,5 @@
 //! `fibforge.CompiledTable`: the structure of an export file (`fibforge export`,
-//! `fibforge.export`, `docs/export-format.md`), which `Table.load` returns for such a file
+//! `fibforge.export`, `docs/reference/export-format.md`), which `Table.load` returns for such a file
 //! without compiling anything.
 //!
 //! An export holds one family's compiled structure (sail_l, poptrie or bloomfwd) and the

@@ -1,5 +1,5 @@
 //! `fibforge.export(path, out, algo="poptrie", ...)`: a routing table compiled and written as
-//! an export file (`docs/export-format.md`, the file `fibforge export` writes), which
+//! an export file (`docs/reference/export-format.md`, the file `fibforge export` writes), which
 //! `Table.load` (a [`crate::compiled`] table), `fibforge lookup` and the CUDA code in `gpu/`
 //! read back without compiling.
 //!

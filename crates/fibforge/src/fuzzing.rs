@@ -70,7 +70,7 @@ fn probe_export<A: ExportKey>(file: &ExportFile, data: &[u8]) {
     }
 }
 
-/// `read_export`: export files (`docs/export-format.md`): any bytes, with the checksum made
+/// `read_export`: export files (`docs/reference/export-format.md`): any bytes, with the checksum made
 /// right so that the fuzzer reaches the structural checks behind it, either parse and import
 /// into a structure whose lookups stay in bounds and end, or are refused with an error;
 /// never a panic.
@@ -88,7 +88,7 @@ pub fn read_export(data: &[u8]) {
 /// The IPv4 structures whose compile fills a fixed array of 2^18 entries or more (DIR-24-8,
 /// SAIL_B and SAIL_U: 2^24; Poptrie s=18 with and without the leaf vector and DXR k=18:
 /// 2^18): `diff_updates_v4_wide` fuzzes them, so they do not dominate `diff_updates_v4`'s
-/// time (docs/experiments/reliability.md has the profile and the rates).
+/// time (docs/lab/reliability.md has the profile and the rates).
 fn v4_wide(name: &str) -> bool {
     name.starts_with("poptrie s=18") || matches!(name, "dir24_8" | "sail_b" | "sail_u" | "dxr18")
 }

@@ -6,7 +6,7 @@
 //! `xorshift64` with the (13, 7, 17) triple ([`xorshift64_step`]), run as [`STREAMS`]
 //! independent streams used in turn: one stream is a chain of six dependent operations per
 //! step, which would set the pace of a timed loop; interleaved streams cut the chain while the
-//! numbers stay xorshift numbers (measurements: `docs/experiments/bench.md`). The Go peer of the
+//! numbers stay xorshift numbers (measurements: `docs/lab/bench.md`). The Go peer of the
 //! bench (`tools/bart-peer`) implements the same steps.
 
 /// Independent xorshift64 streams used in turn.

@@ -86,7 +86,7 @@ const HUGE_BYTES_WANTED: u64 = 1 << 30;
 /// [`HUGE_BYTES_WANTED`] of them are free (an error says so otherwise).
 ///
 /// DPDK is deployed on huge pages, but on this project's machine (a VM) they did not make it
-/// faster (figures in `docs/experiments/bench.md`, "DPDK on huge pages"), so the default
+/// faster (figures in `docs/lab/bench.md`, "DPDK on huge pages"), so the default
 /// stays 4 KiB pages, the setting of every figure before this option.
 fn huge_pages() -> Result<bool, String> {
     if std::env::var("FIBFORGE_DPDK_HUGE").as_deref() != Ok("1") {

@@ -178,7 +178,7 @@ impl<A: Copy + Send + Sync> AddrGen<A> for ArrayGen<A> {
     /// lines of the next fill, as a poll loop prefetches the next burst's headers: a trace
     /// larger than L2 otherwise charges a miss per line to the copy, where no lookup overlaps
     /// it, and the faster the structure the larger that share of its batch rate
-    /// (`fibforge-bench/examples/batch_feed.rs`; docs/experiments/bench.md).
+    /// (`fibforge-bench/examples/batch_feed.rs`; docs/lab/bench.md).
     #[inline(always)]
     fn fill(&mut self, out: &mut [A]) {
         let mut done = 0;

@@ -1,5 +1,5 @@
 //! `fibforge export --algo SPEC TABLE FILE`: a compiled structure written to a file
-//! (`docs/export-format.md`), with the table's next-hop values as text, so that `fibforge
+//! (`docs/reference/export-format.md`), with the table's next-hop values as text, so that `fibforge
 //! lookup`, `fibforge stats` and the CUDA code in `gpu/` can use it without compiling.
 //!
 //! One family per file: `--family`, or the only family the table has. `--probes N

@@ -143,7 +143,7 @@ class Table:
 class CompiledTable:
     """A read-only table loaded from an export file by ``Table.load``: a compiled structure
     ("sail_l", "poptrie" or "bloomfwd") of one family and its values, with no compile at
-    start-up (``docs/experiments/export.md`` has the timings) and no routes.
+    start-up (``docs/lab/export.md`` has the timings) and no routes.
 
     It answers longest-match lookups of addresses exactly as the table it was exported from:
     ``lookup``, ``t[addr]``, ``addr in t``, ``lookup_batch`` (value ids; no ``lengths``: the
@@ -196,7 +196,7 @@ def export(
     ("sail_l", "poptrie" or "bloomfwd", options as in ``fibforge bench --algo``) and writes
     the structure of one family (``family``: "ipv4" or "ipv6", needed when the table has
     both) with the values of ``value`` to ``out``, in the format of ``fibforge export``
-    (``docs/export-format.md``). ``Table.load(out, value=value)`` reads it back as a
+    (``docs/reference/export-format.md``). ``Table.load(out, value=value)`` reads it back as a
     CompiledTable. ValueError for a bad argument or table, OSError when a file cannot be
     read or written.
     """

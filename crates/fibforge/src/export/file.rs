@@ -1,4 +1,4 @@
-//! The export container: header, array table, arrays, checksum (`docs/export-format.md`).
+//! The export container: header, array table, arrays, checksum (`docs/reference/export-format.md`).
 
 use std::fmt;
 
@@ -169,7 +169,7 @@ pub struct ExportFile {
     pub algorithm: Algorithm,
     /// 4 or 6.
     pub family: u32,
-    /// Algorithm-specific parameters (`docs/export-format.md`).
+    /// Algorithm-specific parameters (`docs/reference/export-format.md`).
     pub params: [u64; PARAMS],
     /// The arrays, in the algorithm's order.
     pub arrays: Vec<Array>,

@@ -1,5 +1,5 @@
 //! Compiled structures written to a file and read back without compiling
-//! (`docs/export-format.md` is the byte-level specification).
+//! (`docs/reference/export-format.md` is the byte-level specification).
 //!
 //! An [`ExportFile`] is the container: algorithm, family, sixteen `u64` parameters and a list
 //! of arrays of fixed-size little-endian elements, with an FNV-1a 64 checksum over everything

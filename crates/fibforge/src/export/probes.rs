@@ -1,5 +1,5 @@
 //! Probe files: addresses with the RIB oracle's answers, to check a structure loaded elsewhere
-//! (a GPU kernel, another process) against the truth (`docs/export-format.md`, last section).
+//! (a GPU kernel, another process) against the truth (`docs/reference/export-format.md`, last section).
 
 use super::{ExportError, malformed};
 use crate::addr::Address;

@@ -1,7 +1,7 @@
 //! The batch walk ([`super::lanes::Walk`]) of Trie Braiding: [`PlainWalk`] over a binary trie
 //! without leaf pushing, the braiding bits read through [`Flip`] (a trait, so that this module
 //! needs nothing of `braiding`). The other merged-trie comparators answer batches key by key:
-//! the interleaved walk measured slower for them (`docs/experiments/multi-baselines.md`).
+//! the interleaved walk measured slower for them (`docs/lab/multi-baselines.md`).
 //!
 //! Each step reads the node its lane prefetched one round earlier. In [`PlainWalk`] a node's
 //! PortMapTable entry is not read at once: the step prefetches it and the lane's next step

@@ -37,7 +37,7 @@ use crate::rib::Rib;
 /// The key cap of the `bloomfwd` subject (its default is 2^28), the Bloom property tests'
 /// cap: these inputs are full of short IPv6 routes, which its expansion can turn into
 /// gigabytes within the default bound, and one input of seconds costs the fuzzer thousands of
-/// others (the finding and the rates are in docs/experiments/reliability.md). Below the cap
+/// others (the finding and the rates are in docs/lab/reliability.md). Below the cap
 /// every update path runs (in-place fan-outs, span fills, new levels, rebuilds); a fan-out
 /// that could pass it rebuilds, and a rebuild above it reports `LimitExceeded`, which
 /// [`run_with`] accepts as the end of that subject's run.

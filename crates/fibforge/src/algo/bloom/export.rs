@@ -1,4 +1,4 @@
-//! Export and import of the compiled arrays (`docs/export-format.md`, algorithm `bloomfwd`).
+//! Export and import of the compiled arrays (`docs/reference/export-format.md`, algorithm `bloomfwd`).
 //!
 //! Layout: `p[0]` hash code, `p[1]` level count `n`, `p[2]` direct bits `D`, `p[3]` raw
 //! default next hop; array 0 the direct array (`u32`), array 1 the level records

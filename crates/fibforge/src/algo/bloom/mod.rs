@@ -40,7 +40,7 @@
 //!   start the direct-array load first and test all `k` bits of a filter without an early
 //!   exit (independent loads, no branch per bit). Before this, batches spent most of their
 //!   time waiting on table slots and the direct array one address at a time
-//!   (`docs/experiments/bloom.md`).
+//!   (`docs/lab/bloom.md`).
 //! - **Table home slot** = top bits of `a · odd constant` rather than of `a` itself
 //!   (`table.rs`): the filter also uses the top bits of `a`, so without the multiply a false
 //!   positive tends to land on an occupied probe run.

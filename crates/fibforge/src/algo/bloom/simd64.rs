@@ -14,7 +14,7 @@
 //! The folds are scalar: one pass per chunk of keys into a buffer on the stack (to 64 bits for
 //! Murmur, straight to 32 bits for H2 and Knuth). Compiling them with AVX-512 enabled (the
 //! compiler then vectorises them) did not make batch lookups faster, since they wait on
-//! memory, so the folds stay portable and safe (`docs/experiments/bloom.md`).
+//! memory, so the folds stay portable and safe (`docs/lab/bloom.md`).
 //! [`pairs64_scalar`] is the scalar twin: tests compare every available instruction set with it
 //! on random and edge keys, for every function and every key length.
 

@@ -10,7 +10,7 @@
 //! paper's hash reuse). The extra multiply decorrelates the home slot from the filter bit that
 //! `a` addresses (also the top bits of `a`): without it, a false positive caused by a stored
 //! key with a nearby `a` lands on that key's own probe run, so a miss reads a longer run
-//! (figures: `docs/experiments/bloom.md`).
+//! (figures: `docs/lab/bloom.md`).
 
 use crate::nexthop::NextHop;
 use std::fmt::Debug;

@@ -34,7 +34,7 @@ pub const LANES: usize = 16;
 /// Addresses a batch takes through the scalar directory step before it decides whether the
 /// rest go 16 at a time (`front_by_16`): enough to tell uniform traffic (nearly every block
 /// word holds a hop) from traffic inside prefixes (nearly none does), few enough that uniform
-/// batches spend little on the scalar step (`docs/experiments/bplus.md`).
+/// batches spend little on the scalar step (`docs/lab/bplus.md`).
 const PROBE: usize = 4;
 
 impl<A: Key> Fib<A> {
@@ -55,7 +55,7 @@ impl<A: Key> Fib<A> {
     /// instruction set: that dispatch is a call into a function with the set's features,
     /// which most uniform traffic (answered by the word) does not need. The descent reads
     /// the word again, an L1 hit, rather than taking it as an argument (measured faster:
-    /// `docs/experiments/bplus.md`).
+    /// `docs/lab/bplus.md`).
     #[inline]
     pub fn lookup(&self, addr: A) -> Option<NextHop> {
         if let Some(hop) = self.dir.word(addr.top()).and_then(Dir::hop_in) {

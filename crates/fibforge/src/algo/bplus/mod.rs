@@ -106,7 +106,7 @@ pub struct Config {
     pub dir: bool,
     /// Directory blocks inside one interval hold its next hop, not only its position
     /// (`dir.rs`): one read instead of two for addresses the directory answers. On by
-    /// default (faster random lookups, no loss elsewhere: `docs/experiments/bplus.md`).
+    /// default (faster random lookups, no loss elsewhere: `docs/lab/bplus.md`).
     pub dir_hops: bool,
     /// Second-level directory tables (8 more key bits) for populous blocks (`dir.rs`). On by
     /// default: single lookups inside prefixes start deeper.

@@ -132,7 +132,7 @@ impl TreeKey for u64 {
 /// and ranks every level's line against it. AVX2 probes are broadcast vectors; AVX-512
 /// probes stay scalars that each compare broadcasts, because a batch keeps its lanes'
 /// probes in memory, where a broadcast reads 8 bytes and a stored vector 64 (a 64-byte load
-/// takes both of Zen 4's load pipes; `docs/experiments/bplus.md`).
+/// takes both of Zen 4's load pipes; `docs/lab/bplus.md`).
 pub trait Isa: Copy + Send + Sync + 'static {
     /// A prepared 32-bit probe.
     type Probe32: Copy;

@@ -81,7 +81,7 @@ impl<A: Key> Fib<A> {
             .collect();
         let hops = Hops::new(&words, largest);
         // IPv6 keys pack tighter as offsets; IPv4 plain lines already hold 16 keys, and were
-        // faster than either packed layout (`docs/experiments/bplus.md`).
+        // faster than either packed layout (`docs/lab/bplus.md`).
         let leaf = cfg.leaf.unwrap_or(if A::T::PER_NODE < super::leaf::MAX_KEYS {
             Leaf::Hop
         } else {

@@ -3,7 +3,7 @@
 //! Readers and the writer speak one encoding, the *wide* one: `DIRECT_LEAF | raw next hop`,
 //! or a node index. [`DirTable::Wide`] stores exactly that. [`DirTable::Narrow`] stores half
 //! the bytes: with `2^s` entries the array is the largest thing a random lookup touches
-//! (1 MiB at `s = 18`), and halving it made random lookups faster (`docs/experiments/poptrie.md`). A narrow entry
+//! (1 MiB at `s = 18`), and halving it made random lookups faster (`docs/lab/poptrie.md`). A narrow entry
 //! `e` below the
 //! *root limit* `r` is a node index (so every node a `dir` entry names lives in `nodes[..r]`,
 //! see `mod.rs`), and `e >= r` is the next hop `e - r`:

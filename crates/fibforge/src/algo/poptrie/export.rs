@@ -1,4 +1,4 @@
-//! Export and import of the compiled arrays (`docs/export-format.md`, algorithm `poptrie`).
+//! Export and import of the compiled arrays (`docs/reference/export-format.md`, algorithm `poptrie`).
 //!
 //! Both directions go through one *repack*: the trie below each direct-pointing entry is
 //! copied into fresh vectors in exactly the order a compile emits it (a node's subtrees in

@@ -1,4 +1,4 @@
-//! The checks of an imported Poptrie file (`docs/export-format.md`), all done before anything
+//! The checks of an imported Poptrie file (`docs/reference/export-format.md`), all done before anything
 //! is built, so that a corrupted or hostile file gives [`ExportError::Invalid`] naming the
 //! array and the entry, never an out-of-bounds read, a loop or a blow-up.
 //!

@@ -42,7 +42,7 @@ pub trait Key: Address {
     fn advance(k: Self::Cursor) -> Self::Cursor;
     /// Root fan-out is supported (`fanout.rs`): IPv6 only, so IPv4 lookups carry no test
     /// for it (IPv4 tables have thousands of roots and walks of one or two levels, so fan-out
-    /// costs them memory and rate; figures in `docs/experiments/poptrie.md`).
+    /// costs them memory and rate; figures in `docs/lab/poptrie.md`).
     const FANOUT: bool;
     /// The address's first 64 bits (zero-padded), left-aligned.
     fn window(self) -> u64;
@@ -254,7 +254,7 @@ pub(crate) trait Record:
 ///
 /// Two or three records in every eight straddle a cache line (by the arena's alignment);
 /// neither padding them to 32 bytes nor prefetching a record's last byte as well helped
-/// (`docs/experiments/poptrie.md`).
+/// (`docs/lab/poptrie.md`).
 #[repr(C)]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Node {

@@ -42,7 +42,7 @@ impl<A: Key, L: Leaf, N: Record> Core<A, L, N> {
     /// The walk from node `d` with cursor `k` (the address bits below that node's offset).
     ///
     /// The loop branches on every level: predicted branches let the next lookups' loads start
-    /// early, which made it faster than a branch-free walk (`docs/experiments/poptrie.md`).
+    /// early, which made it faster than a branch-free walk (`docs/lab/poptrie.md`).
     ///
     /// # Safety
     /// `d` is a node index reached from a published entry.
@@ -99,7 +99,7 @@ impl<A: Key, L: Leaf, N: Record> Core<A, L, N> {
     /// The lock step pays for IPv6's deep /48 walks, whose loads overlap, but not for IPv4's
     /// walks of one or two levels, so IPv4 takes one level of every walking lane, then the
     /// leaves, then the deeper walks lane after lane ([`Key::LOCKSTEP_WALK`],
-    /// `first_level_then_lanes`; figures in `docs/experiments/poptrie.md`).
+    /// `first_level_then_lanes`; figures in `docs/lab/poptrie.md`).
     ///
     /// With `GATHER` (only when the CPU has AVX-512F) the direct-pointing step of each 16
     /// lanes is one gather, and all the group's gathers are issued before any of their
@@ -129,7 +129,7 @@ impl<A: Key, L: Leaf, N: Record> Core<A, L, N> {
     /// leave the round-robin (`live` holds the lanes still walking, `walking` all of them).
     ///
     /// The per-lane arrays are zero-filled at every group: compact lists of the walking
-    /// lanes (no fill, fewer bytes) measured slower (`docs/experiments/poptrie.md`).
+    /// lanes (no fill, fewer bytes) measured slower (`docs/lab/poptrie.md`).
     #[inline(always)]
     fn group<const G: usize, const GATHER: bool>(&self, a: &[A; G], out: &mut [u32; G]) {
         let mut node = [0u32; G];
@@ -175,7 +175,7 @@ impl<A: Key, L: Leaf, N: Record> Core<A, L, N> {
     ///
     /// The 64-bit window beats per-lane 128-bit cursors; branch-free rounds, bit-mask lane
     /// lists, larger groups, AMAC refills and lane-after-lane walks were all measured and were
-    /// no faster (`docs/experiments/poptrie.md`).
+    /// no faster (`docs/lab/poptrie.md`).
     #[inline(always)]
     fn lockstep<const G: usize>(
         &self,
@@ -246,7 +246,7 @@ impl<A: Key, L: Leaf, N: Record> Core<A, L, N> {
     /// The walks of the lanes in `live` (lane `i` at node `node[i]`, cursor `k[i]`): one
     /// level for every lane first, prefetching each lane's leaf (or next node), then the
     /// leaves, then the few deeper walks lane after lane: the leaf loads of the whole group
-    /// overlap, which made it faster than walking each lane to its leaf at once (`docs/experiments/poptrie.md`).
+    /// overlap, which made it faster than walking each lane to its leaf at once (`docs/lab/poptrie.md`).
     #[inline(always)]
     fn first_level_then_lanes<const G: usize>(
         &self,

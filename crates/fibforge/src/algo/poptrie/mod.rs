@@ -23,7 +23,7 @@
 //!   atomic store per direct-pointing entry (see `update.rs`); [`crate::sync::Table`] adds
 //!   concurrent readers and memory reclamation.
 //!
-//! - Export and import of the compiled arrays (`export.rs`, `docs/export-format.md`): a
+//! - Export and import of the compiled arrays (`export.rs`, `docs/reference/export-format.md`): a
 //!   canonical repacked shape out, every index checked in (`import_check.rs`), placed as a
 //!   compile would place it.
 //!
@@ -45,7 +45,7 @@
 //!   so a lookup skips the root (`fanout.rs`); it speeds up IPv6's deep walks for a few
 //!   hundred KiB. IPv4 tables have thousands of roots and walks of one or two levels, where
 //!   it costs tens of MiB and speed, so IPv4 has none (and no test for it in its lookups:
-//!   [`Key::FANOUT`]; figures in `docs/experiments/poptrie.md`).
+//!   [`Key::FANOUT`]; figures in `docs/lab/poptrie.md`).
 //! - `leaves`: `u8` when every raw next hop (index + 1) is at most 255 (a router's
 //!   adjacencies, typically), `u16` up to 65,535, else `u32`; the lookup is compiled
 //!   separately for each width. A node's leaves are one block.
@@ -68,7 +68,7 @@
 //! A /48 takes `dir`, four records (offsets 24–42, the first from the fan-out) and a leaf: a
 //! chain of dependent loads that bounds in-prefix IPv6 rates. Shortening it (a larger `s`, a
 //! hash to the deepest node) and other walk schedules were measured and not adopted
-//! (`docs/experiments/poptrie.md`).
+//! (`docs/lab/poptrie.md`).
 //!
 //! # Structural limits
 //!
@@ -194,7 +194,7 @@ impl Default for Config {
 impl Config {
     /// The recommended configuration for an address family: IPv6 with root fan-out (its
     /// walks are deep and its roots few), IPv4 without (thousands of roots, walks of one or
-    /// two levels; figures in `docs/experiments/poptrie.md`).
+    /// two levels; figures in `docs/lab/poptrie.md`).
     #[doc(hidden)]
     pub fn for_family<A: Key>() -> Self {
         Config { fanout: A::FANOUT, ..Config::default() }
@@ -304,7 +304,7 @@ impl<A: Key> Fib<A> {
     #[inline(always)]
     pub(crate) fn lookup(&self, a: A) -> Option<NextHop> {
         // The basic layout's walks stay out of line: inlined beside the default layout's three
-        // they slowed the default's single lookups (docs/experiments/poptrie.md).
+        // they slowed the default's single lookups (docs/lab/poptrie.md).
         let raw = match &self.cores {
             Cores::Tiny(c) => c.lookup_with(self.isa, a),
             Cores::Narrow(c) => c.lookup_with(self.isa, a),

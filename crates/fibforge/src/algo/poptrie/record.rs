@@ -1,4 +1,4 @@
-//! The records of a `poptrie` export file (`docs/export-format.md`): the header parameters'
+//! The records of a `poptrie` export file (`docs/reference/export-format.md`): the header parameters'
 //! positions and the node record's encoding. Shared by the export ([`super::export`]) and
 //! the checks of an import ([`super::import_check`]), in a file below both so that neither
 //! imports the other.

@@ -10,7 +10,7 @@
 //!
 //! The IPv6 walks in lock step with AVX-512 (gathers of node words, `vpopcntq` ranks) were
 //! tried three times and were no faster than the scalar lock step, so the simpler scalar walk
-//! stayed (figures for both decisions: `docs/experiments/poptrie.md`).
+//! stayed (figures for both decisions: `docs/lab/poptrie.md`).
 //!
 //! A narrow (16-bit) `dir` is gathered as the low halves of 32-bit lanes at 2-byte steps
 //! (`gather_narrow`); the wide one as 32-bit entries (`gather_wide`).

@@ -95,7 +95,7 @@ const ARENA_WAIT: Duration = Duration::from_millis(2);
 /// How long a full root region waits for retired roots before `dir` is widened. Widening is
 /// for good and drops the root fan-out, for a shortage that lasts only until a descheduled
 /// reader runs again; 2 ms was too short on a loaded two-core machine and 100 ms was not
-/// (`docs/experiments/poptrie.md`).
+/// (`docs/lab/poptrie.md`).
 const ROOTS_WAIT: Duration = Duration::from_millis(100);
 
 impl<A: Key> Poptrie<A> {

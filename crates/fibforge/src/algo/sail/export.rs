@@ -1,4 +1,4 @@
-//! Export and import of SAIL_L's arrays (`docs/export-format.md`, algorithm `sail_l`).
+//! Export and import of SAIL_L's arrays (`docs/reference/export-format.md`, algorithm `sail_l`).
 //!
 //! Layout in the file: `p[0]` the word size in bytes (2 or 4), `p[1]` the number of chunk
 //! levels `L` (IPv4 2, IPv6 6); array 0 `top` (65,536 words), arrays 1..=L the chunk levels
@@ -81,7 +81,7 @@ impl<A: Address, E: Entry + Element> Core<A, E> {
 }
 
 impl<A: Address> SailL<A> {
-    /// The compiled arrays as an export file (`docs/export-format.md`), next-hop values empty.
+    /// The compiled arrays as an export file (`docs/reference/export-format.md`), next-hop values empty.
     #[doc(hidden)]
     pub fn to_export(&self) -> Result<ExportFile, ExportError> {
         let mut params = [0u64; PARAMS];

@@ -1,8 +1,8 @@
 //! SAIL: splitting lookup and prefix lengths, with pivot pushing (`sail_b`, `sail_u`, `sail_l`).
 //!
 //! Paper: T. Yang, G. Xie, Y. Li, Q. Fu, A. X. Liu, Q. Li, L. Mathy, "Guarantee IP Lookup
-//! Performance with FIB Explosion", SIGCOMM 2014 (talk slides in
-//! `../shared/papers/sail-yang-2014-slides.txt`), and its description and evaluation in the
+//! Performance with FIB Explosion", SIGCOMM 2014 (and its talk
+//! slides), and its description and evaluation in the
 //! Poptrie paper (Asai, Ohara, SIGCOMM 2015, §2 and §4.3–§4.10).
 //!
 //! SAIL splits the lookup in two — *find the prefix length* with small bitmaps (on chip in the

@@ -1,6 +1,6 @@
 //! SAIL_M: many virtual tables in one SAIL_L structure (Yang et al., "Guarantee IP Lookup
-//! Performance with FIB Explosion", SIGCOMM 2014, §5 "SAIL for multiple FIBs"; slides in
-//! `../shared/papers/sail-yang-2014-slides.txt`). It is the comparator of LOOP's evaluation.
+//! Performance with FIB Explosion", SIGCOMM 2014, §5 "SAIL for multiple FIBs", and
+//! its talk slides). It is the comparator of LOOP's evaluation.
 //!
 //! **Idea.** Merge the tries of all tables into one trie, leaf-push it, and apply SAIL_L to
 //! the merged trie: a slot at level 16, 24 (and 32, ...) is a chunk when *any* table has a

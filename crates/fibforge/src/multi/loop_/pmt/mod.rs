@@ -9,7 +9,7 @@
 //!   insertion/deletion rewrites every row (see [`packed`]).
 //!
 //! Columns rather than one flat `entries × width` row table: lookups are the same, and adding
-//! a table no longer copies every row (history: `docs/experiments/loop.md`). The trade-off is
+//! a table no longer copies every row (history: `docs/lab/loop.md`). The trade-off is
 //! locality across tables: the values of one composite for all tables are no longer adjacent,
 //! so the writer's whole-composite reads (interning checks, Optimization 1) touch one cache
 //! line per table instead of `width / 16`; lookups read one value and are unaffected.
