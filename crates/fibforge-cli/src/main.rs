@@ -46,6 +46,10 @@ enum Command {
     /// Controlled prefix expansion: the trie strides and memory the dynamic programs choose.
     Expand(cmd::expand::Args),
     /// Build, verify and benchmark algorithms and peers side by side (tables, JSON, plots).
+    #[cfg_attr(
+        not(feature = "bench"),
+        command(about = "Benchmarks (not in this build: install with --features bench)")
+    )]
     Bench(cmd::bench::Args),
     /// Replay a BGP update stream onto a concurrent table while readers look up.
     Replay(cmd::replay::Args),
