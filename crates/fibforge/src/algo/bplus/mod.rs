@@ -37,7 +37,8 @@
 //!   (`lookup.rs`, option `lanes`), from the root or (option `bgroup`) each lane from its
 //!   directory node, one lock step per start level.
 //! - `profile.rs`: the path of one lookup (levels, nodes, side table) and the lines per
-//!   level, for profiles (`examples/bplus_profile.rs`); never on the lookup path.
+//!   level, for profiles (`crates/fibforge-bench/examples/bplus_profile.rs`); never on the
+//!   lookup path.
 //! - The last key (`K::MAX`, e.g. the block `ffff:ffff:ffff:ffff::/64`) cannot be a tree key
 //!   (it pads the nodes), so when it starts an interval that interval's word sits after the
 //!   others and lookups of that key go to it directly.
