@@ -16,7 +16,7 @@
 
 use crate::export::{ExportFile, ExportKey, fnv1a64, import};
 use crate::registry::{self, AlgoSpec, RegistryFamily};
-use crate::verify::sequence::run_one;
+use crate::verify::sequence::{WIDE_V4, WIDE_V6, is_wide, run_one};
 use crate::verify::{Probes, check, route_edges};
 use crate::{Address, Lookup, NextHop, Prefix, Rib};
 
@@ -85,19 +85,16 @@ pub fn read_export(data: &[u8]) {
     probe_export::<u128>(&file, data);
 }
 
-/// The IPv4 structures whose compile fills a fixed array of 2^18 entries or more (DIR-24-8,
-/// SAIL_B and SAIL_U: 2^24; Poptrie s=18 with and without the leaf vector and DXR k=18:
-/// 2^18): `diff_updates_v4_wide` fuzzes them, so they do not dominate `diff_updates_v4`'s
-/// time (docs/lab/reliability.md has the profile and the rates).
+/// The IPv4 subjects whose compile fills a fixed array of 2^18 entries or more
+/// ([`WIDE_V4`]): `diff_updates_v4_wide` fuzzes them, so they do not dominate
+/// `diff_updates_v4`'s time (docs/lab/reliability.md has the profile and the rates).
 fn v4_wide(name: &str) -> bool {
-    name.starts_with("poptrie s=18") || matches!(name, "dir24_8" | "sail_b" | "sail_u" | "dxr18")
+    is_wide(WIDE_V4, name)
 }
 
-/// The slowest IPv6 structures per input: Poptrie s=18 (its compile fills 2^18 entries, with
-/// and without the leaf vector) and bloomfwd (it expands the short prefixes these inputs are
-/// full of into its levels); `diff_updates_v6_wide` fuzzes them.
+/// The slowest IPv6 subjects per input ([`WIDE_V6`]); `diff_updates_v6_wide` fuzzes them.
 fn v6_wide(name: &str) -> bool {
-    name.starts_with("poptrie s=18") || name == "bloomfwd"
+    is_wide(WIDE_V6, name)
 }
 
 /// `diff_updates_v4`: differential update sequences (IPv4); the first byte picks one

@@ -124,6 +124,22 @@ fn make<A: Address, T: Incremental<A> + 'static>(
     Ok(Box::new(T::compile(rib, cfg)?))
 }
 
+/// The IPv4 subjects whose compile fills a fixed array of 2^18 entries or more (DIR-24-8,
+/// SAIL_B and SAIL_U: 2^24; Poptrie s=18 with and without the leaf vector and DXR k=18:
+/// 2^18), by label (an entry ending in a space matches the labels it starts).
+pub const WIDE_V4: &[&str] =
+    &["poptrie s=18 ", "poptrie s=18", "dir24_8", "sail_b", "sail_u", "dxr18"];
+
+/// The slowest IPv6 subjects per input: Poptrie s=18 (its compile fills 2^18 entries, with
+/// and without the leaf vector) and bloomfwd (it expands the short prefixes these inputs are
+/// full of into its levels).
+pub const WIDE_V6: &[&str] = &["poptrie s=18 ", "poptrie s=18", "bloomfwd"];
+
+/// True when subject `name` is one of `wide`'s (see [`WIDE_V4`]).
+pub fn is_wide(wide: &[&str], name: &str) -> bool {
+    wide.iter().any(|w| name == *w || (w.ends_with(' ') && name.starts_with(w)))
+}
+
 /// Address families with the list of their [`Incremental`] structures.
 pub trait SequenceFamily: poptrie::Key + bplus::Key + bloom::BloomKey {
     /// Every incremental structure of the family, by name (with its configuration).

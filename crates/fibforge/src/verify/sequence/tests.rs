@@ -125,3 +125,16 @@ fn a_limit_error_that_does_not_hold_fails_the_run() {
     let other: Builder<u32> = |_| Err(BuildError::Unsupported { algo: "x", reason: "y".into() });
     assert!(std::panic::catch_unwind(|| run_with::<u32>(&bytes, vec![("other", other)])).is_err());
 }
+
+#[test]
+fn every_wide_entry_names_a_subject() {
+    let v4: Vec<_> = u32::subjects().into_iter().map(|(n, _)| n).collect();
+    let v6: Vec<_> = u128::subjects().into_iter().map(|(n, _)| n).collect();
+    for (wide, names) in [(WIDE_V4, &v4), (WIDE_V6, &v6)] {
+        for w in wide {
+            assert!(names.iter().any(|n| is_wide(&[w], n)), "{w:?} names no subject");
+        }
+    }
+    assert_eq!(v4.iter().filter(|n| is_wide(WIDE_V4, n)).count(), 6);
+    assert_eq!(v6.iter().filter(|n| is_wide(WIDE_V6, n)).count(), 3);
+}
