@@ -13,8 +13,9 @@
 //! generated just before. The machine is shared: compare rows of one run, not across runs.
 //! Tables: the repository's `data/`, then `../shared/data/tables` or `$FIBFORGE_SHARED_DATA`.
 
+use fibforge::algo::bloom;
 use fibforge::algo::bloom::dpcpe::{choose_levels_greedy, dpcpe_table, estimate, length_counts};
-use fibforge::algo::bloom::{BloomConfig, BloomFib, BloomKey, HashFn, lookup_parallel};
+use fibforge::algo::bloom::{BloomFib, BloomKey, HashFn, lookup_parallel};
 use fibforge::registry::{AlgoSpec, RegistryFamily, build};
 use fibforge::{Address, Compile, Lookup, NextHop, Prefix, Rib};
 use fibforge_io::{ReadConfig, read_table};
@@ -142,7 +143,7 @@ fn fpr_sweep(repeats: usize) {
     );
     for fpr in [0.01, 0.1, 0.3, 0.6, 0.9] {
         for hash in [HashFn::H2, HashFn::Murmur, HashFn::Knuth] {
-            let cfg = BloomConfig { fpr, hash: Some(hash), ..Default::default() };
+            let cfg = bloom::Config { fpr, hash: Some(hash), ..Default::default() };
             let fib = BloomFib::compile(&t.v4, &cfg).unwrap();
             let shape: Vec<String> = fib
                 .levels()
@@ -176,7 +177,7 @@ fn matching_ratio(repeats: usize) {
         }
     }
     println!("# Matching ratio (Fig. 3): ris2015-as3856 without its default route, Mlps");
-    let fib = BloomFib::compile(&rib, &BloomConfig::default()).unwrap();
+    let fib = BloomFib::compile(&rib, &bloom::Config::default()).unwrap();
     for permille in [0, 200, 400, 600, 800, 1000] {
         let tr = Traffic::Pools(&hit, &miss, permille);
         let (s, b) = (rate_single(&fib, tr, repeats), rate_batch(&fib, tr, repeats));

@@ -11,7 +11,7 @@ mod common;
 
 use common::cpu_now;
 use fibforge::Compile;
-use fibforge::algo::bloom::BloomConfig;
+use fibforge::algo::bloom;
 use fibforge::algo::bloom::{BloomFib, BloomKey};
 use fibforge::registry::{AlgoSpec, RegistryFamily, build};
 use fibforge::{Address, Lookup, NextHop, Prefix, Rib};
@@ -74,7 +74,7 @@ fn run<A: RegistryFamily + BloomKey>(rib: &Rib<A>, specs: &[String], batch: bool
 fn probe_report<A: RegistryFamily + BloomKey>(rib: &Rib<A>, specs: &[String], addrs: &[A]) {
     for spec in specs.iter().filter(|s| s.starts_with("bloom")) {
         let spec: AlgoSpec = spec.parse().expect("spec");
-        let Ok(cfg) = BloomConfig::from_spec(&spec) else { continue };
+        let Ok(cfg) = bloom::Config::from_spec(&spec) else { continue };
         let fib = BloomFib::compile(rib, &cfg).expect("build");
         for (s, l) in fib.probe_stats(addrs).iter().zip(fib.levels()) {
             let per = |x: u64| x as f64 / addrs.len() as f64;

@@ -18,7 +18,8 @@
 //! slowest update, then checks the last replay against the RIB on every changed prefix's
 //! edges (exit 1 on a mismatch).
 
-use fibforge::algo::multibit::{TrieConfig, UpdatableTrie};
+use fibforge::algo::multibit;
+use fibforge::algo::multibit::UpdatableTrie;
 use fibforge::registry::AlgoSpec;
 use fibforge::{AnyPrefix, Compile, Incremental, Lookup, NextHop, Prefix, Rib};
 use fibforge_io::{ReadConfig, UpdateKind};
@@ -54,7 +55,7 @@ fn summary(name: &str, ns: &mut [u64]) -> String {
 }
 
 /// The trie configuration a `cpe_fixed` / `cpe_var` spec names.
-fn config(spec: &AlgoSpec) -> Result<TrieConfig, String> {
+fn config(spec: &AlgoSpec) -> Result<multibit::Config, String> {
     let variable = match spec.name.as_str() {
         "cpe_fixed" => false,
         "cpe_var" => true,
@@ -62,7 +63,7 @@ fn config(spec: &AlgoSpec) -> Result<TrieConfig, String> {
     };
     spec.check_options("cpe", &["levels", "maxstride"]).map_err(|e| e.to_string())?;
     let opt = |key| spec.options.get(key).map(|_| spec.get_u32("cpe", key, 0)).transpose();
-    Ok(TrieConfig {
+    Ok(multibit::Config {
         levels: opt("levels").map_err(|e| e.to_string())?,
         variable,
         packed: false,
@@ -101,7 +102,7 @@ struct Replay {
 }
 
 /// Replays `updates` onto a fresh trie of `rib` built with `cfg`.
-fn replay_once(cfg: &TrieConfig, mut rib: Rib<u32>, updates: &[Update]) -> Replay {
+fn replay_once(cfg: &multibit::Config, mut rib: Rib<u32>, updates: &[Update]) -> Replay {
     let mut trie = UpdatableTrie::compile(&rib, cfg).expect("compiles");
     let (mut ns, mut touched) = (Vec::with_capacity(updates.len()), Vec::new());
     for &(p, hop) in updates {
@@ -125,7 +126,13 @@ fn replay_once(cfg: &TrieConfig, mut rib: Rib<u32>, updates: &[Update]) -> Repla
 /// statistics of each update's fastest time: a preemption of this process (frequent on a
 /// shared machine) rarely hits the same update in every replay. True when the last replay's
 /// trie equals the RIB on the edges of every changed prefix.
-fn run(spec: &str, cfg: &TrieConfig, rib: &Rib<u32>, updates: &[Update], repeats: usize) -> bool {
+fn run(
+    spec: &str,
+    cfg: &multibit::Config,
+    rib: &Rib<u32>,
+    updates: &[Update],
+    repeats: usize,
+) -> bool {
     let start = Instant::now();
     let trie = UpdatableTrie::compile(rib, cfg).expect("compiles");
     let (build_ms, s) = (start.elapsed().as_secs_f64() * 1e3, trie.stats());
@@ -172,7 +179,7 @@ fn run(spec: &str, cfg: &TrieConfig, rib: &Rib<u32>, updates: &[Update], repeats
 /// shortest routes (/1, /2, /4, /8 at 0.0.0.0 or 64.0.0.0), which repaint up to half of the
 /// root node (the paper's bound: one node of at most 2^maxstride entries). Each cycle runs 3
 /// times; every step keeps its fastest time. True when the trie still equals the RIB.
-fn short_routes(cfg: &TrieConfig, rib: &Rib<u32>) -> bool {
+fn short_routes(cfg: &multibit::Config, rib: &Rib<u32>) -> bool {
     let mut rib = rib.clone();
     let mut trie = UpdatableTrie::compile(&rib, cfg).expect("compiles");
     let steps = [

@@ -10,7 +10,8 @@
 //! Prints count, mean, p50, p99 and max for announcements and withdrawals, then checks the
 //! result against a fresh compile on every changed prefix's edges.
 
-use fibforge::algo::miht::{Miht, MihtConfig};
+use fibforge::algo::miht;
+use fibforge::algo::miht::Miht;
 use fibforge::{Compile, Incremental, Lookup, Prefix};
 use fibforge_io::ReadConfig;
 use std::io::BufRead;
@@ -42,7 +43,7 @@ fn main() {
         .unwrap_or_else(|e| panic!("{table}: {}", e.error));
     let mut rib = std::mem::take(&mut t.v4);
     let start = Instant::now();
-    let mut fib = Miht::compile(&rib, &MihtConfig::default()).expect("compiles");
+    let mut fib = Miht::compile(&rib, &miht::Config::default()).expect("compiles");
     println!("compile: {:.1} ms, {:?}", start.elapsed().as_secs_f64() * 1e3, fib.stats());
     let (mut ins, mut del, mut touched) = (Vec::new(), Vec::new(), Vec::new());
     let input = fibforge_io::open(updates.as_ref()).expect("update stream opens");
@@ -72,7 +73,7 @@ fn main() {
     }
     summary("insert (announce)", &mut ins);
     summary("delete (withdraw)", &mut del);
-    let fresh = Miht::compile(&rib, &MihtConfig::default()).expect("compiles");
+    let fresh = Miht::compile(&rib, &miht::Config::default()).expect("compiles");
     let bad = touched
         .iter()
         .flat_map(|p| [p.addr(), p.last(), p.addr().wrapping_sub(1), p.last().wrapping_add(1)])

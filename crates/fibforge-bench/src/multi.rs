@@ -21,7 +21,8 @@ use crate::peers::{Peer, PeerFamily};
 use crate::report::{Row, Status};
 use crate::rng::XorShift64;
 use crate::timing::Mode;
-use fibforge::multi::loop_::{Loop, LoopConfig};
+use fibforge::multi::loop_;
+use fibforge::multi::loop_::Loop;
 use fibforge::multi::sail_m::SailM;
 use fibforge::multi::{MultiLookup, PerTable, VrfId};
 use fibforge::registry::{self, AlgoSpec};
@@ -91,7 +92,7 @@ pub fn run_multi<A: BenchAddress + PeerFamily>(
     let mut rows = Vec::new();
     let ours: [(&str, Builder<A>); 3] = [
         ("loop", |r| {
-            Loop::build(r.to_vec(), &LoopConfig::default()).map(|l| Structure::Loop(Box::new(l)))
+            Loop::build(r.to_vec(), &loop_::Config::default()).map(|l| Structure::Loop(Box::new(l)))
         }),
         ("sail_m", |r| SailM::build(r, &Default::default()).map(|m| Structure::Other(Box::new(m)))),
         ("per_table:algo=poptrie", |r| {

@@ -42,12 +42,6 @@ pub use text::read_text_table;
 pub use trace::{Trace, TraceError, read_trace, read_trace_from};
 pub use updates::{Update, UpdateKind, UpdateReader, read_updates, read_updates_from};
 
-/// The former name of [`LoadedTable`], renamed so as not to share its name with
-/// `fibforge::Table` (the concurrent table).
-#[deprecated(since = "0.1.0", note = "renamed `LoadedTable`")]
-#[doc(hidden)]
-pub type Table = LoadedTable;
-
 use std::io::Read;
 use std::path::Path;
 

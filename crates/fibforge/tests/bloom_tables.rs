@@ -7,11 +7,12 @@
 mod common;
 
 use common::{Update, load, probes, read_updates, repo_data, shared_data};
-use fibforge::algo::bloom::{BloomConfig, BloomFib, BloomKey};
+use fibforge::algo::bloom;
+use fibforge::algo::bloom::{BloomFib, BloomKey};
 use fibforge::{Compile, Incremental, Lookup, NextHop, Prefix, Rib};
 
-fn configs() -> [BloomConfig; 3] {
-    [BloomConfig::naive(), BloomConfig::baseline(), BloomConfig::default()]
+fn configs() -> [bloom::Config; 3] {
+    [bloom::Config::naive(), bloom::Config::baseline(), bloom::Config::default()]
 }
 
 fn check<A: BloomKey>(rib: &Rib<A>, name: &str, stride: usize) {
@@ -79,7 +80,7 @@ fn real_update_stream_equals_fresh_compile() {
     let Some(stream) = shared_data("updates/linx2014-p52-v4.txt.gz") else { return };
     let mut table = load(&repo_data("ris2015-as3856.tsv.gz"));
     let mut rib = std::mem::take(&mut table.v4);
-    let cfgs = [BloomConfig::baseline(), BloomConfig::default()];
+    let cfgs = [bloom::Config::baseline(), bloom::Config::default()];
     let mut fibs: Vec<BloomFib<u32>> =
         cfgs.iter().map(|c| BloomFib::compile(&rib, c).unwrap()).collect();
     let mut mark = rib.change_mark();

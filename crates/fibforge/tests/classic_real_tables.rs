@@ -12,7 +12,8 @@ mod common;
 
 use common::{read_updates, replay, repo_data, shared_data};
 use fibforge::algo::dir24_8::Dir24_8;
-use fibforge::algo::dxr::{Dxr, DxrConfig};
+use fibforge::algo::dxr;
+use fibforge::algo::dxr::Dxr;
 use fibforge::algo::treebitmap::{NodeLayout, TreeBitmap, TreeBitmap4, TreeBitmap6};
 use fibforge::rib::Range;
 use fibforge::{Address, Compile, Incremental, Lookup, NextHop, Rib};
@@ -101,7 +102,7 @@ fn check_treebitmap<A: Address>(name: &str, rib: &Rib<A>, oracle: &Oracle<A>) {
 /// D16R and D18R on one table.
 fn check_dxr<A: Address>(name: &str, rib: &Rib<A>, oracle: &Oracle<A>) {
     for k in [16, 18] {
-        let fib = Dxr::compile(rib, &DxrConfig::with_k(k)).unwrap();
+        let fib = Dxr::compile(rib, &dxr::Config::with_k(k)).unwrap();
         oracle.check(&format!("{name} dxr{k}"), &fib);
     }
 }

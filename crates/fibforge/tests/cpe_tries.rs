@@ -4,15 +4,16 @@
 mod common;
 
 use common::*;
-use fibforge::algo::multibit::{LeafPushedTrie, TrieConfig, UpdatableTrie};
+use fibforge::algo::multibit;
+use fibforge::algo::multibit::{LeafPushedTrie, UpdatableTrie};
 use fibforge::{Address, Compile, Lookup, Rib};
 
-fn cfg(levels: Option<u32>, variable: bool, packed: bool) -> TrieConfig {
-    TrieConfig { levels, variable, packed, max_stride: None, leaf_pushed: true }
+fn cfg(levels: Option<u32>, variable: bool, packed: bool) -> multibit::Config {
+    multibit::Config { levels, variable, packed, max_stride: None, leaf_pushed: true }
 }
 
 /// Builds every layout of `cfgs` and checks it against the RIB on sampled addresses.
-fn check_layouts<A: Address>(name: &str, rib: &Rib<A>, cfgs: &[TrieConfig], step: usize) {
+fn check_layouts<A: Address>(name: &str, rib: &Rib<A>, cfgs: &[multibit::Config], step: usize) {
     let addrs = probes(rib, step, 100_000, 7);
     let want = expected(rib, &addrs);
     for c in cfgs {
@@ -59,7 +60,7 @@ fn shared_tables_when_present() {
 }
 
 /// Replays the LINX update stream onto ris2015 and compares with a fresh compile.
-fn replay(c: TrieConfig) {
+fn replay(c: multibit::Config) {
     let mut t = load(&repo_data("ris2015-as3856.tsv.gz"));
     let Some(path) = shared_data("updates/linx2014-p52-v4.txt.gz") else { return };
     let updates = read_updates(&path, &mut t);

@@ -5,12 +5,13 @@
 mod common;
 
 use common::{check, expected, load, probes, repo_data};
-use fibforge::algo::sail::{SailConfig, SailL, Width, max_len};
+use fibforge::algo::sail;
+use fibforge::algo::sail::{SailL, Width, max_len};
 use fibforge::export::ExportFile;
 use fibforge::{Address, Compile, Lookup, Rib};
 
 fn round_trip<A: Address>(rib: &Rib<A>, width: Width, what: &str) -> usize {
-    let compiled = SailL::compile(rib, &SailConfig { width }).unwrap();
+    let compiled = SailL::compile(rib, &sail::Config { width }).unwrap();
     let bytes = compiled.to_export().unwrap().to_bytes();
     let back = SailL::<A>::from_export(&ExportFile::from_bytes(&bytes).unwrap()).unwrap();
     assert_eq!(back.width_bits(), compiled.width_bits(), "{what}");

@@ -4,7 +4,8 @@
 
 use fibforge::multi::MultiLookup;
 use fibforge::multi::generate::{Perturbation, perturbed_tables};
-use fibforge::multi::loop_::{Loop, LoopConfig};
+use fibforge::multi::loop_;
+use fibforge::multi::loop_::Loop;
 use fibforge::verify::rng::XorShift64;
 use fibforge::{Address, Interner, NextHop, Prefix4, Rib};
 use std::io::BufRead;
@@ -64,9 +65,9 @@ fn perturbed_real_table_set() {
     let mut hops = Interner::new();
     let base = read_v4(&repo().join("data/ris2015-as3856.tsv.gz"), &mut hops);
     let ribs = perturbed_tables(&base, 4, Perturbation::default(), 7);
-    let l = Loop::build(ribs.clone(), &LoopConfig::default()).unwrap();
+    let l = Loop::build(ribs.clone(), &loop_::Config::default()).unwrap();
     check_all(&l, &ribs, 20_000);
-    let cfg = LoopConfig { compress_pmt: true, ..Default::default() };
+    let cfg = loop_::Config { compress_pmt: true, ..Default::default() };
     let compressed = Loop::build(ribs.clone(), &cfg).unwrap();
     check_all(&compressed, &ribs, 20_000);
 }
@@ -86,7 +87,7 @@ fn internet2_router_fibs() {
     let mut hops = Interner::new();
     let ribs: Vec<Rib<u32>> = files.iter().map(|f| read_v4(f, &mut hops)).collect();
     assert_eq!(ribs.len(), 9);
-    let l = Loop::build(ribs.clone(), &LoopConfig::default()).unwrap();
+    let l = Loop::build(ribs.clone(), &loop_::Config::default()).unwrap();
     check_all(&l, &ribs, 5_000);
 }
 
@@ -103,7 +104,7 @@ fn replay_real_updates_with_reader() {
     let mut hops = Interner::new();
     let base = read_v4(&repo().join("data/ris2015-as3856.tsv.gz"), &mut hops);
     let ribs = perturbed_tables(&base, 2, Perturbation::default(), 3);
-    let mut l = Loop::build(ribs, &LoopConfig::default()).unwrap();
+    let mut l = Loop::build(ribs, &loop_::Config::default()).unwrap();
     let updates: Vec<(bool, Prefix4, NextHop)> = if let Some(stream) = stream {
         let reader = fibforge_io::read_updates(&stream, &fibforge_io::ReadConfig::default())
             .unwrap_or_else(|e| panic!("{}: {e}", stream.display()));
@@ -166,7 +167,7 @@ fn replay_real_updates_with_reader() {
     }
     let ribs: Vec<Rib<u32>> = (0..2).map(|v| l.rib(v).unwrap().clone()).collect();
     check_all(&l, &ribs, 50_000);
-    let fresh = Loop::build(ribs.clone(), &LoopConfig::default()).unwrap();
+    let fresh = Loop::build(ribs.clone(), &loop_::Config::default()).unwrap();
     check_all(&fresh, &ribs, 5_000);
 }
 
@@ -177,7 +178,7 @@ fn real_tables_inserted_and_deleted_incrementally() {
     let mut hops = Interner::new();
     let base = read_v4(&repo().join("data/ris2015-as3856.tsv.gz"), &mut hops);
     let ribs = perturbed_tables(&base, 4, Perturbation::default(), 5);
-    let mut l = Loop::build(ribs[..2].to_vec(), &LoopConfig::default()).unwrap();
+    let mut l = Loop::build(ribs[..2].to_vec(), &loop_::Config::default()).unwrap();
     assert_eq!(l.add_table(ribs[2].clone()).unwrap(), 2);
     assert_eq!(l.add_table(Rib::new()).unwrap(), 3);
     assert_eq!(l.add_table(ribs[3].clone()).unwrap(), 4);
@@ -188,7 +189,7 @@ fn real_tables_inserted_and_deleted_incrementally() {
     l.remove_table(4).unwrap();
     let after = [ribs[0].clone(), Rib::new(), ribs[2].clone(), Rib::new(), Rib::new()];
     check_all(&l, &after, 10_000);
-    let fresh = Loop::build(after.to_vec(), &LoopConfig::default()).unwrap();
+    let fresh = Loop::build(after.to_vec(), &loop_::Config::default()).unwrap();
     let mut rng = XorShift64::new(0x0123_4567_89ab_cdef);
     for _ in 0..200_000 {
         let seed = rng.next_u64();

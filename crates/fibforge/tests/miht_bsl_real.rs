@@ -5,15 +5,18 @@
 mod common;
 
 use common::*;
-use fibforge::algo::bsl::hybrid::{BslHybrid, HybridConfig};
-use fibforge::algo::bsl::{Bsl, BslConfig, FirstLevel};
-use fibforge::algo::miht::{Miht, MihtConfig};
+use fibforge::algo::bsl;
+use fibforge::algo::bsl::hybrid;
+use fibforge::algo::bsl::hybrid::BslHybrid;
+use fibforge::algo::bsl::{Bsl, FirstLevel};
+use fibforge::algo::miht;
+use fibforge::algo::miht::Miht;
 use fibforge::{Address, Compile, Rib};
 
 fn check_miht<A: Address>(name: &str, rib: &Rib<A>, step: usize) {
     let addrs = probes(rib, step, 100_000, 7);
     let want = expected(rib, &addrs);
-    let fib = Miht::compile(rib, &MihtConfig::default()).unwrap();
+    let fib = Miht::compile(rib, &miht::Config::default()).unwrap();
     check(&format!("{name} miht"), &fib, &addrs, &want);
 }
 
@@ -22,13 +25,13 @@ fn check_miht<A: Address>(name: &str, rib: &Rib<A>, step: usize) {
 fn check_bsl<A: Address>(name: &str, rib: &Rib<A>, step: usize, levels: &[u32]) {
     let addrs = probes(rib, step, 100_000, 5);
     let want = expected(rib, &addrs);
-    let mut cfgs: Vec<BslConfig> = std::iter::once(None)
+    let mut cfgs: Vec<bsl::Config> = std::iter::once(None)
         .chain(levels.iter().map(|&k| Some(k)))
-        .map(|levels| BslConfig { levels, ..BslConfig::default() })
+        .map(|levels| bsl::Config { levels, ..bsl::Config::default() })
         .collect();
     if A::BITS == 32 {
         let levels = levels.first().copied();
-        cfgs.push(BslConfig { levels, first: FirstLevel::Array, ..BslConfig::default() });
+        cfgs.push(bsl::Config { levels, first: FirstLevel::Array, ..bsl::Config::default() });
     }
     for cfg in cfgs {
         let fib = Bsl::compile(rib, &cfg).unwrap();
@@ -52,7 +55,7 @@ fn bsl_tier1_ipv6() {
 fn check_hybrid(name: &str, rib: &Rib<u128>, step: usize) {
     let addrs = probes(rib, step, 100_000, 9);
     let want = expected(rib, &addrs);
-    for cfg in [HybridConfig::default(), HybridConfig { stride: 4, packed: false }] {
+    for cfg in [hybrid::Config::default(), hybrid::Config { stride: 4, packed: false }] {
         let fib = BslHybrid::compile(rib, &cfg).unwrap();
         check(&format!("{name} bsl_hybrid {cfg:?}"), &fib, &addrs, &want);
     }
@@ -64,7 +67,7 @@ fn bsl_hybrid_tier1_ipv6() {
     check_hybrid("tier1-v6", &t.v6, 1);
     // Keys counted from the file independently: /32 keys with routes of 33-64 bits, /64 keys
     // with longer routes (none of 65-96 bits here, so all are markers), /96 keys.
-    let s = BslHybrid::compile(&t.v6, &HybridConfig::default()).unwrap().stats().clone();
+    let s = BslHybrid::compile(&t.v6, &hybrid::Config::default()).unwrap().stats().clone();
     assert_eq!((s.keys, s.markers), ([10_902, 82, 83], [0, 82, 0]));
 }
 
@@ -141,9 +144,9 @@ fn miht_follows_real_updates() {
     let Some(path) = shared_data("updates/linx2014-p52-v4.txt.gz") else { return };
     let updates = read_updates(&path, &mut t);
     let mut rib = t.v4;
-    let mut fib = Miht::compile(&rib, &MihtConfig::default()).unwrap();
+    let mut fib = Miht::compile(&rib, &miht::Config::default()).unwrap();
     let touched = common::replay(&updates, &mut rib, &mut fib);
-    let fresh = Miht::compile(&rib, &MihtConfig::default()).unwrap();
+    let fresh = Miht::compile(&rib, &miht::Config::default()).unwrap();
     let mut addrs = probes(&rib, 2, 200_000, 11);
     for p in &touched {
         let (a, l) = (p.addr(), p.last());

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{load, probes, repo_data, shared_data};
-use fibforge::algo::sail::SailConfig;
+use fibforge::algo::sail;
 use fibforge::multi::MultiLookup;
 use fibforge::multi::generate::{Perturbation, perturbed_tables};
 use fibforge::multi::sail_m::SailM;
@@ -54,7 +54,7 @@ fn internet2_and_stanford_router_fibs() {
             continue;
         };
         let ribs = load_set(&dir);
-        let m = SailM::build(&ribs, &SailConfig::default()).unwrap();
+        let m = SailM::build(&ribs, &sail::Config::default()).unwrap();
         check_set(&m, &ribs, 3);
     }
 }
@@ -66,7 +66,7 @@ fn perturbed_real_table_and_mixed_sizes() {
     ribs.push(Rib::new());
     ribs.push([(Prefix::DEFAULT_ROUTE, NextHop::from_index(3))].into_iter().collect());
     ribs.push(ribs[0].iter().take(100).collect());
-    let m = SailM::build(&ribs, &SailConfig::default()).unwrap();
+    let m = SailM::build(&ribs, &sail::Config::default()).unwrap();
     check_set(&m, &ribs, 40);
 }
 
@@ -87,6 +87,6 @@ fn ipv6_tables_cut_to_64() {
         .take(3)
         .map(|f| load(f).v6.iter().filter(|(p, _)| p.len() <= 64).collect())
         .collect();
-    let m = SailM::build(&ribs, &SailConfig::default()).unwrap();
+    let m = SailM::build(&ribs, &sail::Config::default()).unwrap();
     check_set(&m, &ribs, 20);
 }

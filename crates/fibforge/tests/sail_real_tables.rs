@@ -6,7 +6,8 @@
 mod common;
 
 use common::{Update, read_updates, repo_data, shared_data as shared};
-use fibforge::algo::sail::{SailB, SailConfig, SailL, SailU, max_len};
+use fibforge::algo::sail;
+use fibforge::algo::sail::{SailB, SailL, SailU, max_len};
 use fibforge::{Address, BuildError, Compile, Incremental, Lookup, Prefix, Rib};
 use fibforge_io::{LoadedTable, PrefixOnlyHops, ReadConfig};
 use std::path::Path;
@@ -40,7 +41,7 @@ fn assert_agrees<A: Address>(rib: &Rib<A>, fib: &dyn Lookup<A>, probes: &[A], wh
 
 fn check_v4(rib: &Rib<u32>, name: &str, every: usize) {
     let probes = probes(rib, every, 200_000);
-    let cfg = SailConfig::default();
+    let cfg = sail::Config::default();
     assert_agrees(rib, &SailB::compile(rib, &cfg).unwrap(), &probes, &format!("{name} sail_b"));
     assert_agrees(rib, &SailU::compile(rib, &cfg).unwrap(), &probes, &format!("{name} sail_u"));
     assert_agrees(rib, &SailL::compile(rib, &cfg).unwrap(), &probes, &format!("{name} sail_l"));
@@ -50,13 +51,13 @@ fn check_v4(rib: &Rib<u32>, name: &str, every: usize) {
 /// the first longer prefix named.
 fn check_v6(rib: &Rib<u128>, name: &str) {
     let too_long = rib.iter().find(|(p, _)| p.len() > max_len::<u128>());
-    match (SailL::compile(rib, &SailConfig::default()), too_long) {
+    match (SailL::compile(rib, &sail::Config::default()), too_long) {
         (Ok(fib), None) => assert_agrees(rib, &fib, &probes(rib, 1, 100_000), name),
         (Err(BuildError::Unsupported { reason, .. }), Some((p, _))) => {
             assert!(reason.contains(&format!("{p} ")), "{name}: {reason} should name {p}");
             // The same table without the longer prefixes compiles and agrees.
             let short: Rib<u128> = rib.iter().filter(|(p, _)| p.len() <= 64).collect();
-            let fib = SailL::compile(&short, &SailConfig::default()).unwrap();
+            let fib = SailL::compile(&short, &sail::Config::default()).unwrap();
             assert_agrees(&short, &fib, &probes(&short, 1, 100_000), name);
         }
         (Ok(_), Some((p, _))) => panic!("{name}: {p} is longer than /64 but was accepted"),
@@ -122,7 +123,7 @@ fn shared_v6_tables() {
 fn linx_updates_replayed_onto_ris2015() {
     let Some(updates) = shared("updates/linx2014-p52-v4.txt.gz") else { return };
     let mut t = load(&repo_data("ris2015-as3856.tsv.gz"), PrefixOnlyHops::default());
-    let cfg = SailConfig::default();
+    let cfg = sail::Config::default();
     let mut sail_u = SailU::compile(&t.v4, &cfg).unwrap();
     let mut sail_b = SailB::compile(&t.v4, &cfg).unwrap();
     let mut touched: Vec<Prefix<u32>> = Vec::new();

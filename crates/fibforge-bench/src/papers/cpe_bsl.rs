@@ -4,7 +4,8 @@
 
 use super::util::{f, kib, median_ms, random_rate};
 use super::{Study, StudyInput};
-use fibforge::algo::bsl::{Bsl, BslConfig, FirstLevel};
+use fibforge::algo::bsl;
+use fibforge::algo::bsl::{Bsl, FirstLevel};
 use fibforge::algo::cpe::{ExpansionCosts, min_expansion_levels};
 use fibforge::{Compile, Lookup, Rib};
 
@@ -32,7 +33,7 @@ pub fn table11(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Stud
         log(&format!("cpe-table11: {}", t.info.name));
         let name = &t.info.name;
         let build = |levels, lengths: Option<&[u32]>, first| {
-            let cfg = BslConfig { levels, lengths: lengths.map(<[u32]>::to_vec), first };
+            let cfg = bsl::Config { levels, lengths: lengths.map(<[u32]>::to_vec), first };
             Bsl::compile(&t.v4, &cfg).map_err(|e| format!("{name} bsl {cfg:?}: {e}"))
         };
         let rest: Rib<u32> = t.v4.iter().filter(|(p, _)| p.len() > 0).collect();

@@ -8,7 +8,8 @@
 use super::util::{f, kib};
 use super::{Study, StudyInput};
 use fibforge::multi::generate::{Perturbation, perturbed_tables};
-use fibforge::multi::loop_::{Loop, LoopConfig};
+use fibforge::multi::loop_;
+use fibforge::multi::loop_::Loop;
 use fibforge::multi::sail_m::SailM;
 use fibforge::multi::{MultiLookup, PerTable};
 use fibforge::registry::AlgoSpec;
@@ -106,9 +107,9 @@ pub fn fig9(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>,
 
 fn storage_row(name: &str, ribs: &[Rib<u32>]) -> Result<Vec<String>, String> {
     let prefixes: usize = ribs.iter().map(Rib::len).sum();
-    let cfg = LoopConfig::default();
+    let cfg = loop_::Config::default();
     let l = Loop::build(ribs.to_vec(), &cfg).map_err(|e| e.to_string())?;
-    let z = Loop::build(ribs.to_vec(), &LoopConfig { compress_pmt: true, ..cfg })
+    let z = Loop::build(ribs.to_vec(), &loop_::Config { compress_pmt: true, ..cfg })
         .map_err(|e| e.to_string())?;
     // SAIL_M's level-32 chunks grow with every table's long routes; past a few million
     // prefixes its build takes longer than the suite allows (the row says "-").

@@ -12,7 +12,8 @@ use super::loop_::{perturbed, sets};
 use super::util::{f, median_ms, percentile};
 use super::{Study, StudyInput};
 use crate::replay::load_updates;
-use fibforge::multi::loop_::{Loop, LoopConfig};
+use fibforge::multi::loop_;
+use fibforge::multi::loop_::Loop;
 use fibforge::multi::merged::MergedWriter;
 use fibforge::multi::sail_m::SailMWriter;
 use fibforge::multi::{MultiLookup, VrfId};
@@ -125,7 +126,7 @@ fn loop_row(
     group: u32,
     opt1: bool,
 ) -> Result<Vec<String>, String> {
-    let cfg = LoopConfig { group, optimization1: opt1, ..LoopConfig::default() };
+    let cfg = loop_::Config { group, optimization1: opt1, ..loop_::Config::default() };
     let mut l = Loop::build(ribs.to_vec(), &cfg).map_err(|e| e.to_string())?;
     let mut ptrs = [0u64; 3];
     let mut ns = time_stream(ups, |p, hop| {
@@ -239,7 +240,7 @@ pub fn fig14(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>
 
 /// f(n), g(n), h(n) of LOOP.
 fn loop_cells(ribs: &[Rib<u32>], n: usize) -> Result<[String; 3], String> {
-    let cfg = LoopConfig::default();
+    let cfg = loop_::Config::default();
     let (build, _) = median_ms(3, || Loop::build(ribs[..n].to_vec(), &cfg));
     let (mut g, mut h) = (Vec::new(), Vec::new());
     for _ in 0..3 {

@@ -4,7 +4,8 @@
 use super::util::{f, kib, percentile};
 use super::{Study, StudyInput};
 use crate::replay::load_updates;
-use fibforge::algo::sail::{SailB, SailConfig, SailL, SailU};
+use fibforge::algo::sail;
+use fibforge::algo::sail::{SailB, SailL, SailU};
 use fibforge::registry::{self, AlgoSpec};
 use fibforge::{Compile, Incremental, Lookup, Prefix, Rib};
 use std::time::Instant;
@@ -14,7 +15,7 @@ const COMPARATORS: [&str; 4] = ["lctrie", "lulea", "treebitmap4", "treebitmap6"]
 
 /// Memory split and, with an update stream, update times of SAIL_B and SAIL_U.
 pub fn memory(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study>, String> {
-    let cfg = SailConfig::default();
+    let cfg = sail::Config::default();
     let mut mem = Study::new(
         "sail-memory",
         "SAIL memory: on-chip (bitmaps) and off-chip bytes".into(),
@@ -75,12 +76,12 @@ pub fn memory(input: &StudyInput, log: &mut dyn FnMut(&str)) -> Result<Vec<Study
     Ok(if upd.rows.is_empty() { vec![mem] } else { vec![mem, upd] })
 }
 
-fn replay_row<F: Incremental<u32, Config = SailConfig>>(
+fn replay_row<F: Incremental<u32, Config = sail::Config>>(
     table: &str,
     variant: &str,
     base: &Rib<u32>,
     ups: &[(Prefix<u32>, Option<fibforge::NextHop>)],
-    cfg: &SailConfig,
+    cfg: &sail::Config,
 ) -> Result<Vec<String>, String> {
     let mut rib = base.clone();
     let mut fib = F::compile(&rib, cfg).map_err(|e| e.to_string())?;

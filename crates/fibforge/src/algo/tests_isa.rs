@@ -2,7 +2,8 @@
 //! level this CPU has, forced through the `isa=` option, answers as the RIB does and so as
 //! the detected level does; a level the CPU lacks or an unknown name is a clear error.
 
-use super::bloom::{BloomConfig, BloomFib, BloomKey};
+use super::bloom;
+use super::bloom::{BloomFib, BloomKey};
 use super::testkit::{assert_same, edge_tables, many_hops, probes};
 use crate::addr::Address;
 use crate::cpu::Isa;
@@ -20,7 +21,7 @@ fn spec(text: &str) -> AlgoSpec {
 
 /// Bloomfwd forced to `isa` (`None`: detected), its expansion kept small.
 fn bloomfwd<A: BloomKey>(rib: &Rib<A>, isa: Option<Isa>) -> Option<BloomFib<A>> {
-    let cfg = BloomConfig { isa, max_keys: 1 << 18, ..BloomConfig::default() };
+    let cfg = bloom::Config { isa, max_keys: 1 << 18, ..bloom::Config::default() };
     match BloomFib::compile(rib, &cfg) {
         Err(BuildError::LimitExceeded { .. }) => None,
         built => Some(built.unwrap()),

@@ -1,9 +1,11 @@
 //! From a RIB to an export, and from an export to a structure that answers lookups.
 
 use super::{Algorithm, ExportError, ExportFile, ROUTES_PARAM};
-use crate::algo::bloom::{BloomConfig, BloomFib, BloomKey};
+use crate::algo::bloom;
+use crate::algo::bloom::{BloomFib, BloomKey};
 use crate::algo::poptrie::{self, Key, Poptrie};
-use crate::algo::sail::{SailConfig, SailL};
+use crate::algo::sail;
+use crate::algo::sail::SailL;
 use crate::fib::{Compile, Lookup};
 use crate::registry;
 use crate::rib::Rib;
@@ -26,7 +28,7 @@ pub fn export<A: ExportKey>(spec: &AlgoSpec, rib: &Rib<A>) -> Result<ExportFile,
     let (_, spec) = registry::resolve(spec).map_err(build)?;
     let mut file = match algo {
         Algorithm::SailL => {
-            let cfg = SailConfig::from_spec(&spec).map_err(build)?;
+            let cfg = sail::Config::from_spec(&spec).map_err(build)?;
             SailL::compile(rib, &cfg).map_err(build)?.to_export()?
         }
         Algorithm::Poptrie => {
@@ -34,7 +36,7 @@ pub fn export<A: ExportKey>(spec: &AlgoSpec, rib: &Rib<A>) -> Result<ExportFile,
             Poptrie::compile(rib, &cfg).map_err(build)?.to_export()?
         }
         Algorithm::Bloomfwd => {
-            let cfg = BloomConfig::from_spec(&spec).map_err(build)?;
+            let cfg = bloom::Config::from_spec(&spec).map_err(build)?;
             BloomFib::compile(rib, &cfg).map_err(build)?.to_export()?
         }
     };

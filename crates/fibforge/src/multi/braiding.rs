@@ -57,10 +57,7 @@ pub struct Config {
     pub braid: Braid,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-pub type BraidingConfig = Config;
-
-impl BraidingConfig {
+impl Config {
     /// Parses `braid=optimal|greedy|off` (`on` is `optimal`).
     pub fn from_spec(spec: &AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options(NAME, &["braid"])?;
@@ -70,7 +67,7 @@ impl BraidingConfig {
             Some("off") => Braid::Off,
             Some(v) => return Err(bad(NAME, "braid", v, "expected optimal, greedy or off")),
         };
-        Ok(BraidingConfig { braid })
+        Ok(Config { braid })
     }
 }
 
@@ -87,7 +84,7 @@ pub struct TrieBraiding<A: Address> {
 
 impl<A: Address> TrieBraiding<A> {
     /// Braids `tables` (VRF id = position) into one trie.
-    pub fn build(tables: &[Rib<A>], cfg: &BraidingConfig) -> Result<Self, BuildError> {
+    pub fn build(tables: &[Rib<A>], cfg: &Config) -> Result<Self, BuildError> {
         let mut m = merge(tables, cfg.braid);
         if cfg.braid == Braid::Optimal {
             let plain = merge(tables, Braid::Off);

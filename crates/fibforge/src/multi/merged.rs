@@ -52,14 +52,11 @@ pub struct Config {
     pub leaf_push: bool,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-pub type MergedConfig = Config;
-
-impl MergedConfig {
+impl Config {
     /// Parses `leafpush=on|off`.
     pub fn from_spec(spec: &AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options(NAME, &["leafpush"])?;
-        Ok(MergedConfig { leaf_push: spec.get_bool(NAME, "leafpush", false)? })
+        Ok(Config { leaf_push: spec.get_bool(NAME, "leafpush", false)? })
     }
 }
 
@@ -80,7 +77,7 @@ pub struct MergedTrie<A: Address> {
 
 impl<A: Address> MergedTrie<A> {
     /// Merges `tables` (VRF id = position).
-    pub fn build(tables: &[Rib<A>], cfg: &MergedConfig) -> Result<Self, BuildError> {
+    pub fn build(tables: &[Rib<A>], cfg: &Config) -> Result<Self, BuildError> {
         let m = merge(tables, Braid::Off);
         if m.child.len() as u64 >= LEAF as u64 {
             return Err(limit(NAME, "trie nodes", LEAF as u64, m.child.len() as u64));

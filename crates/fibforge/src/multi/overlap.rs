@@ -53,21 +53,18 @@ pub struct Config {
     pub stride: u32,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-pub type OverlapConfig = Config;
-
-impl Default for OverlapConfig {
+impl Default for Config {
     fn default() -> Self {
-        OverlapConfig { fill: 0.5, root: 16, stride: 0 }
+        Config { fill: 0.5, root: 16, stride: 0 }
     }
 }
 
-impl OverlapConfig {
+impl Config {
     /// Parses `fill=F`, `root=N`, `stride=N`.
     pub fn from_spec(spec: &AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options(NAME, &["fill", "root", "stride"])?;
-        let d = OverlapConfig::default();
-        let cfg = OverlapConfig {
+        let d = Config::default();
+        let cfg = Config {
             fill: spec.get_f64(NAME, "fill", d.fill)?,
             root: spec.get_u32(NAME, "root", d.root)?,
             stride: spec.get_u32(NAME, "stride", d.stride)?,
@@ -107,7 +104,7 @@ pub struct TrieOverlap<A: Address> {
 
 impl<A: Address> TrieOverlap<A> {
     /// Overlaps `tables` (VRF id = position).
-    pub fn build(tables: &[Rib<A>], cfg: &OverlapConfig) -> Result<Self, BuildError> {
+    pub fn build(tables: &[Rib<A>], cfg: &Config) -> Result<Self, BuildError> {
         cfg.check()?;
         let m = merge(tables, Braid::Off);
         let mut pmt = Pmt::new(tables.len(), NAME);
@@ -135,7 +132,7 @@ impl<A: Address> TrieOverlap<A> {
 /// Level compression of the leaf-pushed binary trie.
 struct Leveller<'a> {
     pairs: &'a [[u32; 2]],
-    cfg: &'a OverlapConfig,
+    cfg: &'a Config,
     nodes: Vec<u32>,
     /// The address width.
     bits: u32,

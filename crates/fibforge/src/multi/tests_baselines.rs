@@ -2,9 +2,12 @@
 //! every `(vrf, addr)` answer equals table `vrf`'s own RIB, single and batch, on hand-made
 //! tables, the edge tables, generated sets, IPv6 and random sets; and the options' effects.
 
-use super::braiding::{Braid, BraidingConfig, TrieBraiding};
-use super::merged::{MergedConfig, MergedTrie};
-use super::overlap::{OverlapConfig, TrieOverlap};
+use super::braiding;
+use super::braiding::{Braid, TrieBraiding};
+use super::merged;
+use super::merged::MergedTrie;
+use super::overlap;
+use super::overlap::TrieOverlap;
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
 use crate::algo::testkit::{edge_tables, hop, probes};
@@ -105,7 +108,7 @@ fn stride_limit_is_an_error() {
             )
         })
         .collect();
-    let cfg = OverlapConfig { stride: 16, ..Default::default() };
+    let cfg = overlap::Config { stride: 16, ..Default::default() };
     let e = TrieOverlap::build(&[rib], &cfg).unwrap_err();
     assert!(matches!(e, BuildError::LimitExceeded { algo: "trie_overlap", .. }), "{e}");
 }
@@ -159,9 +162,9 @@ fn braiding_overlaps_mirrored_tables() {
     let t1: Rib<u32> =
         routes.iter().map(|&(a, l)| (Prefix::new_masked(!a, l).unwrap(), hop(2))).collect();
     let ribs = [t0, t1];
-    let braided = TrieBraiding::build(&ribs, &BraidingConfig::default()).unwrap();
-    let plain = TrieBraiding::build(&ribs, &BraidingConfig { braid: Braid::Off }).unwrap();
-    let merged = MergedTrie::build(&ribs, &MergedConfig::default()).unwrap();
+    let braided = TrieBraiding::build(&ribs, &braiding::Config::default()).unwrap();
+    let plain = TrieBraiding::build(&ribs, &braiding::Config { braid: Braid::Off }).unwrap();
+    let merged = MergedTrie::build(&ribs, &merged::Config::default()).unwrap();
     assert_eq!(plain.counts().0, merged.counts().0, "braid=off is the merged shape");
     assert_eq!(braided.counts().0, 18, "one path of 17 nodes below the root, shared");
     assert_eq!(plain.counts().0, 35, "two disjoint paths");
@@ -174,9 +177,9 @@ fn overlap_levels_follow_the_fill_factor() {
     // Every /8: the fill rule makes the root one 256-way node over leaves.
     let full: Rib<u32> = (0..256u32).map(|i| (Prefix::new(i << 24, 8).unwrap(), hop(i))).collect();
     let ribs = [full];
-    let lc = TrieOverlap::build(&ribs, &OverlapConfig { root: 0, ..Default::default() }).unwrap();
+    let lc = TrieOverlap::build(&ribs, &overlap::Config { root: 0, ..Default::default() }).unwrap();
     assert_eq!(lc.counts().0, 257, "root word + 256 leaves");
-    let s2 = OverlapConfig { root: 0, stride: 2, ..Default::default() };
+    let s2 = overlap::Config { root: 0, stride: 2, ..Default::default() };
     assert_eq!(TrieOverlap::build(&ribs, &s2).unwrap().counts().0, 1 + 4 + 16 + 64 + 256);
 }
 

@@ -4,7 +4,8 @@
 //! each table's RIB. The random sets contain tables whose prefixes are another table's with
 //! some bit positions inverted (what braiding can undo) plus random routes.
 
-use super::braiding::{Braid, BraidingConfig, TrieBraiding};
+use super::braiding;
+use super::braiding::{Braid, TrieBraiding};
 use super::trie_build::merge;
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
@@ -16,7 +17,7 @@ use proptest::prelude::*;
 use std::collections::BTreeSet;
 
 fn braided<A: Address>(ribs: &[Rib<A>], braid: Braid) -> TrieBraiding<A> {
-    TrieBraiding::build(ribs, &BraidingConfig { braid }).unwrap()
+    TrieBraiding::build(ribs, &braiding::Config { braid }).unwrap()
 }
 
 /// Every table's answers on its own and the other tables' route boundaries, single and batch.

@@ -2,10 +2,11 @@
 
 use super::MultiLookup;
 use super::VrfId;
-use super::loop_::{Loop, LoopConfig};
+use super::loop_;
+use super::loop_::Loop;
 use super::sail_m::SailMWriter;
 use crate::addr::Address;
-use crate::algo::sail::SailConfig;
+use crate::algo::sail;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
@@ -27,8 +28,8 @@ pub trait MultiWriter<A: Address>: MultiLookup<A> + Sized + 'static {
 }
 
 impl<A: Address> MultiWriter<A> for Loop<A> {
-    type Config = LoopConfig;
-    fn build(tables: Vec<Rib<A>>, cfg: &LoopConfig) -> Result<Self, BuildError> {
+    type Config = loop_::Config;
+    fn build(tables: Vec<Rib<A>>, cfg: &loop_::Config) -> Result<Self, BuildError> {
         Loop::build(tables, cfg)
     }
     fn set(&mut self, vrf: VrfId, p: Prefix<A>, hop: Option<NextHop>) -> Result<(), BuildError> {
@@ -40,8 +41,8 @@ impl<A: Address> MultiWriter<A> for Loop<A> {
 }
 
 impl<A: Address> MultiWriter<A> for SailMWriter<A> {
-    type Config = SailConfig;
-    fn build(tables: Vec<Rib<A>>, cfg: &SailConfig) -> Result<Self, BuildError> {
+    type Config = sail::Config;
+    fn build(tables: Vec<Rib<A>>, cfg: &sail::Config) -> Result<Self, BuildError> {
         SailMWriter::build(tables, cfg)
     }
     fn set(&mut self, vrf: VrfId, p: Prefix<A>, hop: Option<NextHop>) -> Result<(), BuildError> {

@@ -6,10 +6,14 @@ use super::{AlgoSpec, Opt, RegistryFamily, build};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::multi::bitmap_trie::{self, BitmapTrie};
-use crate::multi::braiding::{BraidingConfig, TrieBraiding};
-use crate::multi::loop_::{Loop, LoopConfig};
-use crate::multi::merged::{MergedConfig, MergedTrie};
-use crate::multi::overlap::{OverlapConfig, TrieOverlap};
+use crate::multi::braiding;
+use crate::multi::braiding::TrieBraiding;
+use crate::multi::loop_;
+use crate::multi::loop_::Loop;
+use crate::multi::merged;
+use crate::multi::merged::MergedTrie;
+use crate::multi::overlap;
+use crate::multi::overlap::TrieOverlap;
 use crate::multi::sail_m::SailM;
 use crate::multi::{MultiLookup, PerTable, VrfId};
 use crate::rib::Rib;
@@ -163,7 +167,7 @@ fn loop_<A: Address>(spec: &AlgoSpec, ribs: &[Rib<A>]) -> BuiltMany<A> {
             ));
         }
     };
-    let cfg = LoopConfig::from_spec(&spec)?;
+    let cfg = loop_::Config::from_spec(&spec)?;
     if !incremental {
         return Loop::build(ribs.to_vec(), &cfg).map(boxed);
     }
@@ -184,7 +188,7 @@ fn loop_<A: Address>(spec: &AlgoSpec, ribs: &[Rib<A>]) -> BuiltMany<A> {
 }
 
 fn sail_m<A: Address>(spec: &AlgoSpec, ribs: &[Rib<A>]) -> BuiltMany<A> {
-    let cfg = crate::algo::sail::SailConfig::from_spec(spec)?;
+    let cfg = crate::algo::sail::Config::from_spec(spec)?;
     SailM::build(ribs, &cfg).map(boxed)
 }
 
@@ -195,15 +199,15 @@ fn per_table<A: RegistryFamily>(spec: &AlgoSpec, ribs: &[Rib<A>]) -> BuiltMany<A
 }
 
 fn merged<A: Address>(spec: &AlgoSpec, ribs: &[Rib<A>]) -> BuiltMany<A> {
-    MergedTrie::build(ribs, &MergedConfig::from_spec(spec)?).map(boxed)
+    MergedTrie::build(ribs, &merged::Config::from_spec(spec)?).map(boxed)
 }
 
 fn overlap<A: Address>(spec: &AlgoSpec, ribs: &[Rib<A>]) -> BuiltMany<A> {
-    TrieOverlap::build(ribs, &OverlapConfig::from_spec(spec)?).map(boxed)
+    TrieOverlap::build(ribs, &overlap::Config::from_spec(spec)?).map(boxed)
 }
 
 fn braiding<A: Address>(spec: &AlgoSpec, ribs: &[Rib<A>]) -> BuiltMany<A> {
-    TrieBraiding::build(ribs, &BraidingConfig::from_spec(spec)?).map(boxed)
+    TrieBraiding::build(ribs, &braiding::Config::from_spec(spec)?).map(boxed)
 }
 
 fn bitmap<A: Address>(spec: &AlgoSpec, ribs: &[Rib<A>]) -> BuiltMany<A> {

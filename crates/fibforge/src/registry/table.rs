@@ -378,7 +378,7 @@ pub const ALGORITHMS: &[Descriptor] = &[
         caps: Capabilities::STATIC,
         ipv4: None,
         ipv6: Some(|spec, rib| {
-            let cfg = algo::bsl::hybrid::HybridConfig::from_spec(spec)?;
+            let cfg = algo::bsl::hybrid::Config::from_spec(spec)?;
             compiled::<_, algo::bsl::hybrid::BslHybrid>(rib, &cfg)
         }),
     },
@@ -446,7 +446,7 @@ pub const ALGORITHMS: &[Descriptor] = &[
         alias_of: None,
         caps: Capabilities::STATIC,
         ipv4: Some(|spec, rib| {
-            let cfg = algo::lulea::LuleaConfig::from_spec(spec)?;
+            let cfg = algo::lulea::Config::from_spec(spec)?;
             compiled::<_, algo::lulea::Lulea>(rib, &cfg)
         }),
         ipv6: None,
@@ -463,12 +463,12 @@ fn radix<A: Address>(_: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
 }
 
 fn loop_<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
-    let cfg = multi::loop_::LoopConfig::from_spec(spec)?;
+    let cfg = multi::loop_::Config::from_spec(spec)?;
     compiled::<A, multi::loop_::LoopFib<A>>(rib, &cfg)
 }
 
 fn bloom<A: algo::bloom::BloomKey>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
-    let cfg = algo::bloom::BloomConfig::from_spec(spec)?;
+    let cfg = algo::bloom::Config::from_spec(spec)?;
     compiled::<A, algo::bloom::BloomFib<A>>(rib, &cfg)
 }
 
@@ -483,39 +483,39 @@ fn bplus<A: algo::bplus::Key>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
 }
 
 fn dxr<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
-    let cfg = algo::dxr::DxrConfig::from_spec(spec)?;
+    let cfg = algo::dxr::Config::from_spec(spec)?;
     compiled::<A, algo::dxr::Dxr<A>>(rib, &cfg)
 }
 
-fn sail<F: Compile<u32, Config = algo::sail::SailConfig> + 'static>(
+fn sail<F: Compile<u32, Config = algo::sail::Config> + 'static>(
     spec: &AlgoSpec,
     rib: &Rib<u32>,
 ) -> Built<u32> {
-    compiled::<u32, F>(rib, &algo::sail::SailConfig::from_spec(spec)?)
+    compiled::<u32, F>(rib, &algo::sail::Config::from_spec(spec)?)
 }
 
 fn sail_l<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
-    let cfg = algo::sail::SailConfig::from_spec(spec)?;
+    let cfg = algo::sail::Config::from_spec(spec)?;
     compiled::<A, algo::sail::SailL<A>>(rib, &cfg)
 }
 
 fn sail_m<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
-    let cfg = algo::sail::SailConfig::from_spec(spec)?;
+    let cfg = algo::sail::Config::from_spec(spec)?;
     Ok(Box::new(multi::sail_m::SailMFib::build(rib, &cfg)?) as Box<dyn Lookup<A>>)
 }
 
 fn miht<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
-    let cfg = algo::miht::MihtConfig::from_spec(spec)?;
+    let cfg = algo::miht::Config::from_spec(spec)?;
     compiled::<A, algo::miht::Miht<A>>(rib, &cfg)
 }
 
 fn bsl<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
-    let cfg = algo::bsl::BslConfig::from_spec(spec)?;
+    let cfg = algo::bsl::Config::from_spec(spec)?;
     compiled::<A, algo::bsl::Bsl<A>>(rib, &cfg)
 }
 
 fn cpe<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
-    let cfg = algo::multibit::TrieConfig::from_spec(spec)?;
+    let cfg = algo::multibit::Config::from_spec(spec)?;
     if cfg.leaf_pushed {
         compiled::<A, algo::multibit::LeafPushedTrie<A>>(rib, &cfg)
     } else {
@@ -524,11 +524,11 @@ fn cpe<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
 }
 
 fn lctrie<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
-    let cfg = algo::lctrie::LcTrieConfig::from_spec(spec)?;
+    let cfg = algo::lctrie::Config::from_spec(spec)?;
     compiled::<A, algo::lctrie::LcTrie<A>>(rib, &cfg)
 }
 
 fn bsearch<A: Address>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
-    let cfg = algo::bsearch::BsearchConfig::from_spec(spec)?;
+    let cfg = algo::bsearch::Config::from_spec(spec)?;
     compiled::<A, algo::bsearch::Bsearch<A>>(rib, &cfg)
 }

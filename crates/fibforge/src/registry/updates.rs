@@ -8,7 +8,8 @@ use crate::addr::Address;
 use crate::algo::{bloom, bplus, dir24_8, dxr, miht, multibit, poptrie, radix, sail, treebitmap};
 use crate::fib::{BuildError, Incremental};
 use crate::multi::MultiWriter;
-use crate::multi::loop_::{Loop, LoopConfig, LoopFib};
+use crate::multi::loop_;
+use crate::multi::loop_::{Loop, LoopFib};
 use crate::multi::sail_m::{SailMFib, SailMWriter};
 use crate::qsbr::Concurrent;
 
@@ -45,7 +46,7 @@ pub trait IncrementalFamily: RegistryFamily + poptrie::Key + bplus::Key + bloom:
 
 impl IncrementalFamily for u32 {
     fn only_here<J: IncrementalJob<u32>>(id: Id, spec: &AlgoSpec, job: J) -> Here<J, J::Output> {
-        let sail = || sail::SailConfig::from_spec(spec);
+        let sail = || sail::Config::from_spec(spec);
         Ok(match id {
             Id::Dir24_8 => Ok(job.left_right::<dir24_8::Dir24_8>(&())),
             Id::SailB => sail().map(|cfg| job.left_right::<sail::SailB>(&cfg)),
@@ -94,18 +95,16 @@ fn both<A: IncrementalFamily, J: IncrementalJob<A>>(
         }
         Id::BPlus => job.concurrent::<bplus::BPlus<A>>(&bplus::Config::from_spec(spec)?),
         Id::Radix => job.left_right::<radix::Radix<A>>(&()),
-        Id::Loop => job.many_tables::<Loop<A>, LoopFib<A>>(LoopConfig::from_spec(spec)?),
-        Id::Bloom => job.left_right::<bloom::BloomFib<A>>(&bloom::BloomConfig::from_spec(spec)?),
-        Id::Miht => job.left_right::<miht::Miht<A>>(&miht::MihtConfig::from_spec(spec)?),
+        Id::Loop => job.many_tables::<Loop<A>, LoopFib<A>>(loop_::Config::from_spec(spec)?),
+        Id::Bloom => job.left_right::<bloom::BloomFib<A>>(&bloom::Config::from_spec(spec)?),
+        Id::Miht => job.left_right::<miht::Miht<A>>(&miht::Config::from_spec(spec)?),
         Id::TreeBitmap4 => job.left_right::<treebitmap::TreeBitmap4<A>>(&()),
         Id::TreeBitmap6 => job.left_right::<treebitmap::TreeBitmap6<A>>(&()),
-        Id::Dxr => job.left_right::<dxr::Dxr<A>>(&dxr::DxrConfig::from_spec(spec)?),
-        Id::SailL => job.left_right::<sail::SailL<A>>(&sail::SailConfig::from_spec(spec)?),
-        Id::SailM => {
-            job.many_tables::<SailMWriter<A>, SailMFib<A>>(sail::SailConfig::from_spec(spec)?)
-        }
+        Id::Dxr => job.left_right::<dxr::Dxr<A>>(&dxr::Config::from_spec(spec)?),
+        Id::SailL => job.left_right::<sail::SailL<A>>(&sail::Config::from_spec(spec)?),
+        Id::SailM => job.many_tables::<SailMWriter<A>, SailMFib<A>>(sail::Config::from_spec(spec)?),
         Id::Cpe => {
-            let cfg = multibit::TrieConfig::from_spec(spec)?;
+            let cfg = multibit::Config::from_spec(spec)?;
             if cfg.leaf_pushed {
                 let reason = "the leaf-pushed trie has no updates; replay it with leafpush=off";
                 return Err(BuildError::Unsupported { algo: name, reason: reason.into() });

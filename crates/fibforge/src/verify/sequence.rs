@@ -29,7 +29,8 @@ use super::check::{Probes, Report, compare};
 use crate::addr::Address;
 use crate::algo::{bloom, bplus, dir24_8, dxr, miht, multibit, poptrie, radix, sail, treebitmap};
 use crate::fib::{BuildError, Incremental, Lookup};
-use crate::multi::loop_::{LoopConfig, LoopFib};
+use crate::multi::loop_;
+use crate::multi::loop_::LoopFib;
 use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::rib::Rib;
@@ -161,16 +162,16 @@ fn common<A: SequenceFamily>() -> Vec<(&'static str, Builder<A>)> {
         }),
         ("treebitmap4", |r| make::<A, treebitmap::TreeBitmap4<A>>(r, &())),
         ("treebitmap6", |r| make::<A, treebitmap::TreeBitmap6<A>>(r, &())),
-        ("miht", |r| make::<A, miht::Miht<A>>(r, &miht::MihtConfig::default())),
+        ("miht", |r| make::<A, miht::Miht<A>>(r, &miht::Config::default())),
         ("cpe_var (updatable)", |r| make::<A, multibit::UpdatableTrie<A>>(r, &cpe(true))),
         ("cpe_fixed (updatable)", |r| make::<A, multibit::UpdatableTrie<A>>(r, &cpe(false))),
-        ("bloom_naive", |r| make::<A, bloom::BloomFib<A>>(r, &bloom::BloomConfig::naive())),
-        ("bloom_base", |r| make::<A, bloom::BloomFib<A>>(r, &bloom::BloomConfig::baseline())),
+        ("bloom_naive", |r| make::<A, bloom::BloomFib<A>>(r, &bloom::Config::naive())),
+        ("bloom_base", |r| make::<A, bloom::BloomFib<A>>(r, &bloom::Config::baseline())),
         ("bloomfwd", |r| {
-            let cfg = bloom::BloomConfig { max_keys: BLOOM_MAX_KEYS, ..Default::default() };
+            let cfg = bloom::Config { max_keys: BLOOM_MAX_KEYS, ..Default::default() };
             make::<A, bloom::BloomFib<A>>(r, &cfg)
         }),
-        ("loop", |r| make::<A, LoopFib<A>>(r, &LoopConfig::default())),
+        ("loop", |r| make::<A, LoopFib<A>>(r, &loop_::Config::default())),
         ("bplus", |r| make::<A, bplus::BPlus<A>>(r, &bplus::Config::default())),
         ("bplus isa=portable", |r| {
             make::<A, bplus::BPlus<A>>(
@@ -194,13 +195,13 @@ fn common<A: SequenceFamily>() -> Vec<(&'static str, Builder<A>)> {
         }),
         // Root fan-out is IPv6 only; IPv4 ignores the flag (and must still answer right).
         ("poptrie s=16 fanout", |r| make::<A, poptrie::Poptrie<A>>(r, &pop(16, true))),
-        ("dxr16", |r| make::<A, dxr::Dxr<A>>(r, &dxr::DxrConfig::with_k(16))),
-        ("dxr k=8", |r| make::<A, dxr::Dxr<A>>(r, &dxr::DxrConfig::with_k(8))),
+        ("dxr16", |r| make::<A, dxr::Dxr<A>>(r, &dxr::Config::with_k(16))),
+        ("dxr k=8", |r| make::<A, dxr::Dxr<A>>(r, &dxr::Config::with_k(8))),
     ]
 }
 
-fn cpe(variable: bool) -> multibit::TrieConfig {
-    multibit::TrieConfig { variable, ..Default::default() }
+fn cpe(variable: bool) -> multibit::Config {
+    multibit::Config { variable, ..Default::default() }
 }
 
 fn pop(s: u32, fanout: bool) -> poptrie::Config {
@@ -211,11 +212,11 @@ impl SequenceFamily for u32 {
     fn subjects() -> Vec<(&'static str, Builder<u32>)> {
         let mut v = common::<u32>();
         v.push(("dir24_8", |r| make::<u32, dir24_8::Dir24_8>(r, &())));
-        v.push(("sail_b", |r| make::<u32, sail::SailB>(r, &sail::SailConfig::default())));
-        v.push(("sail_u", |r| make::<u32, sail::SailU>(r, &sail::SailConfig::default())));
+        v.push(("sail_b", |r| make::<u32, sail::SailB>(r, &sail::Config::default())));
+        v.push(("sail_u", |r| make::<u32, sail::SailU>(r, &sail::Config::default())));
         // SAIL_L is IPv4 here: the sequences' IPv6 routes run to /128, past its /64.
-        v.push(("sail_l", |r| make::<u32, sail::SailL<u32>>(r, &sail::SailConfig::default())));
-        v.push(("dxr18", |r| make::<u32, dxr::Dxr<u32>>(r, &dxr::DxrConfig::with_k(18))));
+        v.push(("sail_l", |r| make::<u32, sail::SailL<u32>>(r, &sail::Config::default())));
+        v.push(("dxr18", |r| make::<u32, dxr::Dxr<u32>>(r, &dxr::Config::with_k(18))));
         v
     }
 }

@@ -3,7 +3,7 @@
 use super::dpcpe::{choose_levels, length_counts};
 use super::expand::{expand, expanded_count, group_rib};
 use super::hash::{HashFn, Scheme};
-use super::{BloomConfig, BloomFib, BloomKey, Expansion, Level, Plan, Variant};
+use super::{BloomFib, BloomKey, Config, Expansion, Level, Plan, Variant};
 use crate::addr::{Address, Family};
 use crate::cpu::Isa;
 use crate::fib::{BuildError, Compile};
@@ -16,7 +16,7 @@ pub(super) const IPV4_DIRECT_BITS: u32 = 20;
 /// DPCPE levels when none are given (the paper's best, §6.6).
 pub(super) const DEFAULT_LEVELS: usize = 5;
 
-impl BloomConfig {
+impl Config {
     /// The registry name of the variant.
     #[doc(hidden)]
     pub fn algo_name(&self) -> &'static str {
@@ -118,7 +118,7 @@ type ExpandedLevel<A> = (u32, Vec<(A, NextHop)>);
 fn expand_levels<A: Address>(
     rib: &Rib<A>,
     plan: &Plan,
-    cfg: &BloomConfig,
+    cfg: &Config,
 ) -> Result<Vec<ExpandedLevel<A>>, BuildError> {
     let subs: Vec<(u32, Rib<A>)> = (0..plan.levels.len())
         .map(|i| {
@@ -136,9 +136,9 @@ fn expand_levels<A: Address>(
 }
 
 impl<A: BloomKey> Compile<A> for BloomFib<A> {
-    type Config = BloomConfig;
+    type Config = Config;
 
-    fn compile(rib: &Rib<A>, cfg: &BloomConfig) -> Result<Self, BuildError> {
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
         cfg.check(A::FAMILY)?;
         Self::compile_planned(rib, cfg, Plan::new(rib, cfg.expansion(A::FAMILY)))
     }
@@ -149,7 +149,7 @@ impl<A: BloomKey> BloomFib<A> {
     /// updated structure kept).
     pub(super) fn compile_planned(
         rib: &Rib<A>,
-        cfg: &BloomConfig,
+        cfg: &Config,
         plan: Plan,
     ) -> Result<Self, BuildError> {
         let scheme = cfg.scheme(A::FAMILY);

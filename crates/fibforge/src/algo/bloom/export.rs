@@ -116,14 +116,14 @@ impl<A: BloomKey> BloomFib<A> {
             )?;
             levels.push(level);
         }
-        let fpr = records.first().map_or(BloomConfig::default().fpr, |r| fpr_of(r.k));
+        let fpr = records.first().map_or(Config::default().fpr, |r| fpr_of(r.k));
         let expansion = match (A::BITS, d, n) {
             (32, 0, _) => Expansion::None,
             (32, _, _) => Expansion::Ipv4Groups,
             (_, _, 0) => Expansion::FamilyDefault,
             _ => Expansion::Levels(n),
         };
-        let cfg = BloomConfig { fpr, hash: Some(f), expansion, ..BloomConfig::default() };
+        let cfg = Config { fpr, hash: Some(f), expansion, ..Config::default() };
         // Any structure may expand a new route length into the next longer level: the levels'
         // groups partition the lengths above the direct array, whatever the original plan.
         let plan = Plan {

@@ -13,13 +13,13 @@
 //! - **`bloom_naive`** (§3.1, Algorithms 1–2): one level per prefix length present (no
 //!   expansion), *symmetric* filters (all sized for the most populated length), independent
 //!   hashing (`k` seeded Murmur evaluations for the filter plus one for the table), the default
-//!   route in a separate field. [`BloomConfig::naive`].
+//!   route in a separate field. [`Config::naive`].
 //! - **`bloom_base`** (§3.2): *asymmetric* filters sized per level from its key count and the
 //!   target false-positive rate (eq. 1–3: `m = n·lg(1/f)/ln 2`, `k = ⌈lg(1/f)⌉`), counting
 //!   filters so routes can be deleted, and for IPv4 controlled prefix expansion into a direct
 //!   lookup array for lengths ≤ 20 (2^20 next hops) and two groups G1 = 21–24 → /24 and
 //!   G2 = 25–32 → /32 with prefix capture (`expand.rs`); lookup order G2, G1, array. IPv6 keeps
-//!   one level per present length. Independent hashing. [`BloomConfig::baseline`].
+//!   one level per present length. Independent hashing. [`Config::baseline`].
 //! - **`bloomfwd`** (§4.1–4.3): the baseline with the paper's hash optimisations — a chosen
 //!   base function (H2 = Algorithm 3, MurmurHash3 specialised to 32/64-bit keys, or Knuth's
 //!   multiplicative hash; option `hash=`), double hashing `g_i = a + i·b` from one pair, reuse
@@ -28,7 +28,7 @@
 //!   chosen at run time), and for IPv6 the DPCPE expansion ([`dpcpe`],
 //!   option `levels=n`, default 5 as the paper found best; `levels=0`: one level per length).
 //!   Defaults: `fpr=0.3`, `hash=h2` for IPv4 and `hash=murmur` for IPv6 (the paper's choices,
-//!   §6.2). [`BloomConfig::default`].
+//!   §6.2). [`Config::default`].
 //!
 //! # Engineering choices the paper leaves open
 //!
@@ -79,7 +79,7 @@
 //! # Structural limits
 //!
 //! Filters have at most 2^32 − 1 bits (indices come from 32-bit hashes); the expansion may
-//! create at most [`BloomConfig::max_keys`] keys (default [`MAX_KEYS`] = 2^28) (else `BuildError::LimitExceeded`, e.g. IPv6 with too few
+//! create at most [`Config::max_keys`] keys (default [`MAX_KEYS`] = 2^28) (else `BuildError::LimitExceeded`, e.g. IPv6 with too few
 //! DPCPE levels). Next hops are stored as raw 32-bit ids: no cap. An update whose expansion
 //! would exceed 2^20 keys, a route longer than the longest level, or a new length in a
 //! structure without expansion triggers a full rebuild.
@@ -102,16 +102,16 @@ mod stats;
 pub(crate) mod table;
 mod update;
 
-impl BloomConfig {
+impl Config {
     /// The configuration `spec` names: `bloom_naive`, `bloom_base` or `bloomfwd` with options
     /// `fpr=F`, `hash=h2|murmur|knuth`, `levels=N` (DPCPE levels; 0 = one level per length)
     /// and `cpe=on|off` (IPv4 /20+/24+/32 grouping).
     #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, crate::BuildError> {
         let (name, mut cfg) = match spec.name.as_str() {
-            "bloom_naive" => ("bloom_naive", BloomConfig::naive()),
-            "bloom_base" => ("bloom_base", BloomConfig::baseline()),
-            _ => ("bloomfwd", BloomConfig::default()),
+            "bloom_naive" => ("bloom_naive", Config::naive()),
+            "bloom_base" => ("bloom_base", Config::baseline()),
+            _ => ("bloomfwd", Config::default()),
         };
         spec.check_options(name, &["fpr", "hash", "levels", "cpe", "isa"])?;
         cfg.isa = Isa::from_option(name, spec)?;
@@ -198,13 +198,9 @@ pub struct Config {
     pub isa: Option<Isa>,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-#[doc(hidden)]
-pub type BloomConfig = Config;
-
-impl Default for BloomConfig {
+impl Default for Config {
     fn default() -> Self {
-        BloomConfig {
+        Config {
             variant: Variant::Bloomfwd,
             fpr: 0.3,
             hash: None,
@@ -215,17 +211,17 @@ impl Default for BloomConfig {
     }
 }
 
-impl BloomConfig {
+impl Config {
     /// `bloom_naive`.
     #[doc(hidden)]
     pub fn naive() -> Self {
-        BloomConfig { variant: Variant::Naive, expansion: Expansion::None, ..Default::default() }
+        Config { variant: Variant::Naive, expansion: Expansion::None, ..Default::default() }
     }
 
     /// `bloom_base`.
     #[doc(hidden)]
     pub fn baseline() -> Self {
-        BloomConfig { variant: Variant::Baseline, ..Default::default() }
+        Config { variant: Variant::Baseline, ..Default::default() }
     }
 }
 
@@ -252,7 +248,7 @@ pub struct BloomFib<A: BloomKey> {
     scheme: Scheme,
     /// The batch hashing's instruction set (resolved from `cfg.isa` at build time).
     isa: Isa,
-    cfg: BloomConfig,
+    cfg: Config,
 }
 
 /// Bloomfwd (the default configuration of [`BloomFib`]).
@@ -275,7 +271,7 @@ pub struct LevelInfo {
 impl<A: BloomKey> BloomFib<A> {
     /// The configuration it was built with.
     #[doc(hidden)]
-    pub fn config(&self) -> &BloomConfig {
+    pub fn config(&self) -> &Config {
         &self.cfg
     }
 

@@ -12,17 +12,17 @@ use proptest::prelude::*;
 /// Tests keep expansions small: a larger one fails fast with `LimitExceeded`.
 const TEST_MAX_KEYS: u128 = 1 << 18;
 
-fn small(cfg: BloomConfig) -> BloomConfig {
-    BloomConfig { max_keys: TEST_MAX_KEYS, ..cfg }
+fn small(cfg: Config) -> Config {
+    Config { max_keys: TEST_MAX_KEYS, ..cfg }
 }
 
-fn configs() -> Vec<BloomConfig> {
-    let mut all = vec![BloomConfig::naive(), BloomConfig::baseline(), BloomConfig::default()];
+fn configs() -> Vec<Config> {
+    let mut all = vec![Config::naive(), Config::baseline(), Config::default()];
     for f in [HashFn::H2, HashFn::Murmur, HashFn::Knuth] {
-        all.push(BloomConfig { hash: Some(f), fpr: 0.9, ..Default::default() });
+        all.push(Config { hash: Some(f), fpr: 0.9, ..Default::default() });
     }
-    all.push(BloomConfig { expansion: Expansion::Levels(2), fpr: 0.01, ..Default::default() });
-    all.push(BloomConfig { expansion: Expansion::None, ..Default::default() });
+    all.push(Config { expansion: Expansion::Levels(2), fpr: 0.01, ..Default::default() });
+    all.push(Config { expansion: Expansion::None, ..Default::default() });
     all.into_iter().map(small).collect()
 }
 
@@ -108,14 +108,14 @@ fn more_than_65536_next_hops() {
         rib.insert(pfx((i as u128) << 8, 24), hop(i * 3));
         rib.insert(pfx(((i as u128) << 8) | 0x80, 25), hop(i * 3 + 1));
     }
-    let fib = BloomFib::compile(&rib, &BloomConfig::default()).unwrap();
+    let fib = BloomFib::compile(&rib, &Config::default()).unwrap();
     assert_matches_rib(&fib, &rib, "70k hops");
     assert_eq!(fib.lookup(0x0001_0185), Some(hop(257 * 3 + 1)));
 }
 
 #[test]
 fn ipv4_groups_have_the_paper_shape() {
-    let fib = BloomFib::compile(&every_length::<u32>(), &BloomConfig::baseline()).unwrap();
+    let fib = BloomFib::compile(&every_length::<u32>(), &Config::baseline()).unwrap();
     assert_eq!(fib.direct_bits(), 20);
     let lens: Vec<u32> = fib.levels().iter().map(|l| l.len).collect();
     assert_eq!(lens, [32, 24]);
@@ -124,13 +124,13 @@ fn ipv4_groups_have_the_paper_shape() {
 #[test]
 fn dpcpe_levels_option_sets_the_level_count() {
     let rib = every_length::<u128>();
-    let cfg = small(BloomConfig { expansion: Expansion::Levels(5), ..Default::default() });
+    let cfg = small(Config { expansion: Expansion::Levels(5), ..Default::default() });
     // Five levels over lengths 1..=128 need too many keys: the build must say so, not panic.
     match BloomFib::compile(&rib, &cfg) {
         Ok(fib) => assert_eq!(fib.levels().len(), 5),
         Err(e) => assert!(e.to_string().contains("expanded prefixes"), "{e}"),
     }
-    let cfg = BloomConfig { expansion: Expansion::Levels(200), ..Default::default() };
+    let cfg = Config { expansion: Expansion::Levels(200), ..Default::default() };
     let fib = BloomFib::compile(&rib, &cfg).unwrap();
     assert_eq!(fib.levels().len(), 128);
 }
@@ -139,9 +139,9 @@ fn dpcpe_levels_option_sets_the_level_count() {
 fn bad_options_are_errors() {
     let rib = Rib::<u32>::new();
     for fpr in [0.0, 1.0, -1.0, f64::NAN] {
-        assert!(BloomFib::compile(&rib, &BloomConfig { fpr, ..Default::default() }).is_err());
+        assert!(BloomFib::compile(&rib, &Config { fpr, ..Default::default() }).is_err());
     }
-    let cfg = BloomConfig { expansion: Expansion::Ipv4Groups, ..Default::default() };
+    let cfg = Config { expansion: Expansion::Ipv4Groups, ..Default::default() };
     assert!(BloomFib::<u128>::compile(&Rib::new(), &cfg).is_err());
 }
 
@@ -159,7 +159,7 @@ fn updates_equal_fresh_compile<A: BloomKey>(
     initial: Vec<(u128, u32, u32)>,
     ops: Vec<(bool, (u128, u32, u32))>,
 ) {
-    for cfg in [BloomConfig::naive(), BloomConfig::baseline(), BloomConfig::default()].map(small) {
+    for cfg in [Config::naive(), Config::baseline(), Config::default()].map(small) {
         let mut rib = Rib::<A>::new();
         for &(a, l, h) in &initial {
             rib.insert(pfx(a, l), hop(h));
@@ -253,7 +253,7 @@ proptest! {
 #[test]
 fn parallel_batches_equal_single_lookups() {
     let rib = every_length::<u32>();
-    let fib = BloomFib::compile(&rib, &BloomConfig::default()).unwrap();
+    let fib = BloomFib::compile(&rib, &Config::default()).unwrap();
     let addrs = probe_addrs(&rib, 10_000);
     let mut out = vec![None; addrs.len()];
     lookup_parallel(&fib, &addrs, &mut out);
@@ -270,7 +270,7 @@ fn probe_stats_count_the_level_answers() {
     let in_levels =
         addrs.iter().filter(|&&a| rib.longest_match(a).is_some_and(|(p, _)| p.len() > 20)).count()
             as u64;
-    for cfg in [BloomConfig::baseline(), BloomConfig::default()] {
+    for cfg in [Config::baseline(), Config::default()] {
         let fib = BloomFib::compile(&rib, &cfg).unwrap();
         let stats = fib.probe_stats(&addrs);
         assert_eq!(stats.iter().map(|s| s.table_hits).sum::<u64>(), in_levels, "{cfg:?}");
@@ -291,9 +291,9 @@ fn naive_tables_hold_their_own_keys_only() {
         rib.insert(pfx((i as u128) << 8, 24), hop(1));
     }
     rib.insert(pfx(0x0a00_0000, 8), hop(2));
-    let one = BloomFib::compile(&rib, &BloomConfig::naive()).unwrap();
+    let one = BloomFib::compile(&rib, &Config::naive()).unwrap();
     rib.remove(&pfx(0x0a00_0000, 8));
-    let without = BloomFib::compile(&rib, &BloomConfig::naive()).unwrap();
+    let without = BloomFib::compile(&rib, &Config::naive()).unwrap();
     let extra = one.memory_bytes() - without.memory_bytes();
     let filter = one.levels()[1].m as usize / 8 * 9 + 64; // bits + 8-bit counters
     assert!(extra <= filter + 1024, "the /8 level takes {extra} bytes, its filter {filter}");

@@ -11,8 +11,8 @@ use crate::rib::Rib;
 
 const FUNCTIONS: [HashFn; 3] = [HashFn::H2, HashFn::Murmur, HashFn::Knuth];
 
-fn cfg(f: HashFn, expansion: Expansion) -> BloomConfig {
-    BloomConfig { hash: Some(f), expansion, max_keys: 1 << 18, ..Default::default() }
+fn cfg(f: HashFn, expansion: Expansion) -> Config {
+    Config { hash: Some(f), expansion, max_keys: 1 << 18, ..Default::default() }
 }
 
 /// The structure written to bytes and read back.
@@ -80,14 +80,14 @@ fn ipv6_round_trip_with_both_slot_layouts_answers_as_compiled() {
 #[test]
 fn independent_hashing_has_no_export() {
     let rib = testkit::table(&[(0x0a00_0000u32, 8, 1)]);
-    let fib = BloomFib::compile(&rib, &BloomConfig::baseline()).unwrap();
+    let fib = BloomFib::compile(&rib, &Config::baseline()).unwrap();
     assert!(matches!(fib.to_export(), Err(ExportError::Unsupported(_))));
 }
 
 /// Changes applied to an imported structure answer as a fresh compile of the changed RIB.
 fn updates_after_import<A: BloomKey>(
     mut rib: Rib<A>,
-    config: &BloomConfig,
+    config: &Config,
     changes: &[(u128, u32, Option<u32>)],
 ) {
     let fib = BloomFib::compile(&rib, config).unwrap();

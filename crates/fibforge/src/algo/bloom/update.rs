@@ -9,7 +9,7 @@
 //! them with the next keys' slots and counters prefetched. Route lengths the plan
 //! cannot absorb (longer than every level, a new length in a one-level-per-length structure,
 //! a fan-out above 2^20 keys, or one that could take the structure past
-//! [`BloomConfig::max_keys`](super::BloomConfig::max_keys)) rebuild the whole structure.
+//! [`Config::max_keys`](super::Config::max_keys)) rebuild the whole structure.
 
 use super::build::build_direct;
 use super::expand::key_value;

@@ -59,13 +59,9 @@ pub struct Config {
     pub lanes: usize,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-#[doc(hidden)]
-pub type BsearchConfig = Config;
-
-impl Default for BsearchConfig {
+impl Default for Config {
     fn default() -> Self {
-        BsearchConfig { lanes: 16 }
+        Config { lanes: 16 }
     }
 }
 
@@ -73,13 +69,13 @@ impl Default for BsearchConfig {
 #[doc(hidden)]
 pub const MAX_LANES: usize = 64;
 
-impl BsearchConfig {
+impl Config {
     /// The configuration `spec` names: option `lanes=N` (1 to 64).
     #[doc(hidden)]
     pub fn from_spec(spec: &AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("bsearch", &["lanes"])?;
         let lanes = spec.get_u32("bsearch", "lanes", Self::default().lanes as u32)? as usize;
-        let cfg = BsearchConfig { lanes };
+        let cfg = Config { lanes };
         cfg.check()?;
         Ok(cfg)
     }
@@ -110,9 +106,9 @@ fn raw(hop: Option<NextHop>) -> u32 {
 }
 
 impl<A: Address> Compile<A> for Bsearch<A> {
-    type Config = BsearchConfig;
+    type Config = Config;
 
-    fn compile(rib: &Rib<A>, cfg: &BsearchConfig) -> Result<Self, BuildError> {
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
         cfg.check()?;
         let mut keys: Vec<A> = Vec::with_capacity(rib.len() * 2 + 1);
         keys.push(A::ZERO);

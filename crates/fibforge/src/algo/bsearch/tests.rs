@@ -6,7 +6,7 @@ use crate::algo::testkit::{self, assert_same, boundaries, edge_tables, probes};
 use proptest::prelude::*;
 
 fn compile<A: Address>(rib: &Rib<A>, lanes: usize) -> Bsearch<A> {
-    Bsearch::compile(rib, &BsearchConfig { lanes }).unwrap()
+    Bsearch::compile(rib, &Config { lanes }).unwrap()
 }
 
 /// Every edge-case table, probed at route boundaries and every /12 boundary, with single
@@ -48,14 +48,14 @@ fn an_endpoint_and_the_addresses_after_it_have_their_own_answers() {
 #[test]
 fn options_parse_and_bad_ones_are_named() {
     let spec: AlgoSpec = "bsearch:lanes=4".parse().unwrap();
-    assert_eq!(BsearchConfig::from_spec(&spec).unwrap().lanes, 4);
-    assert_eq!(BsearchConfig::from_spec(&AlgoSpec::named("bsearch")).unwrap(), Default::default());
+    assert_eq!(Config::from_spec(&spec).unwrap().lanes, 4);
+    assert_eq!(Config::from_spec(&AlgoSpec::named("bsearch")).unwrap(), Default::default());
     for bad in ["bsearch:lanes=0", "bsearch:lanes=65", "bsearch:lanes=x", "bsearch:width=3"] {
-        let e = BsearchConfig::from_spec(&bad.parse().unwrap()).unwrap_err().to_string();
+        let e = Config::from_spec(&bad.parse().unwrap()).unwrap_err().to_string();
         assert!(e.contains("bsearch"), "{bad}: {e}");
     }
     let rib: Rib<u32> = Rib::new();
-    assert!(Bsearch::compile(&rib, &BsearchConfig { lanes: 0 }).is_err());
+    assert!(Bsearch::compile(&rib, &Config { lanes: 0 }).is_err());
 }
 
 proptest! {

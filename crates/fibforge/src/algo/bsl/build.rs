@@ -3,7 +3,7 @@
 //! then one hash table per length (an array for the first with `first=array`).
 
 use super::level::Level;
-use super::{Bsl, BslConfig, FirstLevel, MARKER, MAX_ARRAY_BITS, MAX_ENTRIES};
+use super::{Bsl, Config, FirstLevel, MARKER, MAX_ARRAY_BITS, MAX_ENTRIES};
 use crate::addr::Address;
 use crate::algo::cpe::{
     ExpansionCosts, Levels, expand_each, expansion_count, min_expansion_levels,
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 /// Prefixes of one searched length: address → value.
 type Entries<A> = HashMap<A, u32>;
 
-pub(super) fn build<A: Address>(rib: &Rib<A>, cfg: &BslConfig) -> Result<Bsl<A>, BuildError> {
+pub(super) fn build<A: Address>(rib: &Rib<A>, cfg: &Config) -> Result<Bsl<A>, BuildError> {
     if let Some((_, h)) = rib.iter().find(|(_, h)| h.raw() & MARKER != 0) {
         let found = h.raw() as u64;
         let (what, limit) = ("raw next hop", (MARKER - 1) as u64);

@@ -49,7 +49,7 @@ mod build;
 mod hash;
 pub mod hybrid;
 mod level;
-impl BslConfig {
+impl Config {
     /// The configuration `spec` names: `levels=K` (expand to K lengths; 0 or absent: every
     /// route length), `lengths=L1/L2/…` (expand to these lengths), `first=hash|array`.
     #[doc(hidden)]
@@ -66,7 +66,7 @@ impl BslConfig {
             Some("array") => FirstLevel::Array,
             Some(v) => return Err(bad_option("first", v, "expected hash or array")),
         };
-        Ok(BslConfig { levels: (levels > 0).then_some(levels), lengths, first })
+        Ok(Config { levels: (levels > 0).then_some(levels), lengths, first })
     }
 }
 
@@ -112,10 +112,6 @@ pub struct Config {
     /// How the table of the shortest searched length is stored.
     pub first: FirstLevel,
 }
-
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-#[doc(hidden)]
-pub type BslConfig = Config;
 
 /// How the table of the shortest searched length is stored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -258,9 +254,9 @@ impl<A: Address> Bsl<A> {
 }
 
 impl<A: Address> Compile<A> for Bsl<A> {
-    type Config = BslConfig;
+    type Config = Config;
 
-    fn compile(rib: &Rib<A>, cfg: &BslConfig) -> Result<Self, BuildError> {
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
         build::build(rib, cfg)
     }
 }

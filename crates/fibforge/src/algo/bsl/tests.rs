@@ -8,13 +8,13 @@ use crate::prefix::Prefix;
 use proptest::prelude::*;
 use std::collections::HashMap;
 
-fn configs() -> Vec<BslConfig> {
-    let expand = |levels, lengths: Option<&[u32]>, first| BslConfig {
+fn configs() -> Vec<Config> {
+    let expand = |levels, lengths: Option<&[u32]>, first| Config {
         levels,
         lengths: lengths.map(<[u32]>::to_vec),
         first,
     };
-    let mut v: Vec<BslConfig> = [None, Some(1), Some(2), Some(3), Some(5)]
+    let mut v: Vec<Config> = [None, Some(1), Some(2), Some(3), Some(5)]
         .into_iter()
         .map(|levels| expand(levels, None, FirstLevel::Hash))
         .collect();
@@ -29,7 +29,7 @@ fn configs() -> Vec<BslConfig> {
 }
 
 /// Expanded prefixes `cfg` would produce (`None`: no expansion).
-fn expanded_count<A: Address>(rest: &Rib<A>, cfg: &BslConfig) -> Option<u64> {
+fn expanded_count<A: Address>(rest: &Rib<A>, cfg: &Config) -> Option<u64> {
     let costs = crate::algo::cpe::ExpansionCosts::of(rest);
     if let Some(k) = cfg.levels {
         return crate::algo::cpe::min_expansion_levels(&costs, k).map(|(n, _)| n);
@@ -49,7 +49,7 @@ fn check_all<A: Address>(name: &str, rib: &Rib<A>, seed: u64) {
         }
         // Expansions beyond the entry cap, and a full array for a first length above
         // MAX_ARRAY_BITS, must be clear errors; everything else answers as the RIB.
-        let hashed = BslConfig { first: FirstLevel::Hash, ..cfg.clone() };
+        let hashed = Config { first: FirstLevel::Hash, ..cfg.clone() };
         let first_len =
             Bsl::compile(rib, &hashed).ok().and_then(|f| f.stats().lengths.first().copied());
         match Bsl::compile(rib, &cfg) {
@@ -77,7 +77,7 @@ fn edge_case_tables_ipv4() {
 #[test]
 fn edge_case_tables_ipv6() {
     for (name, rib) in edge_tables::<u128>() {
-        let fib = Bsl::compile(&rib, &BslConfig::default()).unwrap();
+        let fib = Bsl::compile(&rib, &Config::default()).unwrap();
         assert_same(name, &fib, &rib, &probes(&rib, 1000, 9));
     }
 }
@@ -93,10 +93,10 @@ fn expansion_bounds_the_probes() {
         (0x0A01_0203, 32, 6),
         (0x0B00_0000, 9, 7),
     ]);
-    let plain = Bsl::compile(&rib, &BslConfig::default()).unwrap();
+    let plain = Bsl::compile(&rib, &Config::default()).unwrap();
     assert_eq!(plain.stats().lengths, vec![8, 9, 16, 23, 24, 32]);
     assert_eq!(plain.max_probes(), 3);
-    let two = Bsl::compile(&rib, &BslConfig { levels: Some(2), ..BslConfig::default() }).unwrap();
+    let two = Bsl::compile(&rib, &Config { levels: Some(2), ..Config::default() }).unwrap();
     assert_eq!(two.stats().lengths.len(), 2);
     assert_eq!(two.max_probes(), 2);
     assert_same("two levels", &two, &rib, &probes(&rib, 500, 3));
@@ -105,13 +105,13 @@ fn expansion_bounds_the_probes() {
 #[test]
 fn bad_options_and_limits() {
     let rib = testkit::table::<u32>(&[(0x0A00_0000, 8, 2)]);
-    let levels = |k| BslConfig { levels: Some(k), ..BslConfig::default() };
+    let levels = |k| Config { levels: Some(k), ..Config::default() };
     assert!(Bsl::compile(&rib, &levels(0)).is_err());
     assert!(Bsl::compile(&rib, &levels(33)).is_err());
     let big = NextHop::from_raw(MARKER).unwrap();
     let rib: Rib<u32> = [(Prefix::new(0x0A00_0000, 8).unwrap(), big)].into_iter().collect();
     assert!(matches!(
-        Bsl::compile(&rib, &BslConfig::default()),
+        Bsl::compile(&rib, &Config::default()),
         Err(BuildError::LimitExceeded { .. })
     ));
     // /0 expanded to /32 would be 2^32 prefixes; the default route is never expanded, but a
@@ -131,8 +131,8 @@ fn first_array_changes_only_the_first_table() {
         (0x0B00_0000, 9, 7),
     ]);
     let lengths = Some(vec![16, 24, 32]);
-    let hashed = BslConfig { lengths: lengths.clone(), ..BslConfig::default() };
-    let array = BslConfig { lengths, first: FirstLevel::Array, ..BslConfig::default() };
+    let hashed = Config { lengths: lengths.clone(), ..Config::default() };
+    let array = Config { lengths, first: FirstLevel::Array, ..Config::default() };
     let (h, a) = (Bsl::compile(&rib, &hashed).unwrap(), Bsl::compile(&rib, &array).unwrap());
     let (hs, as_) = (h.stats(), a.stats());
     assert_eq!((hs.lengths.clone(), hs.entries.clone()), (vec![16, 24, 32], as_.entries.clone()));
@@ -149,7 +149,7 @@ fn first_array_changes_only_the_first_table() {
 #[test]
 fn first_array_and_lengths_refuse_bad_input() {
     let rib = testkit::table::<u32>(&[(0x0A01_0200, 24, 2), (0x0A01_0203, 32, 3)]);
-    let cfg = |levels, lengths: &[u32]| BslConfig {
+    let cfg = |levels, lengths: &[u32]| Config {
         levels,
         lengths: (!lengths.is_empty()).then(|| lengths.to_vec()),
         first: FirstLevel::Array,
@@ -166,7 +166,7 @@ fn first_array_and_lengths_refuse_bad_input() {
         let err = Bsl::compile(&rib, &cfg(None, bad)).unwrap_err().to_string();
         assert!(!err.is_empty(), "{bad:?}");
     }
-    let spec = |s: &str| BslConfig::from_spec(&s.parse().unwrap());
+    let spec = |s: &str| Config::from_spec(&s.parse().unwrap());
     assert_eq!(spec("bsl:lengths=16/24/32,first=array").unwrap(), cfg(None, &[16, 24, 32]));
     assert_eq!(spec("bsl:levels=3,first=array").unwrap(), cfg(Some(3), &[]));
     assert!(spec("bsl:first=trie").is_err());
@@ -207,7 +207,7 @@ proptest! {
     #[test]
     fn random_ipv6_tables_match_the_rib(routes in testkit::arb_routes::<u128>(150, 100_000), seed in any::<u64>()) {
         let rib: Rib<u128> = routes.into_iter().collect();
-        let fib = Bsl::compile(&rib, &BslConfig::default()).unwrap();
+        let fib = Bsl::compile(&rib, &Config::default()).unwrap();
         assert_same("random v6", &fib, &rib, &probes(&rib, 500, seed));
     }
 }

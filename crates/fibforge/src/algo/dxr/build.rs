@@ -1,7 +1,7 @@
 //! Compilation: cut the RIB's range partition at chunk boundaries, store each chunk as a leaf
 //! or a descriptor of its ranges, then choose the descriptor field widths.
 
-use super::{DESCRIPTOR, Dxr, DxrConfig, FIELD_BITS, FIELDS, MIN_SIZE_BITS, SHORT};
+use super::{Config, DESCRIPTOR, Dxr, FIELD_BITS, FIELDS, MIN_SIZE_BITS, SHORT};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
@@ -130,7 +130,7 @@ pub(super) fn too_many(found: usize) -> BuildError {
 /// fields of at least `min_base_bits` bits (room for updates to append ranges).
 pub(super) fn build<A: Address>(
     rib: &Rib<A>,
-    cfg: &DxrConfig,
+    cfg: &Config,
     min_base_bits: u32,
 ) -> Result<Dxr<A>, BuildError> {
     let ranges = rib.ranges();

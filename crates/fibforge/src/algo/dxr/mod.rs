@@ -64,14 +64,14 @@
 mod build;
 mod lookup;
 mod update;
-impl DxrConfig {
+impl Config {
     /// The configuration `spec` names: `dxr16` or `dxr18`, options `short=on|off` (the short
     /// range format, IPv4 only) and `k=N` (direct-table bits, overriding the name's).
     #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         let (name, k) = if spec.name == "dxr18" { ("dxr18", 18) } else { ("dxr16", 16) };
         spec.check_options(name, &["short", "k"])?;
-        Ok(DxrConfig { k: spec.get_u32(name, "k", k)?, short: spec.get_bool(name, "short", true)? })
+        Ok(Config { k: spec.get_u32(name, "k", k)?, short: spec.get_bool(name, "short", true)? })
     }
 }
 
@@ -105,21 +105,17 @@ pub struct Config {
     pub short: bool,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-#[doc(hidden)]
-pub type DxrConfig = Config;
-
-impl Default for DxrConfig {
+impl Default for Config {
     fn default() -> Self {
-        DxrConfig { k: 16, short: true }
+        Config { k: 16, short: true }
     }
 }
 
-impl DxrConfig {
+impl Config {
     /// D16R or D18R with the paper's short format.
     #[doc(hidden)]
     pub fn with_k(k: u32) -> Self {
-        DxrConfig { k, short: true }
+        Config { k, short: true }
     }
 }
 
@@ -215,9 +211,9 @@ impl<A: Address> Lookup<A> for Dxr<A> {
 }
 
 impl<A: Address> Compile<A> for Dxr<A> {
-    type Config = DxrConfig;
+    type Config = Config;
 
-    fn compile(rib: &Rib<A>, cfg: &DxrConfig) -> Result<Self, BuildError> {
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
         if !(8..=24).contains(&cfg.k) {
             return Err(BuildError::BadOption {
                 algo: "dxr",

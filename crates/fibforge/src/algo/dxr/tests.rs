@@ -9,7 +9,7 @@ use crate::prefix::Prefix;
 use proptest::prelude::*;
 
 fn compile<A: Address>(rib: &Rib<A>, k: u32, short: bool) -> Dxr<A> {
-    Dxr::compile(rib, &DxrConfig { k, short }).unwrap()
+    Dxr::compile(rib, &Config { k, short }).unwrap()
 }
 
 /// Every edge-case table with D16R, D18R and D16R without the short format, probed at route
@@ -90,7 +90,7 @@ fn bad_k_is_an_error() {
     let rib: Rib<u32> = Rib::new();
     for k in [0, 7, 25, 32] {
         assert!(matches!(
-            Dxr::compile(&rib, &DxrConfig { k, short: true }),
+            Dxr::compile(&rib, &Config { k, short: true }),
             Err(BuildError::BadOption { .. })
         ));
     }

@@ -39,7 +39,7 @@ fn assert_same_chunks<A: Address>(fib: &Dxr<A>, fresh: &Dxr<A>, when: &str) {
 /// Drives `spec` on `rib` with `fib`, comparing with a fresh compile and the RIB after each
 /// batch; the update paths taken.
 fn check<A: Address>(mut rib: Rib<A>, mut fib: Dxr<A>, spec: &Batches<'_>) -> Vec<&'static str> {
-    let cfg = DxrConfig { k: fib.k, short: fib.use_short };
+    let cfg = Config { k: fib.k, short: fib.use_short };
     let mut paths = Vec::new();
     drive(&mut rib, &mut fib, spec, |rib, fib, touched, when| {
         let fresh = Dxr::compile(rib, &cfg).unwrap();
@@ -69,7 +69,7 @@ proptest! {
     ) {
         let lens = lengths::<u32>();
         let rib = Rib::<u32>::new();
-        check(rib.clone(), Dxr::compile(&rib, &DxrConfig { k, short }).unwrap(), &batches(&lens, top, seed));
+        check(rib.clone(), Dxr::compile(&rib, &Config { k, short }).unwrap(), &batches(&lens, top, seed));
     }
 
     #[test]
@@ -78,7 +78,7 @@ proptest! {
     ) {
         let lens = lengths::<u128>();
         let rib = Rib::<u128>::new();
-        check(rib.clone(), Dxr::compile(&rib, &DxrConfig::with_k(k)).unwrap(), &batches(&lens, top, seed));
+        check(rib.clone(), Dxr::compile(&rib, &Config::with_k(k)).unwrap(), &batches(&lens, top, seed));
     }
 
     /// With 28-bit bases the size field holds 0..=2: chunks of 3 or more ranges go through
@@ -87,7 +87,7 @@ proptest! {
     fn wide_chunks_follow_updates(seed in any::<u64>()) {
         let lens = lengths::<u32>();
         let rib = table::<u32>(&[(0, 0, 1)]);
-        let fib = build::build(&rib, &DxrConfig::default(), 28).unwrap();
+        let fib = build::build(&rib, &Config::default(), 28).unwrap();
         assert_eq!(fib.size_max, 3);
         check(rib, fib, &batches(&lens, 2, seed));
     }
@@ -99,20 +99,20 @@ fn real_table_samples() {
     let v4: Rib<u32> = shipped_sample("ris2015-as3856.tsv.gz", 40, 32);
     let spec =
         Batches { batches: 3, per_batch: 40, lengths: &lens, top_bits: 8, hops: 40, seed: 8 };
-    let paths = check(v4.clone(), Dxr::compile(&v4, &DxrConfig::with_k(16)).unwrap(), &spec);
+    let paths = check(v4.clone(), Dxr::compile(&v4, &Config::with_k(16)).unwrap(), &spec);
     assert!(paths.contains(&"in place"), "{paths:?}");
     let lens = lengths::<u128>();
     let v6: Rib<u128> = shipped_sample("tier1-2024-v6.txt.gz", 4, 128);
     let spec =
         Batches { batches: 3, per_batch: 40, lengths: &lens, top_bits: 8, hops: 40, seed: 9 };
-    check(v6.clone(), Dxr::compile(&v6, &DxrConfig::with_k(16)).unwrap(), &spec);
+    check(v6.clone(), Dxr::compile(&v6, &Config::with_k(16)).unwrap(), &spec);
 }
 
 #[test]
 fn update_paths() {
     let p = |s: &str| s.parse::<Prefix<u32>>().unwrap();
     let mut rib = table::<u32>(&[(0x0A00_0000, 8, 1), (0x0A01_0200, 24, 2)]);
-    let mut fib = Dxr::compile(&rib, &DxrConfig::default()).unwrap();
+    let mut fib = Dxr::compile(&rib, &Config::default()).unwrap();
     assert_eq!(fib.last_update_path(), Some("compile"));
     // A /24 re-cuts one chunk in place: the range arrays do not grow for a hop change.
     let before = fib.stats();
@@ -135,7 +135,7 @@ fn update_paths() {
 fn appends_past_the_base_field_rebuild_wider() {
     // One multi-range chunk: base 0 fits one bit; growing chunks append past it.
     let mut rib = table::<u32>(&[(0x0A01_0200, 24, 2)]);
-    let mut fib = Dxr::compile(&rib, &DxrConfig::default()).unwrap();
+    let mut fib = Dxr::compile(&rib, &Config::default()).unwrap();
     let bits = fib.stats().base_bits;
     let mut rebuilt = false;
     for i in 0..64u32 {
@@ -146,14 +146,14 @@ fn appends_past_the_base_field_rebuild_wider() {
     }
     assert!(rebuilt, "appends never overflowed the base field");
     assert!(fib.stats().base_bits > bits);
-    assert_same_chunks(&fib, &Dxr::compile(&rib, &DxrConfig::default()).unwrap(), "after appends");
+    assert_same_chunks(&fib, &Dxr::compile(&rib, &Config::default()).unwrap(), "after appends");
 }
 
 #[test]
 fn dead_entries_are_compacted() {
     // One chunk grows a range at a time: each growth appends it anew, leaving the old dead.
     let mut rib = Rib::<u32>::new();
-    let mut fib = Dxr::compile(&rib, &DxrConfig::default()).unwrap();
+    let mut fib = Dxr::compile(&rib, &Config::default()).unwrap();
     let mut compacted = false;
     for i in 0..200u32 {
         let q = Prefix::new_masked(0x0A0A_0000 + (i << 8), 24).unwrap();
@@ -165,5 +165,5 @@ fn dead_entries_are_compacted() {
     }
     // 200 growths of one chunk leave about 200^2 / 2 dead entries: past the threshold.
     assert!(compacted, "dead entries never compacted");
-    assert_same_chunks(&fib, &Dxr::compile(&rib, &DxrConfig::default()).unwrap(), "compacted");
+    assert_same_chunks(&fib, &Dxr::compile(&rib, &Config::default()).unwrap(), "compacted");
 }

@@ -22,7 +22,7 @@
 //!   /8 with `k = 16` would touch 256 of 65,536 chunks: that one is in place).
 
 use super::build::{self, raw};
-use super::{DESCRIPTOR, Dxr, DxrConfig, FIELDS, SHORT};
+use super::{Config, DESCRIPTOR, Dxr, FIELDS, SHORT};
 use crate::addr::Address;
 use crate::fib::{BuildError, Incremental};
 use crate::prefix::Prefix;
@@ -138,7 +138,7 @@ impl<A: Address> Dxr<A> {
 
     /// Rebuilds from the RIB with `base` fields of at least `min_base_bits` bits.
     fn rebuild(&mut self, rib: &Rib<A>, min_base_bits: u32) -> Result<(), BuildError> {
-        let cfg = DxrConfig { k: self.k, short: self.use_short };
+        let cfg = Config { k: self.k, short: self.use_short };
         *self = build::build(rib, &cfg, min_base_bits)?;
         self.last_path = "rebuild";
         Ok(())

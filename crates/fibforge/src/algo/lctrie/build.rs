@@ -2,14 +2,14 @@
 //! level- and path-compressed trie over the base vector top-down, children blocks allocated
 //! in the order the paper's `buildrec` allocates them.
 
-use super::{Entry, LcTrie, LcTrieConfig, MAX_BRANCH, NONE, Node};
+use super::{Config, Entry, LcTrie, MAX_BRANCH, NONE, Node};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::prefix::Prefix;
 use crate::rib::Rib;
 
 /// Compiles `rib` into an LC-trie.
-pub(super) fn build<A: Address>(rib: &Rib<A>, cfg: &LcTrieConfig) -> Result<LcTrie<A>, BuildError> {
+pub(super) fn build<A: Address>(rib: &Rib<A>, cfg: &Config) -> Result<LcTrie<A>, BuildError> {
     let (base, prefixes) = split(rib)?;
     let mut b = Builder { cfg, base: &base, trie: vec![Node::default()], empty: 0, depth: 1 };
     if base.is_empty() {
@@ -60,7 +60,7 @@ fn index(i: usize, what: &'static str) -> Result<u32, BuildError> {
 }
 
 struct Builder<'a, A: Address> {
-    cfg: &'a LcTrieConfig,
+    cfg: &'a Config,
     base: &'a [Entry<A>],
     trie: Vec<Node>,
     empty: usize,

@@ -82,24 +82,20 @@ pub struct Config {
     pub root: u32,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-#[doc(hidden)]
-pub type LcTrieConfig = Config;
-
-impl Default for LcTrieConfig {
+impl Default for Config {
     /// The journal paper's experimental setting: fill factor 0.5, root branch 16.
     fn default() -> Self {
-        LcTrieConfig { fill: 0.5, root: 16 }
+        Config { fill: 0.5, root: 16 }
     }
 }
 
-impl LcTrieConfig {
+impl Config {
     /// Parses `lctrie:fill=F,root=B`.
     #[doc(hidden)]
     pub fn from_spec(spec: &AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("lctrie", &["fill", "root"])?;
-        let d = LcTrieConfig::default();
-        let cfg = LcTrieConfig {
+        let d = Config::default();
+        let cfg = Config {
             fill: spec.get_f64("lctrie", "fill", d.fill)?,
             root: spec.get_u32("lctrie", "root", d.root)?,
         };
@@ -161,7 +157,7 @@ pub struct LcTrie<A: Address> {
     trie: Vec<Node>,
     base: Vec<Entry<A>>,
     prefixes: Vec<Entry<A>>,
-    cfg: LcTrieConfig,
+    cfg: Config,
     /// Leaves whose slot holds no base string (counted at build time, for reports).
     empty_leaves: usize,
     /// The deepest leaf, the root being depth 1 (counted at build time).
@@ -244,9 +240,9 @@ impl<A: Address> Lookup<A> for LcTrie<A> {
 }
 
 impl<A: Address> Compile<A> for LcTrie<A> {
-    type Config = LcTrieConfig;
+    type Config = Config;
 
-    fn compile(rib: &Rib<A>, cfg: &LcTrieConfig) -> Result<Self, BuildError> {
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
         cfg.validate()?;
         build::build(rib, cfg)
     }

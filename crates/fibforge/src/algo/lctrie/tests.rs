@@ -6,7 +6,7 @@ use crate::algo::testkit::{self, assert_same, boundaries, edge_tables, probes};
 use proptest::prelude::*;
 
 fn compile<A: Address>(rib: &Rib<A>, fill: f64, root: u32) -> LcTrie<A> {
-    LcTrie::compile(rib, &LcTrieConfig { fill, root }).unwrap()
+    LcTrie::compile(rib, &Config { fill, root }).unwrap()
 }
 
 /// The settings the tests sweep: the original (fill 1, computed root), the journal's
@@ -92,19 +92,16 @@ fn a_fixed_root_branch_indexes_the_first_bits() {
 #[test]
 fn options_parse_and_reject_bad_values() {
     let spec: AlgoSpec = "lctrie:fill=0.25,root=12".parse().unwrap();
-    assert_eq!(LcTrieConfig::from_spec(&spec).unwrap(), LcTrieConfig { fill: 0.25, root: 12 });
-    assert_eq!(
-        LcTrieConfig::from_spec(&AlgoSpec::named("lctrie")).unwrap(),
-        LcTrieConfig::default()
-    );
+    assert_eq!(Config::from_spec(&spec).unwrap(), Config { fill: 0.25, root: 12 });
+    assert_eq!(Config::from_spec(&AlgoSpec::named("lctrie")).unwrap(), Config::default());
     for bad in
         ["lctrie:fill=0", "lctrie:fill=1.5", "lctrie:fill=x", "lctrie:root=21", "lctrie:stride=4"]
     {
-        let e = LcTrieConfig::from_spec(&bad.parse().unwrap()).unwrap_err();
+        let e = Config::from_spec(&bad.parse().unwrap()).unwrap_err();
         assert!(matches!(e, BuildError::BadOption { algo: "lctrie", .. }), "{bad}: {e}");
     }
     let rib: Rib<u32> = Rib::new();
-    assert!(LcTrie::compile(&rib, &LcTrieConfig { fill: 2.0, root: 0 }).is_err());
+    assert!(LcTrie::compile(&rib, &Config { fill: 2.0, root: 0 }).is_err());
 }
 
 proptest! {

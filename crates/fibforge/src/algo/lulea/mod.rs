@@ -78,11 +78,7 @@ const SIX_BITS: u32 = 6;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Config;
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-#[doc(hidden)]
-pub type LuleaConfig = Config;
-
-impl LuleaConfig {
+impl Config {
     /// Parses `lulea` (which takes no options).
     #[doc(hidden)]
     pub fn from_spec(spec: &AlgoSpec) -> Result<Self, BuildError> {
@@ -252,9 +248,9 @@ impl Lookup<u32> for Lulea {
 }
 
 impl Compile<u32> for Lulea {
-    type Config = LuleaConfig;
+    type Config = Config;
 
-    fn compile(rib: &Rib<u32>, _cfg: &LuleaConfig) -> Result<Self, BuildError> {
+    fn compile(rib: &Rib<u32>, _cfg: &Config) -> Result<Self, BuildError> {
         build::build(rib, MapTable::get())
     }
 }

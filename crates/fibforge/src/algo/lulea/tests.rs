@@ -79,8 +79,8 @@ fn next_hops_that_collide_with_the_chunk_bit_are_refused() {
     let rib: Rib<u32> = [(Prefix::new(0x0A00_0000, 8).unwrap(), big)].into_iter().collect();
     let e = Lulea::compile(&rib, &Config).unwrap_err();
     assert!(matches!(e, BuildError::LimitExceeded { algo: "lulea", .. }), "{e}");
-    assert!(LuleaConfig::from_spec(&"lulea:levels=3".parse().unwrap()).is_err());
-    assert!(LuleaConfig::from_spec(&AlgoSpec::named("lulea")).is_ok());
+    assert!(Config::from_spec(&"lulea:levels=3".parse().unwrap()).is_err());
+    assert!(Config::from_spec(&AlgoSpec::named("lulea")).is_ok());
 }
 
 proptest! {

@@ -60,10 +60,6 @@ pub struct Config {
     pub m: Option<u32>,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-#[doc(hidden)]
-pub type MihtConfig = Config;
-
 /// The B+ tree, of one of the two supported orders.
 #[derive(Clone, Debug)]
 enum Tree {
@@ -110,7 +106,7 @@ pub struct MihtStats {
 impl<A: Address> Miht<A> {
     /// An empty table with the given parameters.
     #[doc(hidden)]
-    pub fn new(cfg: &MihtConfig) -> Result<Self, BuildError> {
+    pub fn new(cfg: &Config) -> Result<Self, BuildError> {
         let wide = A::BITS > 32;
         let k = cfg.k.unwrap_or(if wide { 32 } else { 16 });
         let m = cfg.m.unwrap_or(if wide { 32 } else { 16 });
@@ -244,9 +240,9 @@ impl<A: Address> Lookup<A> for Miht<A> {
 }
 
 impl<A: Address> Compile<A> for Miht<A> {
-    type Config = MihtConfig;
+    type Config = Config;
 
-    fn compile(rib: &Rib<A>, cfg: &MihtConfig) -> Result<Self, BuildError> {
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
         let mut miht = Miht::new(cfg)?;
         let mut short = Vec::new();
         let mut by_key: BTreeMap<u32, Vec<Route<A>>> = BTreeMap::new();
@@ -282,13 +278,13 @@ impl<A: Address> Incremental<A> for Miht<A> {
     }
 }
 
-impl MihtConfig {
+impl Config {
     /// The configuration `spec` names: options `k=N` (key bits), `m=16|32` (B+ tree order).
     #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
         spec.check_options("miht", &["k", "m"])?;
         let opt = |key| spec.options.get(key).map(|_| spec.get_u32("miht", key, 0)).transpose();
-        Ok(MihtConfig { k: opt("k")?, m: opt("m")? })
+        Ok(Config { k: opt("k")?, m: opt("m")? })
     }
 }
 

@@ -6,7 +6,7 @@ use crate::algo::testkit::{self, assert_same, boundaries, edge_tables, probes};
 use proptest::prelude::*;
 
 fn compile<A: Address>(rib: &Rib<A>) -> Miht<A> {
-    Miht::compile(rib, &MihtConfig::default()).unwrap()
+    Miht::compile(rib, &Config::default()).unwrap()
 }
 
 impl<A: Address> Miht<A> {
@@ -109,13 +109,13 @@ fn edge_case_tables_ipv6() {
 fn other_parameters_and_bad_options() {
     let rib = testkit::table::<u32>(&[(0, 0, 1), (0x0A00_0000, 8, 2), (0x0A01_0200, 24, 3)]);
     for (k, m) in [(1, 16), (8, 32), (24, 16), (32, 32)] {
-        let cfg = MihtConfig { k: Some(k), m: Some(m) };
+        let cfg = Config { k: Some(k), m: Some(m) };
         let fib = Miht::compile(&rib, &cfg).unwrap();
         assert_eq!(fib.stats().m, m);
         assert_same("params", &fib, &rib, &probes(&rib, 100, 3));
     }
     for (k, m) in [(0, 16), (33, 16), (16, 8)] {
-        assert!(Miht::<u32>::compile(&rib, &MihtConfig { k: Some(k), m: Some(m) }).is_err());
+        assert!(Miht::<u32>::compile(&rib, &Config { k: Some(k), m: Some(m) }).is_err());
     }
 }
 
@@ -208,7 +208,7 @@ fn many_keys_grow_and_shrink_the_tree() {
     let routes: Vec<(u32, u32, u32)> =
         (0..5000u32).map(|i| ((i.wrapping_mul(0x9E37) & 0xFFFF) << 16 | 0x100, 24, i)).collect();
     let mut rib = testkit::table(&routes);
-    let mut fib = Miht::new(&MihtConfig::default()).unwrap();
+    let mut fib = Miht::new(&Config::default()).unwrap();
     let all: Vec<_> = rib.iter().map(|(p, _)| p).collect();
     fib.apply_changes(&rib, &all).unwrap();
     assert!(fib.stats().height >= 2, "{:?}", fib.stats());

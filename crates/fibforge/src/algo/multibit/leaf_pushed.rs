@@ -14,7 +14,7 @@
 use super::TrieStats;
 use super::arena::Arena;
 use super::packed;
-use super::plan::{Plan, StridePlan, TrieConfig, check_hops, make_plan};
+use super::plan::{Config, Plan, StridePlan, check_hops, make_plan};
 use crate::addr::Address;
 use crate::algo::cpe::{CostModel, MAX_STRIDE, sweep};
 use crate::fib::{BuildError, Compile, Lookup};
@@ -208,9 +208,9 @@ impl<A: Address> Lookup<A> for LeafPushedTrie<A> {
 }
 
 impl<A: Address> Compile<A> for LeafPushedTrie<A> {
-    type Config = TrieConfig;
+    type Config = Config;
 
-    fn compile(rib: &Rib<A>, cfg: &TrieConfig) -> Result<Self, BuildError> {
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
         let max_stride = cfg.max_stride.unwrap_or(MAX_STRIDE);
         let plan = make_plan(rib, cfg, CostModel::leaf_pushed(cfg.packed), max_stride)?;
         Self::with_plan(rib, &plan, cfg.packed)

@@ -4,7 +4,7 @@
 //! A trie of `k` levels reads `s` address bits per node (its *stride*) and indexes an array
 //! of `2^s` entries; routes whose length falls inside a node's window are expanded into it
 //! with prefix capture ([`crate::algo::cpe`]). The strides come from the paper's dynamic
-//! programs: one per level ([`TrieConfig::variable`] off, `cpe_fixed`) or one per node
+//! programs: one per level ([`Config::variable`] off, `cpe_fixed`) or one per node
 //! (`cpe_var`), minimising memory for at most `k` levels, optionally with a maximum stride
 //! and packed-array nodes.
 //!
@@ -41,7 +41,7 @@ mod update;
 pub use leaf_pushed::LeafPushedTrie;
 pub use plan::{
     Config, DEFAULT_IPV4_LEVELS, DEFAULT_IPV6_LEVELS, DEFAULT_UPDATABLE_MAX_STRIDE, Plan,
-    StridePlan, TrieConfig, make_plan,
+    StridePlan, make_plan,
 };
 pub use updatable::UpdatableTrie;
 

@@ -42,23 +42,13 @@ pub struct Config {
     pub leaf_pushed: bool,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-#[doc(hidden)]
-pub type TrieConfig = Config;
-
-impl Default for TrieConfig {
+impl Default for Config {
     fn default() -> Self {
-        TrieConfig {
-            levels: None,
-            variable: true,
-            packed: false,
-            max_stride: None,
-            leaf_pushed: true,
-        }
+        Config { levels: None, variable: true, packed: false, max_stride: None, leaf_pushed: true }
     }
 }
 
-impl TrieConfig {
+impl Config {
     /// The level bound for addresses of type `A`.
     #[doc(hidden)]
     pub fn levels_for<A: Address>(&self) -> u32 {
@@ -109,7 +99,7 @@ pub struct Plan<A: Address> {
 #[doc(hidden)]
 pub fn make_plan<A: Address>(
     rib: &Rib<A>,
-    cfg: &TrieConfig,
+    cfg: &Config,
     model: CostModel,
     max_stride: u32,
 ) -> Result<Plan<A>, BuildError> {
@@ -162,7 +152,7 @@ pub(crate) fn check_hops<A: Address>(
     }
 }
 
-impl TrieConfig {
+impl Config {
     /// The configuration `spec` names (`cpe_fixed` or `cpe_var`: the strides per level or per
     /// node) with options `levels=K`, `packed=on|off`, `maxstride=S`, and whether it asks for
     /// the leaf-pushed trie (`leafpush=on`, the default) or the updatable one.
@@ -172,7 +162,7 @@ impl TrieConfig {
         let name = if variable { "cpe_var" } else { "cpe_fixed" };
         spec.check_options(name, &["levels", "leafpush", "packed", "maxstride"])?;
         let optional = |key| spec.options.get(key).map(|_| spec.get_u32(name, key, 0)).transpose();
-        let cfg = TrieConfig {
+        let cfg = Config {
             levels: optional("levels")?,
             variable,
             packed: spec.get_bool(name, "packed", false)?,

@@ -19,13 +19,13 @@ fn hop(i: u32) -> NextHop {
 
 /// Every configuration worth checking for a table: both layouts, fixed and variable,
 /// packed or not, a few level bounds and maximum strides.
-fn configs(levels: &[u32], max_strides: &[Option<u32>]) -> Vec<TrieConfig> {
+fn configs(levels: &[u32], max_strides: &[Option<u32>]) -> Vec<Config> {
     let mut v = vec![];
     for &l in levels {
         for &max_stride in max_strides {
             for variable in [false, true] {
                 for packed in [false, true] {
-                    v.push(TrieConfig {
+                    v.push(Config {
                         levels: Some(l),
                         variable,
                         packed,
@@ -61,7 +61,7 @@ fn check_against_rib<A: Address, F: Lookup<A>>(f: &F, rib: &Rib<A>, addrs: &[A],
 }
 
 /// Builds both layouts for every config that fits and checks them against the RIB.
-fn check_all<A: Address>(rib: &Rib<A>, cfgs: &[TrieConfig], extra: &[A]) {
+fn check_all<A: Address>(rib: &Rib<A>, cfgs: &[Config], extra: &[A]) {
     let addrs = probes(rib, extra);
     for cfg in cfgs {
         let what = format!("{cfg:?}");
@@ -90,7 +90,7 @@ fn check_all<A: Address>(rib: &Rib<A>, cfgs: &[TrieConfig], extra: &[A]) {
 }
 
 /// A build may only fail when the levels cannot reach the longest route.
-fn infeasible<A: Address>(rib: &Rib<A>, cfg: &TrieConfig) -> bool {
+fn infeasible<A: Address>(rib: &Rib<A>, cfg: &Config) -> bool {
     let longest = rib.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
     let stride = cfg.max_stride.unwrap_or(17).min(crate::algo::cpe::MAX_STRIDE);
     cfg.levels_for::<A>() * stride < longest
@@ -130,14 +130,14 @@ fn more_next_hops_than_16_bits() {
         .collect();
     let extra: Vec<u32> = (0..2000u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
     let cfgs = vec![
-        TrieConfig {
+        Config {
             levels: Some(3),
             variable: true,
             packed: true,
             max_stride: None,
             leaf_pushed: true,
         },
-        TrieConfig {
+        Config {
             levels: Some(4),
             variable: false,
             packed: false,
@@ -170,9 +170,9 @@ fn ipv6_edge_cases() {
 fn hops_beyond_the_leaf_pushed_encoding_are_refused() {
     let rib: Rib<u32> =
         [(Prefix::new(0, 8).unwrap(), NextHop::from_index(1 << 31))].into_iter().collect();
-    let e = LeafPushedTrie::compile(&rib, &TrieConfig::default()).err().unwrap();
+    let e = LeafPushedTrie::compile(&rib, &Config::default()).err().unwrap();
     assert!(e.to_string().contains("next-hop id"), "{e}");
-    assert!(UpdatableTrie::compile(&rib, &TrieConfig::default()).is_ok());
+    assert!(UpdatableTrie::compile(&rib, &Config::default()).is_ok());
 }
 
 pub(crate) fn small_rib(max_len: u32, max_routes: usize) -> impl Strategy<Value = Rib<u32>> {
@@ -195,7 +195,7 @@ proptest! {
     #[test]
     fn variable_dp_is_optimal(rib in small_rib(6, 7), k in 1u32..4, packed in any::<bool>()) {
         let model = CostModel::leaf_pushed(packed);
-        let cfg = TrieConfig { levels: Some(k), variable: true, packed, max_stride: None , leaf_pushed: true };
+        let cfg = Config { levels: Some(k), variable: true, packed, max_stride: None , leaf_pushed: true };
         let plan = make_plan(&rib, &cfg, model, 24).unwrap();
         let routes: Vec<Prefix<u32>> = rib.iter().map(|(p, _)| p).filter(|p| p.len() > 0).collect();
         let mut best = u64::MAX;
@@ -218,7 +218,7 @@ proptest! {
 
     #[test]
     fn fixed_dp_is_optimal_when_built(rib in small_rib(7, 20), k in 1u32..4) {
-        let cfg = TrieConfig { levels: Some(k), variable: false, packed: false, max_stride: None , leaf_pushed: true };
+        let cfg = Config { levels: Some(k), variable: false, packed: false, max_stride: None , leaf_pushed: true };
         let plan = make_plan(&rib, &cfg, CostModel::leaf_pushed(false), 24).unwrap();
         let depth = rib.iter().map(|(p, _)| p.len()).max().unwrap_or(0).max(1);
         let best = crate::algo::cpe::tests::all_cut_sequences(depth, k, 24)
@@ -322,7 +322,7 @@ proptest! {
         max_stride in 3u32..18,
         extra in prop::collection::vec(any::<u32>(), 20),
     ) {
-        let cfg = TrieConfig { levels: Some(levels), variable, packed, max_stride: Some(max_stride) , leaf_pushed: true };
+        let cfg = Config { levels: Some(levels), variable, packed, max_stride: Some(max_stride) , leaf_pushed: true };
         prop_assume!(!infeasible(&start, &cfg));
         let mut rib = start;
         let mut trie = UpdatableTrie::compile(&rib, &cfg).unwrap();
@@ -377,10 +377,10 @@ fn more_levels_than_address_bits_are_refused() {
     let rib: Rib<u32> =
         [("10.0.0.0/8", 1)].iter().map(|(p, h)| (p.parse().unwrap(), hop(*h))).collect();
     for levels in [33, 411_117] {
-        let cfg = TrieConfig { levels: Some(levels), ..TrieConfig::default() };
+        let cfg = Config { levels: Some(levels), ..Config::default() };
         let e = LeafPushedTrie::compile(&rib, &cfg).err().expect("an error");
         assert!(e.to_string().contains("levels must be in 1..=32"), "{e}");
     }
-    let cfg = TrieConfig { levels: Some(32), ..TrieConfig::default() };
+    let cfg = Config { levels: Some(32), ..Config::default() };
     assert!(LeafPushedTrie::compile(&rib, &cfg).is_ok(), "32 levels is allowed for IPv4");
 }

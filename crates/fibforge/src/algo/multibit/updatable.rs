@@ -12,7 +12,7 @@
 
 use super::arena::Arena;
 use super::packed;
-use super::plan::{Plan, StridePlan, TrieConfig, check_hops, make_plan};
+use super::plan::{Config, Plan, StridePlan, check_hops, make_plan};
 use super::{DEFAULT_UPDATABLE_MAX_STRIDE, TrieStats};
 use crate::addr::Address;
 use crate::algo::cpe::{CostModel, sweep};
@@ -279,9 +279,9 @@ impl<A: Address> Lookup<A> for UpdatableTrie<A> {
 }
 
 impl<A: Address> Compile<A> for UpdatableTrie<A> {
-    type Config = TrieConfig;
+    type Config = Config;
 
-    fn compile(rib: &Rib<A>, cfg: &TrieConfig) -> Result<Self, BuildError> {
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
         let max_stride = cfg.max_stride.unwrap_or(DEFAULT_UPDATABLE_MAX_STRIDE);
         let plan = make_plan(rib, cfg, CostModel::non_leaf_pushed(cfg.packed), max_stride)?;
         Self::with_plan(rib, &plan, cfg.packed, max_stride)

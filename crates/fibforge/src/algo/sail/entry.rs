@@ -47,10 +47,6 @@ pub struct Config {
     pub width: Width,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-#[doc(hidden)]
-pub type SailConfig = Config;
-
 /// A next hop or a chunk id, tagged by the top bit.
 pub(crate) trait Entry: Copy + Default + Eq + Send + Sync + Debug + 'static {
     /// Largest next-hop raw value or chunk id a word can hold.
@@ -183,7 +179,7 @@ pub(crate) fn choose_wide(
     }
 }
 
-impl SailConfig {
+impl Config {
     /// The configuration `spec` names (any SAIL variant): `width=auto|16|32`.
     #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
@@ -194,7 +190,7 @@ impl SailConfig {
             Some(w) => Width::parse(algo, w)?,
             None => Width::Auto,
         };
-        Ok(SailConfig { width })
+        Ok(Config { width })
     }
 }
 

@@ -64,7 +64,7 @@ mod tests;
 mod tests_update_l;
 mod widths;
 
-pub use entry::{Config, SailConfig, Width};
+pub use entry::{Config, Width};
 pub use sail_b::SailB;
 pub(crate) use sail_l::{STRIDE, TOP, final_word};
 pub use sail_l::{SailL, max_len};

@@ -16,7 +16,7 @@
 //! addresses, the longest match among all routes (the /24's own answer pushed down: pivot
 //! pushing); node 0 is unused.
 
-use super::entry::{Entry, Overflow, SailConfig, choose_wide};
+use super::entry::{Config, Entry, Overflow, choose_wide};
 use super::push::{self, ChunkPool};
 use super::widths::{Tables, Variant, WordCore, lookup_via_tables};
 use crate::algo::prefetch;
@@ -197,8 +197,8 @@ impl SailB {
 lookup_via_tables!(SailB);
 
 impl Compile<u32> for SailB {
-    type Config = SailConfig;
-    fn compile(rib: &Rib<u32>, cfg: &SailConfig) -> Result<Self, BuildError> {
+    type Config = Config;
+    fn compile(rib: &Rib<u32>, cfg: &Config) -> Result<Self, BuildError> {
         let wide = choose_wide(NAME, cfg.width, push::demand(rib, &[PIVOT]))?;
         Ok(SailB { tables: Tables::build(rib, wide)? })
     }

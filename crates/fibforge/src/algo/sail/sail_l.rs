@@ -20,7 +20,7 @@
 //! The last level never holds chunk ids.
 
 use super::dispatch;
-use super::entry::{CHUNKS, Entry, Overflow, SailConfig, choose_wide};
+use super::entry::{CHUNKS, Config, Entry, Overflow, choose_wide};
 use super::push;
 use crate::addr::Address;
 use crate::algo::prefetch;
@@ -264,8 +264,8 @@ impl<A: Address> Lookup<A> for SailL<A> {
 }
 
 impl<A: Address> Compile<A> for SailL<A> {
-    type Config = SailConfig;
-    fn compile(rib: &Rib<A>, cfg: &SailConfig) -> Result<Self, BuildError> {
+    type Config = Config;
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
         check_lengths(rib)?;
         let pivots: Vec<u32> = (TOP..max_len::<A>()).step_by(STRIDE as usize).collect();
         let tables = if choose_wide(NAME, cfg.width, push::demand(rib, &pivots))? {

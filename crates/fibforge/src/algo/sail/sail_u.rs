@@ -21,7 +21,7 @@
 //! is off-chip.
 
 use super::dispatch;
-use super::entry::{Demand, Entry, Overflow, SailConfig, choose_wide, fits};
+use super::entry::{Config, Demand, Entry, Overflow, choose_wide, fits};
 use super::push::{self, ChunkPool};
 use super::widths::{Tables, Variant, WordCore, lookup_via_tables};
 use crate::algo::prefetch;
@@ -229,8 +229,8 @@ impl SailU {
 lookup_via_tables!(SailU);
 
 impl Compile<u32> for SailU {
-    type Config = SailConfig;
-    fn compile(rib: &Rib<u32>, cfg: &SailConfig) -> Result<Self, BuildError> {
+    type Config = Config;
+    fn compile(rib: &Rib<u32>, cfg: &Config) -> Result<Self, BuildError> {
         let wide = choose_wide(NAME, cfg.width, push::demand(rib, &[PIVOT]))?;
         Ok(SailU { tables: Tables::build(rib, wide)? })
     }

@@ -60,7 +60,7 @@ fn assert_matches_rib<A: Address, F: Lookup<A>>(rib: &Rib<A>, fib: &F, what: &st
 }
 
 /// Compiles all IPv4 variants with `cfg` and checks them against the RIB.
-fn check_v4(rib: &Rib<u32>, cfg: &SailConfig) {
+fn check_v4(rib: &Rib<u32>, cfg: &Config) {
     assert_matches_rib(rib, &SailB::compile(rib, cfg).unwrap(), "sail_b");
     assert_matches_rib(rib, &SailU::compile(rib, cfg).unwrap(), "sail_u");
     assert_matches_rib(rib, &SailL::compile(rib, cfg).unwrap(), "sail_l");
@@ -69,7 +69,7 @@ fn check_v4(rib: &Rib<u32>, cfg: &SailConfig) {
 /// Auto and Wide words (small tables choose Narrow under Auto).
 fn check_v4_all_widths(rib: &Rib<u32>) {
     for width in [Width::Auto, Width::Wide] {
-        check_v4(rib, &SailConfig { width });
+        check_v4(rib, &Config { width });
     }
 }
 
@@ -82,23 +82,23 @@ fn empty_table_answers_none() {
     let rib = Rib::<u32>::new();
     check_v4_all_widths(&rib);
     let fibs: [Box<dyn Lookup<u32>>; 3] = [
-        Box::new(SailB::compile(&rib, &SailConfig::default()).unwrap()),
-        Box::new(SailU::compile(&rib, &SailConfig::default()).unwrap()),
-        Box::new(SailL::compile(&rib, &SailConfig::default()).unwrap()),
+        Box::new(SailB::compile(&rib, &Config::default()).unwrap()),
+        Box::new(SailU::compile(&rib, &Config::default()).unwrap()),
+        Box::new(SailL::compile(&rib, &Config::default()).unwrap()),
     ];
     for fib in fibs {
         assert_eq!(fib.lookup(0), None);
         assert_eq!(fib.lookup(u32::MAX), None);
     }
     let v6 = Rib::<u128>::new();
-    assert_matches_rib(&v6, &SailL::compile(&v6, &SailConfig::default()).unwrap(), "v6");
+    assert_matches_rib(&v6, &SailL::compile(&v6, &Config::default()).unwrap(), "v6");
 }
 
 #[test]
 fn default_route_only() {
     let rib = rib_of(&[("0.0.0.0/0", 7)]);
     check_v4_all_widths(&rib);
-    let b = SailB::compile(&rib, &SailConfig::default()).unwrap();
+    let b = SailB::compile(&rib, &Config::default()).unwrap();
     assert_eq!(b.lookup(0x0102_0304), Some(hop(7)));
     assert_eq!(b.chunks(), 0);
 }
@@ -119,7 +119,7 @@ fn host_routes_and_slot_boundaries() {
         ("192.168.1.255/32", 11),
     ]);
     check_v4_all_widths(&rib);
-    let l = SailL::compile(&rib, &SailConfig::default()).unwrap();
+    let l = SailL::compile(&rib, &Config::default()).unwrap();
     assert_eq!(l.lookup(0x0A01_FFFF), Some(hop(4)));
     assert_eq!(l.lookup(0x0A01_FFFE), Some(hop(3)));
     assert_eq!(l.lookup(0x0A02_0000), Some(hop(5)));
@@ -152,7 +152,7 @@ fn more_than_65536_next_hops_go_wide() {
     for i in (0..70_000u32).step_by(997) {
         rib.insert(Prefix::new(0x0A00_0000 + (i << 8) + 4, 30).unwrap(), hop(100_000 + i));
     }
-    let cfg = SailConfig::default();
+    let cfg = Config::default();
     let (b, u, l) = (
         SailB::compile(&rib, &cfg).unwrap(),
         SailU::compile(&rib, &cfg).unwrap(),
@@ -162,7 +162,7 @@ fn more_than_65536_next_hops_go_wide() {
     assert_matches_rib(&rib, &b, "sail_b");
     assert_matches_rib(&rib, &u, "sail_u");
     assert_matches_rib(&rib, &l, "sail_l");
-    let narrow = SailConfig { width: Width::Narrow };
+    let narrow = Config { width: Width::Narrow };
     let e = SailL::compile(&rib, &narrow).unwrap_err();
     assert!(matches!(e, BuildError::LimitExceeded { limit: 0x7FFF, .. }), "{e}");
 }
@@ -180,28 +180,28 @@ fn many_chunks(n: u32, len: u32) -> Rib<u32> {
 #[test]
 fn more_than_32768_c16_chunks_lift_the_papers_limit() {
     let rib = many_chunks(32_769, 17);
-    let e = SailL::compile(&rib, &SailConfig { width: Width::Narrow }).unwrap_err();
+    let e = SailL::compile(&rib, &Config { width: Width::Narrow }).unwrap_err();
     assert!(matches!(e, BuildError::LimitExceeded { limit: 32_768, found: 32_769, .. }), "{e}");
-    let l = SailL::compile(&rib, &SailConfig::default()).unwrap();
+    let l = SailL::compile(&rib, &Config::default()).unwrap();
     assert_eq!(l.width_bits(), 32);
     assert_eq!(l.chunk_counts(), vec![32_769, 0]);
     assert_matches_rib(&rib, &l, "sail_l wide");
     // Exactly 2^15 chunks still fit the paper's format.
     let fits = many_chunks(32_768, 17);
-    assert_eq!(SailL::compile(&fits, &SailConfig::default()).unwrap().width_bits(), 16);
+    assert_eq!(SailL::compile(&fits, &Config::default()).unwrap().width_bits(), 16);
 }
 
 #[test]
 fn more_than_32768_pivot_chunks_go_wide() {
     let rib = many_chunks(32_769, 25);
     for width in [Width::Auto, Width::Wide] {
-        let cfg = SailConfig { width };
+        let cfg = Config { width };
         let b = SailB::compile(&rib, &cfg).unwrap();
         assert_eq!((b.width_bits(), b.chunks()), (32, 32_769));
         assert_matches_rib(&rib, &b, "sail_b");
         assert_matches_rib(&rib, &SailU::compile(&rib, &cfg).unwrap(), "sail_u");
     }
-    let narrow = SailConfig { width: Width::Narrow };
+    let narrow = Config { width: Width::Narrow };
     assert!(SailB::compile(&rib, &narrow).is_err());
     assert!(SailU::compile(&rib, &narrow).is_err());
 }
@@ -222,12 +222,12 @@ fn ipv6_up_to_64_and_refusal_beyond() {
     .iter()
     .map(|&(p, h)| (p6(p), hop(h)))
     .collect();
-    let l = SailL::compile(&rib, &SailConfig::default()).unwrap();
+    let l = SailL::compile(&rib, &Config::default()).unwrap();
     assert_matches_rib(&rib, &l, "sail_l v6");
     assert_eq!(l.lookup(p6("2001:db8:1:2::/64").addr() | 5), Some(hop(4)));
     rib.insert(p6("2001:db8:1:2::1/128"), hop(9));
     rib.insert(p6("2001:db8:1:3::/65"), hop(9));
-    let e = SailL::compile(&rib, &SailConfig::default()).unwrap_err();
+    let e = SailL::compile(&rib, &Config::default()).unwrap_err();
     match e {
         BuildError::Unsupported { reason, .. } => {
             assert!(reason.contains("2001:db8:1:2::1/128"), "{reason}");
@@ -240,7 +240,7 @@ fn ipv6_up_to_64_and_refusal_beyond() {
 #[test]
 fn ipv4_is_never_refused_for_length() {
     let rib = rib_of(&[("1.2.3.4/32", 1)]);
-    assert!(SailL::compile(&rib, &SailConfig::default()).is_ok());
+    assert!(SailL::compile(&rib, &Config::default()).is_ok());
     assert_eq!(max_len::<u32>(), 32);
     assert_eq!(max_len::<u128>(), 64);
 }
@@ -282,7 +282,7 @@ proptest! {
     fn random_v6_tables_match_the_rib(routes in arb_v6_routes()) {
         let rib = rib_from(&routes);
         for width in [Width::Auto, Width::Wide] {
-            assert_matches_rib(&rib, &SailL::compile(&rib, &SailConfig { width }).unwrap(), "v6");
+            assert_matches_rib(&rib, &SailL::compile(&rib, &Config { width }).unwrap(), "v6");
         }
     }
 
@@ -305,7 +305,7 @@ proptest! {
 /// SAIL_U; after each batch both must equal a fresh compile.
 fn check_updates(base: &[(Prefix<u32>, u32)], ops: &[(bool, Routes<u32>)]) {
     let mut rib = rib_from(base);
-    let cfg = SailConfig::default();
+    let cfg = Config::default();
     let mut b = SailB::compile(&rib, &cfg).unwrap();
     let mut u = SailU::compile(&rib, &cfg).unwrap();
     let mut mark = rib.change_mark();
@@ -353,7 +353,7 @@ fn sail_u_single_update_touches_at_most_one_bitmap_word() {
         let p = Prefix::new_masked((rng.next_u64() as u32) & 0xC3FF_FFFF, len).unwrap();
         rib.insert(p, hop(rng.next_u64() as u32 % 7));
     }
-    let mut u = SailU::compile(&rib, &SailConfig::default()).unwrap();
+    let mut u = SailU::compile(&rib, &Config::default()).unwrap();
     let routes: Vec<_> = rib.iter().collect();
     for (i, &(p, h)) in routes.iter().enumerate().step_by(7) {
         let before: Vec<Vec<u64>> = u.bitmaps().iter().map(|b| b.to_vec()).collect();
@@ -371,14 +371,14 @@ fn sail_u_single_update_touches_at_most_one_bitmap_word() {
             .sum();
         assert!(changed_words <= 1, "update of {p} changed {changed_words} bitmap words");
     }
-    assert!(u.same_answers(&SailU::compile(&rib, &SailConfig::default()).unwrap()));
+    assert!(u.same_answers(&SailU::compile(&rib, &Config::default()).unwrap()));
 }
 
 #[test]
 fn narrow_words_widen_when_an_update_overflows() {
     let mut rib = many_chunks(32_768, 25);
-    let mut b = SailB::compile(&rib, &SailConfig::default()).unwrap();
-    let mut u = SailU::compile(&rib, &SailConfig::default()).unwrap();
+    let mut b = SailB::compile(&rib, &Config::default()).unwrap();
+    let mut u = SailU::compile(&rib, &Config::default()).unwrap();
     assert_eq!((b.width_bits(), u.width_bits()), (16, 16));
     let mark = rib.change_mark();
     rib.insert(p4("255.255.255.0/25"), hop(1));
@@ -387,8 +387,8 @@ fn narrow_words_widen_when_an_update_overflows() {
     b.apply_changes(&rib, &changed).unwrap();
     u.apply_changes(&rib, &changed).unwrap();
     assert_eq!((b.width_bits(), u.width_bits()), (32, 32));
-    assert!(b.same_answers(&SailB::compile(&rib, &SailConfig::default()).unwrap()));
-    assert!(u.same_answers(&SailU::compile(&rib, &SailConfig::default()).unwrap()));
+    assert!(b.same_answers(&SailB::compile(&rib, &Config::default()).unwrap()));
+    assert!(u.same_answers(&SailU::compile(&rib, &Config::default()).unwrap()));
     assert_matches_rib(&rib, &u, "sail_u widened");
 }
 
@@ -414,12 +414,12 @@ fn on_chip_bytes_are_the_papers_arrays_in_the_word_width() {
     let mut rib = Rib::new();
     rib.insert(p4("10.0.0.0/8"), hop(1));
     rib.insert(p4("10.1.2.128/25"), hop(2));
-    let b = SailB::compile(&rib, &SailConfig::default()).unwrap();
+    let b = SailB::compile(&rib, &Config::default()).unwrap();
     assert_eq!(b.on_chip_bytes(), 1 << 22, "B0-B24: 2^25 bits");
     assert!(b.memory_bytes() > b.on_chip_bytes(), "next hops and chunks are off chip");
-    let l = SailL::<u32>::compile(&rib, &SailConfig::default()).unwrap();
+    let l = SailL::<u32>::compile(&rib, &Config::default()).unwrap();
     assert_eq!(l.on_chip_bytes(), (1 << 16) * l.width_bits() as usize / 8, "BCN16");
     assert!(l.memory_bytes() > l.on_chip_bytes(), "level-24 and level-32 chunks");
-    let wide = SailL::<u32>::compile(&rib, &SailConfig { width: Width::Wide }).unwrap();
+    let wide = SailL::<u32>::compile(&rib, &Config { width: Width::Wide }).unwrap();
     assert_eq!(wide.on_chip_bytes(), 1 << 18);
 }

@@ -1,7 +1,7 @@
 //! SAIL_L updates: after every batch the structure has a fresh compile's words (chunks by
 //! content) and answers as the RIB.
 
-use super::{SailConfig, SailL, max_len};
+use super::{Config, SailL, max_len};
 use crate::addr::Address;
 use crate::algo::testkit::{assert_same, table};
 use crate::algo::testkit_updates::{Batches, drive, probes_after, shipped_sample};
@@ -17,7 +17,7 @@ fn p4(text: &str) -> Prefix<u32> {
 
 /// Drives `spec` on `rib`, comparing with a fresh compile and the RIB after every batch.
 fn check<A: Address>(mut rib: Rib<A>, spec: &Batches<'_>) {
-    let cfg = SailConfig::default();
+    let cfg = Config::default();
     let mut fib = SailL::compile(&rib, &cfg).unwrap();
     drive(&mut rib, &mut fib, spec, |rib, fib, touched, when| {
         let fresh = SailL::compile(rib, &cfg).unwrap();
@@ -57,7 +57,7 @@ fn short_routes_over_many_chunks() {
     let long = [20u32, 24, 25, 28, 32];
     let seed_spec =
         Batches { batches: 1, per_batch: 300, lengths: &long, top_bits: 2, hops: 5, seed: 3 };
-    let mut fib = SailL::compile(&rib, &SailConfig::default()).unwrap();
+    let mut fib = SailL::compile(&rib, &Config::default()).unwrap();
     drive(&mut rib, &mut fib, &seed_spec, |_, _, _, _| {});
     let short = [0u32, 1, 4, 8, 12, 15, 16, 17, 23, 24];
     let spec = Batches { batches: 8, per_batch: 6, lengths: &short, top_bits: 2, hops: 5, seed: 4 };
@@ -83,7 +83,7 @@ fn real_table_samples() {
 #[test]
 fn update_paths_and_freed_chunks() {
     let mut rib = table::<u32>(&[(0, 0, 1), (0x0A00_0000, 8, 2)]);
-    let mut fib = SailL::compile(&rib, &SailConfig::default()).unwrap();
+    let mut fib = SailL::compile(&rib, &Config::default()).unwrap();
     assert_eq!(fib.last_update_path(), Some("compile"));
     assert_eq!(fib.chunk_counts(), vec![0, 0]);
     // A /32 creates a level-24 and a level-32 chunk; removing it frees both.
@@ -102,7 +102,7 @@ fn update_paths_and_freed_chunks() {
     let bytes = fib.memory_bytes();
     fib.apply_changes(&rib, &[other]).unwrap();
     assert_eq!(fib.memory_bytes(), bytes, "a freed chunk is reused, no new one");
-    assert!(fib.same_shape(&SailL::compile(&rib, &SailConfig::default()).unwrap()));
+    assert!(fib.same_shape(&SailL::compile(&rib, &Config::default()).unwrap()));
 }
 
 #[test]
@@ -112,7 +112,7 @@ fn narrow_words_widen_when_an_update_overflows() {
     let mut rib: Rib<u32> = (0..32_768u32)
         .map(|i| (Prefix::new(i << shift, 17).unwrap(), NextHop::from_index(i % 5)))
         .collect();
-    let cfg = SailConfig::default();
+    let cfg = Config::default();
     let mut fib = SailL::compile(&rib, &cfg).unwrap();
     assert_eq!(fib.width_bits(), 16);
     let hop_change = p4("1.0.0.0/8");
@@ -137,7 +137,7 @@ fn narrow_words_widen_when_an_update_overflows() {
 #[test]
 fn ipv6_route_past_64_is_refused_by_updates() {
     let mut rib = Rib::<u128>::new();
-    let mut fib = SailL::compile(&rib, &SailConfig::default()).unwrap();
+    let mut fib = SailL::compile(&rib, &Config::default()).unwrap();
     let long = Prefix::new_masked(0x2001_0db8u128 << 96, 96).unwrap();
     rib.insert(long, NextHop::from_index(1));
     let e = fib.apply_changes(&rib, &[long]).unwrap_err();

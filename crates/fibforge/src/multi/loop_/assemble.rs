@@ -1,7 +1,7 @@
 //! Assembly of a structure: built vectors become live arrays with room for updates
 //! ([`assemble`]), with the writer's allocator over them ([`Store`]).
 
-use super::LoopConfig;
+use super::Config;
 use super::build::{Emitter, VecSink};
 use super::layout::{Core, Shape};
 use super::pmt;
@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 pub(super) fn build_core<A: Address>(
     ribs: &[Option<Rib<A>>],
     shape: &Shape,
-    cfg: &LoopConfig,
+    cfg: &Config,
 ) -> Result<(Core, Store), BuildError> {
     let em = Emitter { ribs, shape, sparse_limit: cfg.sparse_limit };
     let mut sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
@@ -43,7 +43,7 @@ pub(super) fn assemble(
     mut sink: VecSink,
     source: PmtSource,
     shape: &Shape,
-    cfg: &LoopConfig,
+    cfg: &Config,
 ) -> (Core, Store) {
     let spare = |n: usize, min: usize| n + (n as f64 * cfg.headroom) as usize + min;
     let (pmt, pmt_words, book) = match source {

@@ -1,4 +1,4 @@
-//! LOOP's build parameters ([`LoopConfig`], checked into a [`Shape`]) and storage counters
+//! LOOP's build parameters ([`Config`], checked into a [`Shape`]) and storage counters
 //! ([`LoopStats`]).
 
 use super::layout::Shape;
@@ -22,13 +22,9 @@ pub struct Config {
     pub optimization1: bool,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-#[doc(hidden)]
-pub type LoopConfig = Config;
-
-impl Default for LoopConfig {
+impl Default for Config {
     fn default() -> Self {
-        LoopConfig {
+        Config {
             strides: None,
             group: 64,
             sparse_limit: 3,
@@ -39,7 +35,7 @@ impl Default for LoopConfig {
     }
 }
 
-impl LoopConfig {
+impl Config {
     pub(super) fn shape<A: Address>(&self) -> Result<Shape, BuildError> {
         let strides = self.strides.clone().unwrap_or_else(|| {
             let mut v = vec![16];

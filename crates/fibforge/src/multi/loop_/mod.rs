@@ -89,7 +89,7 @@ mod prim {
     pub(super) use std::sync::{Arc, Mutex};
 }
 
-pub use config::{Config, LoopConfig, LoopStats};
+pub use config::{Config, LoopStats};
 pub use reader::{LoopReader, LoopView};
 pub use single::LoopFib;
 pub use writer::Loop;

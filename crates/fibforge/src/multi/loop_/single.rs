@@ -1,6 +1,6 @@
 //! LOOP over one table, as an ordinary single-table structure (registry name `loop`).
 
-use super::{Loop, LoopConfig};
+use super::{Config, Loop};
 use crate::addr::Address;
 use crate::fib::{BuildError, Compile, Incremental, Lookup};
 use crate::multi::MultiLookup;
@@ -35,8 +35,8 @@ impl<A: Address> Lookup<A> for LoopFib<A> {
 }
 
 impl<A: Address> Compile<A> for LoopFib<A> {
-    type Config = LoopConfig;
-    fn compile(rib: &Rib<A>, cfg: &LoopConfig) -> Result<Self, BuildError> {
+    type Config = Config;
+    fn compile(rib: &Rib<A>, cfg: &Config) -> Result<Self, BuildError> {
         Loop::build(vec![rib.clone()], cfg).map(LoopFib)
     }
 }
@@ -53,7 +53,7 @@ impl<A: Address> Incremental<A> for LoopFib<A> {
     }
 }
 
-impl LoopConfig {
+impl Config {
     /// Reads `group=`, `sparse=`, `strides=16-8-8` and `pmt=columns|packed` options.
     #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
@@ -69,7 +69,7 @@ impl LoopConfig {
                 });
             }
         };
-        let mut cfg = LoopConfig {
+        let mut cfg = Config {
             group: spec.get_u32("loop", "group", 64)?,
             sparse_limit: spec.get_u32("loop", "sparse", 3)? as usize,
             compress_pmt,

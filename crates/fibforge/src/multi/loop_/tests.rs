@@ -46,7 +46,7 @@ fn merged_tables_answer_like_their_ribs() {
     let t1 = rib4(&[("0.0.0.0/0", 1), ("10.0.0.0/8", 2), ("10.1.2.0/24", 3), ("10.1.2.128/25", 4)]);
     let t2 = rib4(&[("10.0.0.0/16", 5), ("10.1.2.3/32", 6), ("192.168.0.0/16", 7)]);
     let t3 = Rib::new();
-    let l = Loop::build(vec![t1, t2, t3], &LoopConfig::default()).unwrap();
+    let l = Loop::build(vec![t1, t2, t3], &Config::default()).unwrap();
     assert_matches(&l, &[0, u32::MAX, 0x0A01_0203]);
     assert_eq!(l.lookup(3, 0x0A00_0000), None, "unknown VRF");
     assert!(l.memory_bytes() > 0);
@@ -57,7 +57,7 @@ fn edge_tables() {
     for routes in
         [vec![], vec![("0.0.0.0/0", 1)], vec![("255.255.255.255/32", 1), ("0.0.0.0/32", 2)]]
     {
-        let l = Loop::build(vec![rib4(&routes)], &LoopConfig::default()).unwrap();
+        let l = Loop::build(vec![rib4(&routes)], &Config::default()).unwrap();
         assert_matches(&l, &[0, 1, u32::MAX]);
     }
     let every: Vec<(String, u32)> = (0..=32)
@@ -65,7 +65,7 @@ fn edge_tables() {
         .collect();
     let routes: Vec<(&str, u32)> = every.iter().map(|(p, h)| (p.as_str(), *h)).collect();
     for group in [32, 64, 128] {
-        let cfg = LoopConfig { group, ..Default::default() };
+        let cfg = Config { group, ..Default::default() };
         let l = Loop::build(vec![rib4(&routes), rib4(&routes[..10])], &cfg).unwrap();
         assert_matches(&l, &[0xA5A5_A5A5, 0xA5A5_A5A4]);
     }
@@ -80,7 +80,7 @@ fn ipv6_tables_down_to_128() {
             .collect();
     let t2: Rib<u128> =
         [(p("2001:db8::/126"), hop(3)), (p("2001:db8:0:1::/64"), hop(4))].into_iter().collect();
-    let mut l = Loop::build(vec![t1, t2], &LoopConfig::default()).unwrap();
+    let mut l = Loop::build(vec![t1, t2], &Config::default()).unwrap();
     assert_matches(&l, &[0, u128::MAX]);
     l.insert(1, p("2001:db8::2/127"), hop(5)).unwrap();
     l.remove(0, &p("2001:db8::1/128")).unwrap();
@@ -89,11 +89,8 @@ fn ipv6_tables_down_to_128() {
 
 #[test]
 fn bad_shapes_are_rejected() {
-    let bad = |strides: Vec<u32>, group| LoopConfig {
-        strides: Some(strides),
-        group,
-        ..Default::default()
-    };
+    let bad =
+        |strides: Vec<u32>, group| Config { strides: Some(strides), group, ..Default::default() };
     assert!(Loop::<u32>::build(vec![], &bad(vec![16, 8, 4], 64)).is_err());
     assert!(Loop::<u32>::build(vec![], &bad(vec![16, 8, 8], 48)).is_err());
     assert!(Loop::<u32>::build(vec![], &bad(vec![26, 6], 64)).is_err());
@@ -103,7 +100,7 @@ fn bad_shapes_are_rejected() {
 #[test]
 fn table_insertion_and_deletion() {
     let t1 = rib4(&[("10.0.0.0/8", 1), ("10.1.0.0/24", 2)]);
-    let mut l = Loop::build(vec![t1], &LoopConfig::default()).unwrap();
+    let mut l = Loop::build(vec![t1], &Config::default()).unwrap();
     let id = l.add_table(rib4(&[("10.1.0.0/25", 3)])).unwrap();
     assert_eq!(id, 1);
     assert_matches(&l, &[0x0A01_0001]);
@@ -130,7 +127,7 @@ proptest! {
         for (v, p, h) in initial {
             tables[v as usize].insert(p, hop(h));
         }
-        let cfg = LoopConfig { group, headroom: 0.0, compress_pmt, ..Default::default() };
+        let cfg = Config { group, headroom: 0.0, compress_pmt, ..Default::default() };
         let mut l = Loop::build(tables, &cfg).unwrap();
         for (v, p, h) in changes {
             match h {
@@ -168,8 +165,8 @@ fn optimization1_announcements_equal_the_slow_path() {
         (1, "10.1.3.0/24", 11), // another table's column of an existing element
     ];
     for compress_pmt in [false, true] {
-        let on = LoopConfig { compress_pmt, ..Default::default() };
-        let off = LoopConfig { optimization1: false, ..on.clone() };
+        let on = Config { compress_pmt, ..Default::default() };
+        let off = Config { optimization1: false, ..on.clone() };
         let (mut a, mut b) =
             (Loop::build(tables(), &on).unwrap(), Loop::build(tables(), &off).unwrap());
         for &(vrf, prefix, h) in &changes {
@@ -197,7 +194,7 @@ fn long_update_run_reuses_unnamed_entries() {
         rib4(&[("10.0.0.0/9", 3), ("10.128.0.0/9", 4)]),
         rib4(&[("10.1.0.0/16", 5), ("10.1.2.0/24", 6)]),
     ];
-    let cfg = LoopConfig { headroom: 100.0, ..Default::default() };
+    let cfg = Config { headroom: 100.0, ..Default::default() };
     let mut l = Loop::build(tables.clone(), &cfg).unwrap();
     let reader = l.reader();
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -276,7 +273,7 @@ fn batch_lookups_equal_single_lookups_and_the_ribs() {
         })
         .collect();
     for (group, sparse_limit, compress_pmt) in [(64, 3, false), (32, 0, true), (128, 1, false)] {
-        let cfg = LoopConfig { group, sparse_limit, compress_pmt, ..Default::default() };
+        let cfg = Config { group, sparse_limit, compress_pmt, ..Default::default() };
         let mut l = Loop::build(vec![t1.clone(), t2.clone(), t3.clone()], &cfg).unwrap();
         assert_batch_matches(&l, &[0, u32::MAX, 0x0A01_0203]);
         l.insert(1, "10.1.3.64/27".parse().unwrap(), hop(12)).unwrap();
@@ -288,7 +285,7 @@ fn batch_lookups_equal_single_lookups_and_the_ribs() {
         [(p("::/0"), hop(0)), (p("2001:db8::/32"), hop(1)), (p("2001:db8::1/128"), hop(2))]
             .into_iter()
             .collect();
-    let l6 = Loop::build(vec![t6.clone(), t6], &LoopConfig::default()).unwrap();
+    let l6 = Loop::build(vec![t6.clone(), t6], &Config::default()).unwrap();
     assert_batch_matches(&l6, &[0, u128::MAX]);
     let mut empty = [None; 0];
     l6.reader().lookup_batch(&[], &mut empty);
@@ -298,7 +295,7 @@ fn batch_lookups_equal_single_lookups_and_the_ribs() {
 /// quiescent state; an offline one never holds the writer up.
 #[test]
 fn an_online_reader_holds_replaced_structures_until_it_reports() {
-    let mut l = Loop::build(vec![rib4(&[("10.0.0.0/8", 1)])], &LoopConfig::default()).unwrap();
+    let mut l = Loop::build(vec![rib4(&[("10.0.0.0/8", 1)])], &Config::default()).unwrap();
     let mut reader = l.reader();
     reader.online();
     assert!(reader.is_online());

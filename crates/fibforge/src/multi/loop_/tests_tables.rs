@@ -49,7 +49,7 @@ fn sample_tables() -> Vec<Rib<u32>> {
 
 #[test]
 fn add_to_empty_then_first_middle_last() {
-    let mut l = Loop::build(vec![], &LoopConfig::default()).unwrap();
+    let mut l = Loop::build(vec![], &Config::default()).unwrap();
     assert_eq!(l.add_table(Rib::new()).unwrap(), 0, "an empty table first");
     assert_fresh(&l);
     for (i, t) in sample_tables().into_iter().enumerate() {
@@ -82,7 +82,7 @@ fn add_to_empty_then_first_middle_last() {
 fn sparse_and_grouped_forms_through_insertion() {
     for group in [32, 64, 128] {
         for (sparse_limit, compress_pmt) in [(0, false), (1, true), (3, false), (3, true)] {
-            let cfg = LoopConfig { group, sparse_limit, compress_pmt, ..Default::default() };
+            let cfg = Config { group, sparse_limit, compress_pmt, ..Default::default() };
             let mut l = Loop::build(sample_tables(), &cfg).unwrap();
             l.add_table(rib4(&[("10.1.2.64/26", 13), ("10.1.2.4/30", 14)])).unwrap();
             assert_fresh(&l);
@@ -97,7 +97,7 @@ fn sparse_and_grouped_forms_through_insertion() {
 #[test]
 fn deletion_frees_the_tables_memory() {
     for compress_pmt in [false, true] {
-        let cfg = LoopConfig { compress_pmt, ..Default::default() };
+        let cfg = Config { compress_pmt, ..Default::default() };
         let base = sample_tables();
         let only_base = Loop::build(base.clone(), &cfg).unwrap();
         let mut l = Loop::build(base, &cfg).unwrap();
@@ -126,7 +126,7 @@ fn deletion_frees_the_tables_memory() {
 /// entries divided by a removed table are compacted away.
 #[test]
 fn table_churn_keeps_the_portmaptable_bounded() {
-    let mut l = Loop::build(sample_tables(), &LoopConfig::default()).unwrap();
+    let mut l = Loop::build(sample_tables(), &Config::default()).unwrap();
     let fresh_entries = l.stats().pmt_entries;
     for round in 0..300u32 {
         let t = rib4(&[("10.1.2.0/25", 100 + round), ("172.16.0.0/13", 200 + round)]);
@@ -153,7 +153,7 @@ proptest! {
             .map(|t| t.iter().map(|&(p, h)| (p, hop(h))).collect())
             .collect();
         let first = build_first.min(ribs.len());
-        let cfg = LoopConfig { headroom: 0.0, compress_pmt, ..Default::default() };
+        let cfg = Config { headroom: 0.0, compress_pmt, ..Default::default() };
         let mut l = Loop::build(ribs[..first].to_vec(), &cfg).unwrap();
         for rib in &ribs[first..] {
             l.add_table(rib.clone()).unwrap();
@@ -169,7 +169,7 @@ proptest! {
 #[test]
 fn readers_see_untouched_tables_during_insertion_and_deletion() {
     let tables = sample_tables();
-    let mut l = Loop::build(tables.clone(), &LoopConfig::default()).unwrap();
+    let mut l = Loop::build(tables.clone(), &Config::default()).unwrap();
     let reader = l.reader();
     let stop = Arc::new(AtomicBool::new(false));
     let probes = probes(&l.ribs, &[0, u32::MAX]);
@@ -210,7 +210,7 @@ fn arena_of(l: &Loop<u32>) -> usize {
 /// answer like a fresh build, and retired groups are reused.
 #[test]
 fn insertion_patches_in_place_until_the_room_runs_out() {
-    let mut l = Loop::build(sample_tables(), &LoopConfig::default()).unwrap();
+    let mut l = Loop::build(sample_tables(), &Config::default()).unwrap();
     let arena = arena_of(&l);
     for round in 0..50u32 {
         let t = rib4(&[("10.1.2.0/25", 20 + round % 3), ("10.1.2.4/30", 9), ("10.0.0.0/9", 4)]);
@@ -240,7 +240,7 @@ fn insertion_patches_in_place_until_the_room_runs_out() {
 #[test]
 fn readers_during_in_place_division_and_merging() {
     let tables = sample_tables();
-    let mut l = Loop::build(tables.clone(), &LoopConfig::default()).unwrap();
+    let mut l = Loop::build(tables.clone(), &Config::default()).unwrap();
     let reader = l.reader();
     let stop = Arc::new(AtomicBool::new(false));
     let probes = probes(&l.ribs, &[0, u32::MAX, 0x0A01_0203]);
@@ -294,7 +294,7 @@ proptest! {
         group in prop_oneof![Just(32u32), Just(64), Just(128)],
         sparse_limit in 0usize..4,
     ) {
-        let cfg = LoopConfig { group, sparse_limit, ..Default::default() };
+        let cfg = Config { group, sparse_limit, ..Default::default() };
         let mut l = Loop::build(sample_tables(), &cfg).unwrap();
         for step in steps {
             match step {
@@ -326,7 +326,7 @@ fn insertion_outgrowing_the_columns_patches_in_place() {
             .collect()
     };
     let base = routes(&|x| x, 16); // 2000 distinct entries
-    let cfg = LoopConfig { headroom: 0.0, ..Default::default() };
+    let cfg = Config { headroom: 0.0, ..Default::default() };
     let mut l = Loop::build(vec![base.clone()], &cfg).unwrap();
     let (arena, arena_len) = (arena_of(&l), l.core.arena.len());
     let reader = l.reader();

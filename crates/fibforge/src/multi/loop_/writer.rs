@@ -19,7 +19,7 @@ use super::build::Emitter;
 use super::grace::HandBacks;
 use super::layout::{Core, Shape};
 use super::update::{self, Store};
-use super::{LoopConfig, LoopReader, LoopStats, LoopView, sweep};
+use super::{Config, LoopReader, LoopStats, LoopView, sweep};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::multi::{MultiLookup, VrfId};
@@ -39,13 +39,13 @@ pub struct Loop<A: Address> {
     pub(super) hand_backs: HandBacks,
     pub(super) ribs: Vec<Option<Rib<A>>>,
     pub(super) store: Store,
-    pub(super) cfg: LoopConfig,
+    pub(super) cfg: Config,
     pub(super) shape: Shape,
 }
 
 impl<A: Address> Loop<A> {
     /// Merges `tables` (VRF id = position) into one structure.
-    pub fn build(tables: Vec<Rib<A>>, cfg: &LoopConfig) -> Result<Self, BuildError> {
+    pub fn build(tables: Vec<Rib<A>>, cfg: &Config) -> Result<Self, BuildError> {
         let shape = cfg.shape::<A>()?;
         let ribs: Vec<Option<Rib<A>>> = tables.into_iter().map(Some).collect();
         let (core, store) = build_core(&ribs, &shape, cfg)?;

@@ -21,7 +21,7 @@ fn probes<A: Address>(ribs: &[Rib<A>], extra: &[Prefix<A>]) -> Vec<A> {
 /// The writer equals `ribs` and a fresh build of them, counts and bookkeeping included.
 #[track_caller]
 fn assert_fresh<A: Address>(w: &MergedWriter<A>, ribs: &[Rib<A>], extra: &[Prefix<A>]) {
-    let fresh = MergedTrie::build(ribs, &MergedConfig::default()).unwrap();
+    let fresh = MergedTrie::build(ribs, &Config::default()).unwrap();
     for a in probes(ribs, extra) {
         for (vrf, rib) in ribs.iter().enumerate() {
             let want = rib.lookup(a);
@@ -41,7 +41,7 @@ fn p4(s: &str) -> Prefix4 {
 fn nodes_appear_and_go_with_their_routes() {
     let t0: Rib<u32> = [(p4("10.0.0.0/8"), hop(1))].into_iter().collect();
     let mut ribs = vec![t0, Rib::new()];
-    let mut w = MergedWriter::build(&ribs, &MergedConfig::default()).unwrap();
+    let mut w = MergedWriter::build(&ribs, &Config::default()).unwrap();
     assert_eq!(w.counts(), (9, 2));
     assert_eq!(w.insert(1, p4("10.1.2.0/24"), hop(2)).unwrap(), None);
     ribs[1].insert(p4("10.1.2.0/24"), hop(2));
@@ -62,7 +62,7 @@ fn nodes_appear_and_go_with_their_routes() {
     assert_eq!(w.counts(), (1, 1), "the root stays");
     let e = w.insert(2, p4("10.0.0.0/8"), hop(1)).unwrap_err().to_string();
     assert!(e.contains("VRF id 2"), "{e}");
-    let pushed = MergedConfig { leaf_push: true };
+    let pushed = Config { leaf_push: true };
     let e = MergedWriter::build(&ribs, &pushed).unwrap_err().to_string();
     assert!(e.contains("leafpush=off"), "{e}");
 }
@@ -71,7 +71,7 @@ fn nodes_appear_and_go_with_their_routes() {
 fn ipv6_and_default_routes() {
     let p6 = |s: &str| s.parse::<Prefix<u128>>().unwrap();
     let mut ribs = vec![Rib::<u128>::new(), Rib::new()];
-    let mut w = MergedWriter::build(&ribs, &MergedConfig::default()).unwrap();
+    let mut w = MergedWriter::build(&ribs, &Config::default()).unwrap();
     for (v, p, h) in [(0, "::/0", 1), (1, "2001:db8::/32", 2), (1, "2001:db8::1/128", 3)] {
         w.insert(v, p6(p), hop(h)).unwrap();
         ribs[v as usize].insert(p6(p), hop(h));
@@ -100,7 +100,7 @@ proptest! {
         for (v, p, h) in initial {
             ribs[v as usize].insert(p, hop(h));
         }
-        let mut w = MergedWriter::build(&ribs, &MergedConfig::default()).unwrap();
+        let mut w = MergedWriter::build(&ribs, &Config::default()).unwrap();
         let mut gone = Vec::new();
         for (v, p, h, i) in changes {
             let rib = &mut ribs[v as usize];

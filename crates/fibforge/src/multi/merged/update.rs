@@ -15,7 +15,7 @@
 //! vector ids depend on the order of allocation. Limits as the build's: node and vector ids
 //! below 2^31. The leaf-pushed shape (`leafpush=on`) has no updates (refused by name).
 
-use super::{MergedConfig, MergedTrie, NAME, Shape};
+use super::{Config, MergedTrie, NAME, Shape};
 use crate::addr::Address;
 use crate::fib::BuildError;
 use crate::multi::trie_build::limit;
@@ -43,7 +43,7 @@ pub struct MergedWriter<A: Address> {
 
 impl<A: Address> MergedWriter<A> {
     /// Merges `tables` (VRF id = position) into a Merged Trie without leaf pushing.
-    pub fn build(tables: &[Rib<A>], cfg: &MergedConfig) -> Result<Self, BuildError> {
+    pub fn build(tables: &[Rib<A>], cfg: &Config) -> Result<Self, BuildError> {
         if cfg.leaf_push {
             let reason = "the leaf-pushed shape has no route updates: use leafpush=off".into();
             return Err(BuildError::Unsupported { algo: NAME, reason });

@@ -66,8 +66,9 @@ pub use writer::SailMWriter;
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
 use crate::algo::prefetch;
+use crate::algo::sail;
 use crate::algo::sail::entry::{CHUNKS, Entry, Overflow};
-use crate::algo::sail::{SailConfig, Width, final_word, max_len};
+use crate::algo::sail::{Width, final_word, max_len};
 use crate::fib::{BuildError, Lookup};
 use crate::nexthop::NextHop;
 use crate::rib::Rib;
@@ -258,7 +259,7 @@ fn fits_narrow(b: &Built) -> Result<(), Overflow> {
 
 impl<A: Address> SailM<A> {
     /// Merges `tables` (VRF id = position) into one structure.
-    pub fn build(tables: &[Rib<A>], cfg: &SailConfig) -> Result<Self, BuildError> {
+    pub fn build(tables: &[Rib<A>], cfg: &sail::Config) -> Result<Self, BuildError> {
         check_lengths(tables)?;
         let depth = (max_len::<A>() - TOP) / STRIDE;
         let built = build::build(tables, depth).map_err(|o| o.into_error::<u32>(NAME))?;
@@ -316,7 +317,7 @@ pub struct SailMFib<A: Address> {
 impl<A: Address> SailMFib<A> {
     /// SAIL_M over the one table `rib`.
     #[doc(hidden)]
-    pub fn build(rib: &Rib<A>, cfg: &SailConfig) -> Result<Self, BuildError> {
+    pub fn build(rib: &Rib<A>, cfg: &sail::Config) -> Result<Self, BuildError> {
         let m = SailM::build(std::slice::from_ref(rib), cfg)?;
         Ok(SailMFib { m, book: None, last_path: "build" })
     }

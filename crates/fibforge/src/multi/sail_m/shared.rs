@@ -27,7 +27,7 @@
 
 use super::{SailMStats, SailMWriter};
 use crate::addr::Address;
-use crate::algo::sail::SailConfig;
+use crate::algo::sail;
 use crate::fib::BuildError;
 use crate::multi::{MultiLookup, VrfId};
 use crate::nexthop::NextHop;
@@ -47,13 +47,13 @@ pub struct SailMShared<A: Address> {
     behind: Vec<(VrfId, Prefix<A>)>,
     /// The spare was left half-written by a failed update: rebuild it before use.
     stale: bool,
-    cfg: SailConfig,
+    cfg: sail::Config,
     last_path: &'static str,
 }
 
 impl<A: Address> SailMShared<A> {
     /// Merges `tables` (VRF id = position) into one structure (two copies).
-    pub fn build(tables: Vec<Rib<A>>, cfg: &SailConfig) -> Result<Self, BuildError> {
+    pub fn build(tables: Vec<Rib<A>>, cfg: &sail::Config) -> Result<Self, BuildError> {
         let current = Arc::new(SailMWriter::build(tables, cfg)?);
         let spare = Arc::new((*current).clone());
         let published = Arc::new(Published::new(current.clone(), Grace::new()));

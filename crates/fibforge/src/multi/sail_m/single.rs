@@ -11,7 +11,8 @@
 use super::writer::{apply_change, dispatch_book};
 use super::{SailMFib, SailMStats};
 use crate::addr::Address;
-use crate::algo::sail::{SailConfig, max_len};
+use crate::algo::sail;
+use crate::algo::sail::max_len;
 use crate::fib::{BuildError, Compile, Incremental};
 use crate::prefix::Prefix;
 use crate::rib::Rib;
@@ -25,8 +26,8 @@ impl<A: Address> SailMFib<A> {
 }
 
 impl<A: Address> Compile<A> for SailMFib<A> {
-    type Config = SailConfig;
-    fn compile(rib: &Rib<A>, cfg: &SailConfig) -> Result<Self, BuildError> {
+    type Config = sail::Config;
+    fn compile(rib: &Rib<A>, cfg: &sail::Config) -> Result<Self, BuildError> {
         SailMFib::build(rib, cfg)
     }
 }

@@ -7,8 +7,8 @@ use crate::multi::generate::{Perturbation, perturbed_tables};
 use crate::prefix::Prefix;
 use proptest::prelude::*;
 
-fn cfg(width: Width) -> SailConfig {
-    SailConfig { width }
+fn cfg(width: Width) -> sail::Config {
+    sail::Config { width }
 }
 
 /// Probes from every table; each table checked against its own RIB, single and batch.
@@ -54,14 +54,14 @@ fn edge_tables_alone_and_merged() {
     let tables: Vec<Rib<u32>> = edge_tables::<u32>().into_iter().map(|(_, r)| r).collect();
     for (name, rib) in edge_tables::<u32>() {
         let one = [rib];
-        let m = SailM::build(&one, &SailConfig::default()).unwrap();
+        let m = SailM::build(&one, &sail::Config::default()).unwrap();
         assert_matches(&m, &one);
-        let f = SailMFib::build(&one[0], &SailConfig::default()).unwrap();
+        let f = SailMFib::build(&one[0], &sail::Config::default()).unwrap();
         for a in probes(&one[0], 100, 3) {
             assert_eq!(f.lookup(a), one[0].lookup(a), "{name}");
         }
     }
-    let m = SailM::build(&tables, &SailConfig::default()).unwrap();
+    let m = SailM::build(&tables, &sail::Config::default()).unwrap();
     assert_matches(&m, &tables);
     assert_eq!(m.stats().width_bits, 32, "more than 2^15 composites need wide words");
     let e = SailM::build(&tables, &cfg(Width::Narrow)).unwrap_err();
@@ -71,12 +71,12 @@ fn edge_tables_alone_and_merged() {
 #[test]
 fn no_tables_and_empty_tables() {
     let none: Vec<Rib<u32>> = Vec::new();
-    let m = SailM::build(&none, &SailConfig::default()).unwrap();
+    let m = SailM::build(&none, &sail::Config::default()).unwrap();
     assert_eq!(m.lookup(0, 1), None);
     let empties: Vec<Rib<u32>> = vec![Rib::new(), Rib::new()];
-    assert_matches(&SailM::build(&empties, &SailConfig::default()).unwrap(), &empties);
+    assert_matches(&SailM::build(&empties, &sail::Config::default()).unwrap(), &empties);
     let default_only = vec![rib4(&[("0.0.0.0/0", 3)]), Rib::new()];
-    let m = SailM::build(&default_only, &SailConfig::default()).unwrap();
+    let m = SailM::build(&default_only, &sail::Config::default()).unwrap();
     assert_matches(&m, &default_only);
     assert_eq!(m.stats().composites, 1, "(3, none) everywhere");
 }
@@ -88,7 +88,7 @@ fn tables_of_different_sizes() {
     let mut ribs = perturbed_tables(&base, 5, Perturbation::default(), 3);
     ribs.push(rib4(&[("0.0.0.0/0", 1), ("1.2.3.4/32", 2)]));
     ribs.insert(0, table(&[(0x0000_0800u32, 21, 4), (0x0000_0801, 32, 5)]));
-    let m = SailM::build(&ribs, &SailConfig::default()).unwrap();
+    let m = SailM::build(&ribs, &sail::Config::default()).unwrap();
     assert_matches(&m, &ribs);
 }
 
@@ -98,14 +98,14 @@ fn ipv6_up_to_64_and_longer_refused() {
         .into_iter()
         .map(|(_, r)| r.iter().filter(|(p, _)| p.len() <= 64).collect())
         .collect();
-    let m = SailM::build(&tables, &SailConfig::default()).unwrap();
+    let m = SailM::build(&tables, &sail::Config::default()).unwrap();
     assert_matches(&m, &tables);
     assert_eq!(m.stats().chunks.len(), 6, "levels 24..=64");
     let long: Rib<u128> = [("2001:db8::/32", 1), ("2001:db8::1/128", 2)]
         .iter()
         .map(|(p, h)| (p.parse::<Prefix<u128>>().unwrap(), hop(*h)))
         .collect();
-    let e = SailM::build(&[Rib::new(), long], &SailConfig::default()).unwrap_err();
+    let e = SailM::build(&[Rib::new(), long], &sail::Config::default()).unwrap_err();
     let text = e.to_string();
     assert!(text.contains("table 1") && text.contains("2001:db8::1/128"), "{text}");
 }
@@ -119,7 +119,7 @@ proptest! {
     #[test]
     fn random_sets_answer_like_their_ribs(set in arb_set()) {
         let ribs: Vec<Rib<u32>> = set.into_iter().map(|r| r.into_iter().collect()).collect();
-        let m = SailM::build(&ribs, &SailConfig::default()).unwrap();
+        let m = SailM::build(&ribs, &sail::Config::default()).unwrap();
         assert_matches(&m, &ribs);
     }
 }

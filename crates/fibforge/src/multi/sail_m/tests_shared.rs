@@ -39,7 +39,7 @@ proptest! {
             prop::collection::vec((arb_prefix(), prop::option::of(0u32..5)), 1..6), 1..12),
     ) {
         let mut rib: Rib<u32> = initial.into_iter().map(|(p, h)| (p, hop(h))).collect();
-        let mut fib = SailMFib::compile(&rib, &SailConfig::default()).unwrap();
+        let mut fib = SailMFib::compile(&rib, &sail::Config::default()).unwrap();
         let mut changed = Vec::new();
         for batch in batches {
             let ps: Vec<Prefix4> = batch.iter().map(|&(p, _)| p).collect();
@@ -52,7 +52,7 @@ proptest! {
             fib.apply_changes(&rib, &ps).unwrap();
             changed.extend(ps);
         }
-        let fresh = SailMFib::compile(&rib, &SailConfig::default()).unwrap();
+        let fresh = SailMFib::compile(&rib, &sail::Config::default()).unwrap();
         for a in probes(&rib, &changed) {
             prop_assert_eq!(fib.lookup(a), rib.lookup(a), "addr {:#x}", a);
             prop_assert_eq!(fresh.lookup(a), rib.lookup(a), "fresh, addr {:#x}", a);
@@ -146,7 +146,7 @@ fn readers_never_see_an_answer_that_was_not_there() {
     probes.dedup();
     let hist = Arc::new(history(&tables, &ups, &probes));
     let probes = Arc::new(probes);
-    let mut m = SailMShared::build(tables, &SailConfig::default()).unwrap();
+    let mut m = SailMShared::build(tables, &sail::Config::default()).unwrap();
     let version = Arc::new(AtomicUsize::new(0));
     let done = Arc::new(AtomicBool::new(false));
     let readers: Vec<_> = (0..2u64)
@@ -192,7 +192,7 @@ fn readers_never_see_an_answer_that_was_not_there() {
     assert!(checked > 0);
     let reader = m.reader();
     let ribs: Vec<Rib<u32>> = (0..3).map(|v| m.rib(v).unwrap().clone()).collect();
-    let fresh = SailM::build(&ribs, &SailConfig::default()).unwrap();
+    let fresh = SailM::build(&ribs, &sail::Config::default()).unwrap();
     for (i, &a) in probes.iter().enumerate() {
         for v in 0..3 {
             let want = hist[v][i].last().unwrap().1;
@@ -209,7 +209,7 @@ fn readers_never_see_an_answer_that_was_not_there() {
 fn a_silent_reader_keeps_its_copy_and_its_report_releases_it() {
     let p = |s: &str| s.parse::<Prefix4>().unwrap();
     let t0: Rib<u32> = [(p("10.0.0.0/8"), hop(1))].into_iter().collect();
-    let mut m = SailMShared::build(vec![t0, Rib::new()], &SailConfig::default()).unwrap();
+    let mut m = SailMShared::build(vec![t0, Rib::new()], &sail::Config::default()).unwrap();
     m.insert(1, p("10.1.0.0/16"), hop(2)).unwrap();
     assert_eq!(m.last_update_path(), "in place");
     let mut silent = m.reader();

@@ -22,7 +22,7 @@ fn probes<A: Address>(ribs: &[Rib<A>], extra: &[Prefix<A>]) -> Vec<A> {
 #[track_caller]
 fn assert_fresh<A: Address>(w: &SailMWriter<A>, extra: &[Prefix<A>]) {
     let ribs: Vec<Rib<A>> = (0..w.vrfs() as VrfId).map(|v| w.rib(v).unwrap().clone()).collect();
-    let fresh = SailM::build(&ribs, &SailConfig { width: Width::Wide }).unwrap();
+    let fresh = SailM::build(&ribs, &sail::Config { width: Width::Wide }).unwrap();
     for a in probes(&ribs, extra) {
         for (vrf, rib) in ribs.iter().enumerate() {
             let want = rib.lookup(a);
@@ -47,7 +47,7 @@ fn p4(s: &str) -> Prefix4 {
 fn chunks_appear_and_disappear_with_long_routes() {
     let t0 = rib4(&[("0.0.0.0/0", 1), ("10.0.0.0/8", 2)]);
     let t1 = rib4(&[("10.1.0.0/16", 3)]);
-    let mut w = SailMWriter::build(vec![t0, t1], &SailConfig::default()).unwrap();
+    let mut w = SailMWriter::build(vec![t0, t1], &sail::Config::default()).unwrap();
     assert_eq!(w.insert(1, p4("10.1.2.3/32"), hop(4)).unwrap(), None);
     assert_eq!(w.last_update_path(), "in place");
     assert_eq!(w.chunks_in_use(), vec![1, 1]);
@@ -71,10 +71,10 @@ fn chunks_appear_and_disappear_with_long_routes() {
 
 #[test]
 fn bad_updates_are_refused_by_name() {
-    let mut w = SailMWriter::build(vec![Rib::<u32>::new()], &SailConfig::default()).unwrap();
+    let mut w = SailMWriter::build(vec![Rib::<u32>::new()], &sail::Config::default()).unwrap();
     let e = w.insert(1, p4("10.0.0.0/8"), hop(1)).unwrap_err().to_string();
     assert!(e.contains("VRF id 1"), "{e}");
-    let mut w6 = SailMWriter::build(vec![Rib::<u128>::new()], &SailConfig::default()).unwrap();
+    let mut w6 = SailMWriter::build(vec![Rib::<u128>::new()], &sail::Config::default()).unwrap();
     let long: Prefix<u128> = "2001:db8::1/128".parse().unwrap();
     let e = w6.insert(0, long, hop(1)).unwrap_err().to_string();
     assert!(e.contains("table 0") && e.contains("2001:db8::1/128"), "{e}");
@@ -87,7 +87,7 @@ fn ipv6_updates_down_to_64() {
         .iter()
         .map(|&(p, h)| std::iter::once((p.parse::<Prefix<u128>>().unwrap(), hop(h))).collect())
         .collect();
-    let mut w = SailMWriter::build(t, &SailConfig::default()).unwrap();
+    let mut w = SailMWriter::build(t, &sail::Config::default()).unwrap();
     let p64: Prefix<u128> = "2001:db8:1:2::/64".parse().unwrap();
     w.insert(0, p64, hop(3)).unwrap();
     w.insert(1, "2001:db8::/40".parse().unwrap(), hop(4)).unwrap();
@@ -103,7 +103,7 @@ fn narrow_words_overflowing_rebuild_wide() {
     let n = (1u32 << 15) - 2;
     let rib: Rib<u32> =
         (0..n).map(|i| (Prefix4::new(0x0A00_0000 | i << 8, 24).unwrap(), hop(i))).collect();
-    let mut w = SailMWriter::build(vec![rib], &SailConfig::default()).unwrap();
+    let mut w = SailMWriter::build(vec![rib], &sail::Config::default()).unwrap();
     assert_eq!(w.stats().width_bits, 16);
     w.insert(0, p4("11.0.0.0/24"), hop(n)).unwrap();
     assert_eq!((w.last_update_path(), w.stats().width_bits), ("in place", 16));
@@ -148,7 +148,7 @@ proptest! {
         for (v, p, h) in initial {
             tables[v as usize].insert(p, hop(h));
         }
-        let mut w = SailMWriter::build(tables, &SailConfig::default()).unwrap();
+        let mut w = SailMWriter::build(tables, &sail::Config::default()).unwrap();
         let mut gone = Vec::new();
         for c in changes {
             match c {

@@ -4,8 +4,9 @@
 use super::update::Book;
 use super::{NAME, SailM, SailMStats, Tables};
 use crate::addr::Address;
+use crate::algo::sail;
 use crate::algo::sail::entry::Overflow;
-use crate::algo::sail::{SailConfig, Width, max_len};
+use crate::algo::sail::{Width, max_len};
 use crate::fib::BuildError;
 use crate::multi::{MultiLookup, VrfId};
 use crate::nexthop::NextHop;
@@ -28,7 +29,7 @@ pub struct SailMWriter<A: Address> {
 
 impl<A: Address> SailMWriter<A> {
     /// Merges `tables` (VRF id = position) into one structure that follows their updates.
-    pub fn build(tables: Vec<Rib<A>>, cfg: &SailConfig) -> Result<Self, BuildError> {
+    pub fn build(tables: Vec<Rib<A>>, cfg: &sail::Config) -> Result<Self, BuildError> {
         let m = SailM::build(&tables, cfg)?;
         let book = dispatch_book(&m);
         Ok(SailMWriter { m, book, ribs: tables, last_path: "build" })
@@ -145,7 +146,7 @@ pub(super) fn apply_change<A: Address>(
     if let Tables::Wide(_) = m.tables {
         return Err(overflow.into_error::<u32>(NAME));
     }
-    *m = SailM::build(ribs, &SailConfig { width: Width::Wide })?;
+    *m = SailM::build(ribs, &sail::Config { width: Width::Wide })?;
     *book = dispatch_book(m);
     Ok("rebuild")
 }

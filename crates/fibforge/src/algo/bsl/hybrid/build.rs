@@ -1,7 +1,7 @@
 //! Compiling the §7 hybrid: the routes split into the bands `[0, 32]`, `(32, 64]`,
 //! `(64, 96]` and `(96, 128]`; one leaf-pushed trie per band and hashed key; markers at 64.
 
-use super::{BslHybrid, HybridConfig, HybridStats, LEAF};
+use super::{BslHybrid, Config, HybridStats, LEAF};
 use crate::algo::bsl::hash::{Bucket, OneLineTable};
 use crate::algo::cpe::Levels;
 use crate::algo::multibit::{LeafBuilder, StridePlan};
@@ -16,7 +16,7 @@ type Route = (Prefix<u128>, NextHop);
 /// Hashed key (the first `L` address bits, as a 128-bit prefix address) → hash value.
 type KeyMap = HashMap<u128, u32>;
 
-pub(super) fn build(rib: &Rib<u128>, cfg: &HybridConfig) -> Result<BslHybrid, BuildError> {
+pub(super) fn build(rib: &Rib<u128>, cfg: &Config) -> Result<BslHybrid, BuildError> {
     check(rib, cfg)?;
     let strides = vec![cfg.stride; (32 / cfg.stride) as usize];
     let ends: Vec<u32> = (1..=strides.len() as u32).map(|i| i * cfg.stride).collect();
@@ -56,7 +56,7 @@ pub(super) fn build(rib: &Rib<u128>, cfg: &HybridConfig) -> Result<BslHybrid, Bu
 
 /// Refuses strides other than 4 and 8 (16-bit nodes of 2^16 entries exhaust the arena on
 /// real tables) and next-hop ids that reach the `LEAF` bit.
-fn check(rib: &Rib<u128>, cfg: &HybridConfig) -> Result<(), BuildError> {
+fn check(rib: &Rib<u128>, cfg: &Config) -> Result<(), BuildError> {
     if ![4, 8].contains(&cfg.stride) {
         return Err(BuildError::BadOption {
             algo: "bsl_hybrid",

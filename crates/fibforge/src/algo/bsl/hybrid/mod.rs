@@ -39,13 +39,13 @@
 //! 4 or 8. No incremental updates: a change recompiles.
 
 mod build;
-impl HybridConfig {
+impl Config {
     /// The configuration `spec` names: `stride=4|8` (bits per trie level), `packed=on|off`.
     #[doc(hidden)]
     pub fn from_spec(spec: &crate::spec::AlgoSpec) -> Result<Self, BuildError> {
-        let default = HybridConfig::default();
+        let default = Config::default();
         spec.check_options("bsl_hybrid", &["stride", "packed"])?;
-        Ok(HybridConfig {
+        Ok(Config {
             stride: spec.get_u32("bsl_hybrid", "stride", default.stride)?,
             packed: spec.get_bool("bsl_hybrid", "packed", default.packed)?,
         })
@@ -73,14 +73,10 @@ pub struct Config {
     pub packed: bool,
 }
 
-/// The former name of [`Config`] (every structure's configuration is its module's `Config`).
-#[doc(hidden)]
-pub type HybridConfig = Config;
-
-impl Default for HybridConfig {
+impl Default for Config {
     /// Four 8-bit levels per band (the paper's "initial hash plus a 4 level trie"), packed.
     fn default() -> Self {
-        HybridConfig { stride: 8, packed: true }
+        Config { stride: 8, packed: true }
     }
 }
 
@@ -216,9 +212,9 @@ impl BslHybrid {
 }
 
 impl Compile<u128> for BslHybrid {
-    type Config = HybridConfig;
+    type Config = Config;
 
-    fn compile(rib: &Rib<u128>, cfg: &HybridConfig) -> Result<Self, BuildError> {
+    fn compile(rib: &Rib<u128>, cfg: &Config) -> Result<Self, BuildError> {
         build::build(rib, cfg)
     }
 }

@@ -5,11 +5,11 @@ use crate::algo::testkit::{self, assert_same, edge_tables, probes};
 use crate::prefix::Prefix;
 use proptest::prelude::*;
 
-fn configs() -> Vec<HybridConfig> {
+fn configs() -> Vec<Config> {
     let mut v = Vec::new();
     for stride in [4, 8] {
         for packed in [false, true] {
-            v.push(HybridConfig { stride, packed });
+            v.push(Config { stride, packed });
         }
     }
     v
@@ -61,7 +61,7 @@ fn a_deep_route_alone_leaves_a_marker_at_64() {
     // precomputed answer is the /40; the 32-bit key has the /40's trie.
     let base = 0x2400_cb00_0000_0000_0000_0000_0000_0000u128;
     let rib = testkit::table(&[(base, 40, 1), (base | 0xabc << 28, 100, 2)]);
-    let fib = BslHybrid::compile(&rib, &HybridConfig::default()).unwrap();
+    let fib = BslHybrid::compile(&rib, &Config::default()).unwrap();
     let s = fib.stats();
     assert_eq!(s.keys, [1, 1, 1]);
     assert_eq!(s.markers, [0, 1, 0]);
@@ -77,7 +77,7 @@ fn a_deep_route_alone_leaves_a_marker_at_64() {
 #[test]
 fn stats_count_nodes_and_memory() {
     let rib = band_edges();
-    let fib = BslHybrid::compile(&rib, &HybridConfig { stride: 8, packed: false }).unwrap();
+    let fib = BslHybrid::compile(&rib, &Config { stride: 8, packed: false }).unwrap();
     assert!(fib.stats().nodes >= 4);
     assert!(fib.stats().node_bytes > 0);
     assert!(fib.memory_bytes() as u64 >= fib.stats().node_bytes);
@@ -87,24 +87,24 @@ fn stats_count_nodes_and_memory() {
 fn bad_options_and_limits() {
     let rib = testkit::table::<u128>(&[(1 << 100, 28, 1)]);
     for stride in [0, 3, 16, 32] {
-        assert!(BslHybrid::compile(&rib, &HybridConfig { stride, packed: false }).is_err());
+        assert!(BslHybrid::compile(&rib, &Config { stride, packed: false }).is_err());
     }
     let big = NextHop::from_raw(LEAF).unwrap();
     let rib: Rib<u128> = [(Prefix::new(1 << 100, 28).unwrap(), big)].into_iter().collect();
     assert!(matches!(
-        BslHybrid::compile(&rib, &HybridConfig::default()),
+        BslHybrid::compile(&rib, &Config::default()),
         Err(BuildError::LimitExceeded { what: "next-hop id", .. })
     ));
     let ok = NextHop::from_raw(LEAF - 1).unwrap();
     let rib: Rib<u128> = [(Prefix::new(1 << 100, 28).unwrap(), ok)].into_iter().collect();
-    let fib = BslHybrid::compile(&rib, &HybridConfig::default()).unwrap();
+    let fib = BslHybrid::compile(&rib, &Config::default()).unwrap();
     assert_eq!(fib.lookup(1 << 100), Some(ok));
 }
 
 #[test]
 fn more_next_hops_than_16_bits() {
     let rib = testkit::many_hops::<u128>(70_000);
-    let fib = BslHybrid::compile(&rib, &HybridConfig::default()).unwrap();
+    let fib = BslHybrid::compile(&rib, &Config::default()).unwrap();
     assert_same("many hops", &fib, &rib, &probes(&rib, 2000, 13));
 }
 
@@ -119,7 +119,7 @@ proptest! {
         packed in any::<bool>(),
     ) {
         let rib: Rib<u128> = routes.into_iter().collect();
-        let fib = BslHybrid::compile(&rib, &HybridConfig { stride, packed }).unwrap();
+        let fib = BslHybrid::compile(&rib, &Config { stride, packed }).unwrap();
         assert_same("random", &fib, &rib, &addrs(&rib, seed));
     }
 }

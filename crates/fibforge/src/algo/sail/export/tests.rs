@@ -1,7 +1,7 @@
 //! SAIL_L export: round trips through bytes answer as the compiled structure and the RIB, and
 //! forged files (valid checksums) with each defect are errors, not panics.
 
-use super::super::{SailConfig, SailL, Width};
+use super::super::{Config, SailL, Width};
 use crate::addr::Address;
 use crate::export::{Algorithm, Array, ExportError, ExportFile};
 use crate::fib::{Compile, Lookup};
@@ -51,7 +51,7 @@ fn assert_same<A: Address>(rib: &Rib<A>, a: &SailL<A>, b: &SailL<A>, what: &str)
 fn ipv4_round_trips_in_both_widths() {
     let rib = table::<u32>(6_000, 32, 1);
     for (width, bits) in [(Width::Narrow, 16), (Width::Wide, 32)] {
-        let l = SailL::compile(&rib, &SailConfig { width }).unwrap();
+        let l = SailL::compile(&rib, &Config { width }).unwrap();
         assert_eq!(l.width_bits(), bits);
         assert!(l.chunk_counts().iter().all(|&c| c > 0), "{:?}", l.chunk_counts());
         let back = bytes_round_trip(&l);
@@ -65,7 +65,7 @@ fn ipv4_round_trips_in_both_widths() {
 #[test]
 fn ipv6_round_trips() {
     let rib = table::<u128>(6_000, 64, 2);
-    let l = SailL::compile(&rib, &SailConfig::default()).unwrap();
+    let l = SailL::compile(&rib, &Config::default()).unwrap();
     assert_eq!(l.chunk_counts().len(), 6);
     assert!(l.chunk_counts()[5] > 0, "{:?}", l.chunk_counts());
     assert_same(&rib, &l, &bytes_round_trip(&l), "ipv6");
@@ -86,7 +86,7 @@ fn dispatch_exports_and_imports_with_the_route_count() {
 /// The narrow IPv4 export of a clustered table, as a mutable file.
 fn sample() -> ExportFile {
     let rib = table::<u32>(3_000, 32, 4);
-    SailL::compile(&rib, &SailConfig { width: Width::Narrow }).unwrap().to_export().unwrap()
+    SailL::compile(&rib, &Config { width: Width::Narrow }).unwrap().to_export().unwrap()
 }
 
 /// `edit` applied to the words of array `i`.

@@ -4,7 +4,7 @@
 //! - [`Columns`] (default): one array per table, `cols[vrf][i]`; one dependent access per
 //!   lookup, and adding or removing a table touches only that table's column and the entries
 //!   it divides or merges (see [`columns`]);
-//! - [`Packed`] (`LoopConfig::compress_pmt`, the paper's `S_pmt2`): bitmap-compressed rows;
+//! - [`Packed`] (`Config::compress_pmt`, the paper's `S_pmt2`): bitmap-compressed rows;
 //!   smaller when tables share next hops, at two more dependent accesses per lookup, and table
 //!   insertion/deletion rewrites every row (see [`packed`]).
 //!

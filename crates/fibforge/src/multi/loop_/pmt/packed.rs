@@ -1,4 +1,4 @@
-//! The bitmap-compressed PortMapTable (paper §V-B, `S_pmt2`; `LoopConfig::compress_pmt`).
+//! The bitmap-compressed PortMapTable (paper §V-B, `S_pmt2`; `Config::compress_pmt`).
 //!
 //! The paper only names the idea ("employ bitmap technique to compress PortMapTable"); this is
 //! the overlay-bitmap idea applied across the tables, one row per composite. Entry `i` starts
