@@ -214,6 +214,9 @@ pub fn build<A: RegistryFamily>(spec: &AlgoSpec, rib: &Rib<A>) -> Built<A> {
 mod tests_caps;
 
 #[cfg(test)]
+mod tests_defaults;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::algo::poptrie::Config as PoptrieConfig;

@@ -22,47 +22,76 @@ const fn isa_opt(help: &'static str) -> Opt {
 
 const POPTRIE_OPTS: &[Opt] = &[
     Opt { key: "s", default: "18", help: "direct-pointing bits, 0 to 24 (default 18)" },
-    Opt { key: "aggregate", default: "", help: "on|off: route aggregation (§3)" },
+    Opt { key: "aggregate", default: "on", help: "on|off: route aggregation (§3)" },
     Opt {
         key: "leafvec",
-        default: "",
+        default: "on",
         help: "on|off: leaf runs in 24-byte nodes (§3.3); off: basic 16-byte nodes, a leaf \
                per slot (§3.1; no fan-out, export or C view)",
     },
     Opt {
         key: "dir16",
-        default: "",
+        default: "on",
         help: "on|off: 16-bit direct-pointing entries where they fit",
     },
     Opt {
         key: "fanout",
-        default: "on",
+        default: "on (IPv6), off (IPv4)",
         help: "on|off: root fan-out, IPv6 only (default on for IPv6)",
     },
     isa_opt("auto|portable|avx2|avx512: the walk (popcnt/BMI at avx2, dir gathers at avx512)"),
 ];
 
 const BLOOM_OPTS: &[Opt] = &[
-    Opt { key: "fpr", default: "", help: "target false-positive rate of each filter, in (0, 1)" },
-    Opt { key: "hash", default: "", help: "h2|murmur|knuth: the double-hashing function" },
-    Opt { key: "levels", default: "", help: "DPCPE levels (0: one level per length)" },
-    Opt { key: "cpe", default: "", help: "on|off: IPv4 /20+/24+/32 grouping" },
+    Opt {
+        key: "fpr",
+        default: "0.3",
+        help: "target false-positive rate of each filter, in (0, 1)",
+    },
+    Opt {
+        key: "hash",
+        default: "h2 (bloomfwd IPv4), murmur (bloomfwd IPv6), independent hashes (others)",
+        help: "h2|murmur|knuth: the double-hashing function",
+    },
+    Opt {
+        key: "levels",
+        default: "5 (bloomfwd IPv6), cpe (IPv4 but bloom_naive), 0 (others)",
+        help: "DPCPE levels (0: one level per length)",
+    },
+    Opt {
+        key: "cpe",
+        default: "on (IPv4 but bloom_naive), off (others)",
+        help: "on|off: IPv4 /20+/24+/32 grouping",
+    },
     isa_opt("auto|portable|avx2|avx512: batch hashing of double-hashing schemes"),
 ];
 
 const SAIL_OPTS: &[Opt] =
-    &[Opt { key: "width", default: "", help: "auto|16|32: word width of the arrays" }];
+    &[Opt { key: "width", default: "auto", help: "auto|16|32: word width of the arrays" }];
 
-const DXR_OPTS: &[Opt] = &[
-    Opt { key: "short", default: "", help: "on|off: the short range format (IPv4 only)" },
-    Opt { key: "k", default: "", help: "direct-table bits, overriding the name's" },
+const DXR16_OPTS: &[Opt] = &[
+    Opt { key: "short", default: "on", help: "on|off: the short range format (IPv4 only)" },
+    Opt { key: "k", default: "16", help: "direct-table bits, overriding the name's" },
+];
+
+const DXR18_OPTS: &[Opt] = &[
+    Opt { key: "short", default: "on", help: "on|off: the short range format (IPv4 only)" },
+    Opt { key: "k", default: "18", help: "direct-table bits, overriding the name's" },
 ];
 
 const CPE_OPTS: &[Opt] = &[
-    Opt { key: "levels", default: "4", help: "most trie levels (default 4 IPv4, 16 IPv6)" },
-    Opt { key: "leafpush", default: "", help: "on|off: leaf-pushed (fast) or updatable trie" },
-    Opt { key: "packed", default: "", help: "on|off: sparse nodes as packed one-line arrays" },
-    Opt { key: "maxstride", default: "", help: "largest stride in bits" },
+    Opt {
+        key: "levels",
+        default: "4 (IPv4), 16 (IPv6)",
+        help: "most trie levels (default 4 IPv4, 16 IPv6)",
+    },
+    Opt { key: "leafpush", default: "on", help: "on|off: leaf-pushed (fast) or updatable trie" },
+    Opt { key: "packed", default: "off", help: "on|off: sparse nodes as packed one-line arrays" },
+    Opt {
+        key: "maxstride",
+        default: "24 (leafpush=on), 17 (leafpush=off)",
+        help: "largest stride in bits",
+    },
 ];
 
 /// What every Poptrie row can do (the aliases included).
@@ -93,7 +122,7 @@ pub const ALGORITHMS: &[Descriptor] = &[
             Opt { key: "group", default: "64", help: "prefixes per overlay group (default 64)" },
             Opt { key: "sparse", default: "3", help: "most routes of a sparse chunk (default 3)" },
             Opt { key: "strides", default: "", help: "level strides joined by '-', e.g. 16-8-8" },
-            Opt { key: "pmt", default: "", help: "columns|packed: the PortMapTable layout" },
+            Opt { key: "pmt", default: "columns", help: "columns|packed: the PortMapTable layout" },
         ],
         id: Id::Loop,
         implies: &[],
@@ -186,27 +215,31 @@ pub const ALGORITHMS: &[Descriptor] = &[
                   ranges in 64-byte SIMD nodes",
         options: &[
             isa_opt("auto|portable|avx2|avx512: the node-rank instructions"),
-            Opt { key: "delta", default: "", help: "side-table slots for updates, 1 to 1048576" },
-            Opt { key: "dir", default: "", help: "on|off: the 16-bit front directory" },
+            Opt {
+                key: "delta",
+                default: "4096",
+                help: "side-table slots for updates, 1 to 1048576",
+            },
+            Opt { key: "dir", default: "on", help: "on|off: the 16-bit front directory" },
             Opt {
                 key: "dhop",
-                default: "",
+                default: "on",
                 help: "on|off: one-interval directory blocks hold their next hop",
             },
             Opt {
                 key: "dir2",
-                default: "",
+                default: "on",
                 help: "on|off: 8 more key bits for the directory's populous blocks",
             },
             Opt {
                 key: "bgroup",
-                default: "",
+                default: "off",
                 help: "on|off: batch lanes start at their directory node, by level",
             },
-            Opt { key: "lanes", default: "", help: "8|16|32: batch lanes walked in lock step" },
+            Opt { key: "lanes", default: "16", help: "8|16|32: batch lanes walked in lock step" },
             Opt {
                 key: "leaf",
-                default: "",
+                default: "auto",
                 help: "auto|plain|rel|hop: full keys, up to 13 offsets per leaf line, or 9 with \
                        their answers (auto: hop for IPv6, plain for IPv4)",
             },
@@ -234,7 +267,7 @@ pub const ALGORITHMS: &[Descriptor] = &[
         name: "dxr16",
         summary: "DXR D16R (Zec, Rizzo, Mikuc 2012): 2^16 direct table + binary-searched range \
                   tables (IPv6: long format, Poptrie paper §4.10)",
-        options: DXR_OPTS,
+        options: DXR16_OPTS,
         id: Id::Dxr,
         implies: &[],
         alias_of: None,
@@ -245,7 +278,7 @@ pub const ALGORITHMS: &[Descriptor] = &[
     Descriptor {
         name: "dxr18",
         summary: "DXR D18R: 2^18 direct table + binary-searched range tables",
-        options: DXR_OPTS,
+        options: DXR18_OPTS,
         id: Id::Dxr,
         implies: &[],
         alias_of: None,
@@ -291,8 +324,8 @@ pub const ALGORITHMS: &[Descriptor] = &[
         name: "miht",
         summary: "MIHT (Lin, Hsu, Hsieh 2014): B+ tree on k-bit keys + priority tries",
         options: &[
-            Opt { key: "k", default: "16", help: "key bits (default 16 IPv4, 32 IPv6)" },
-            Opt { key: "m", default: "", help: "16|32: B+ tree order" },
+            Opt { key: "k", default: "16 (IPv4), 32 (IPv6)", help: "key bits" },
+            Opt { key: "m", default: "16 (IPv4), 32 (IPv6)", help: "16|32: B+ tree order" },
         ],
         id: Id::Miht,
         implies: &[],
@@ -330,7 +363,7 @@ pub const ALGORITHMS: &[Descriptor] = &[
                   Srinivasan, Varghese 1998; CPE Table 2)",
         options: &[Opt {
             key: "lanes",
-            default: "",
+            default: "16",
             help: "1 to 64: batch lookups searched in lock step",
         }],
         id: Id::Bsearch,
@@ -345,7 +378,7 @@ pub const ALGORITHMS: &[Descriptor] = &[
         summary: "binary search on prefix lengths with markers (Waldvogel 1997), one cache line \
                   per probe",
         options: &[
-            Opt { key: "levels", default: "", help: "CPE to K lengths (Srinivasan-Varghese §6)" },
+            Opt { key: "levels", default: "0", help: "CPE to K lengths (Srinivasan-Varghese §6)" },
             Opt {
                 key: "lengths",
                 default: "",
@@ -353,7 +386,7 @@ pub const ALGORITHMS: &[Descriptor] = &[
             },
             Opt {
                 key: "first",
-                default: "",
+                default: "hash",
                 help: "hash|array: shortest length as a full array (§6.3, <=20)",
             },
         ],
@@ -369,8 +402,8 @@ pub const ALGORITHMS: &[Descriptor] = &[
         summary: "IPv6 hybrid of Srinivasan-Varghese §7: hashing on lengths 32/64/96 (two probes), \
                   then a leaf-pushed trie over the 32 bits left",
         options: &[
-            Opt { key: "stride", default: "", help: "4|8: bits per trie level" },
-            Opt { key: "packed", default: "", help: "on|off: sparse nodes as packed arrays" },
+            Opt { key: "stride", default: "8", help: "4|8: bits per trie level" },
+            Opt { key: "packed", default: "on", help: "on|off: sparse nodes as packed arrays" },
         ],
         id: Id::BslHybrid,
         implies: &[],
@@ -425,7 +458,7 @@ pub const ALGORITHMS: &[Descriptor] = &[
             Opt { key: "fill", default: "0.5", help: "fill factor, 0.1 to 1 (default 0.5)" },
             Opt {
                 key: "root",
-                default: "",
+                default: "16",
                 help: "root branching bits, 0 to 20 (default 16; 0: by fill)",
             },
         ],

@@ -1,0 +1,63 @@
+//! Every stated option default is the value a structure uses when the option is absent:
+//! `name` and `name:key=<default>` build the same structure (same size, description and
+//! answers) in every family the row supports. Defaults that depend on the family or the
+//! variant (text with spaces or parentheses) and options the row implies are skipped.
+
+use super::*;
+use crate::nexthop::NextHop;
+use crate::prefix::Prefix;
+
+fn rib<A: Address>(routes: &[(A, u32, u32)]) -> Rib<A> {
+    routes
+        .iter()
+        .map(|&(a, len, h)| (Prefix::new(a, len).unwrap(), NextHop::from_index(h)))
+        .collect()
+}
+
+fn v4() -> Rib<u32> {
+    rib(&[(0x0a00_0000, 8, 0), (0x0a01_0000, 16, 1), (0xc0a8_0100, 24, 2), (0xc0a8_0180, 25, 3)])
+}
+
+fn v6() -> Rib<u128> {
+    rib(&[
+        (0x2001_0db8u128 << 96, 32, 0),
+        (0x2001_0db8_0001u128 << 80, 48, 1),
+        (0x2001_0db8_0001_0002u128 << 64, 64, 2),
+    ])
+}
+
+/// Builds `row` plain and with `key=value`, and compares the two.
+fn same<A: RegistryFamily>(row: &Descriptor, key: &str, value: &str, rib: &Rib<A>) {
+    let plain =
+        build(&AlgoSpec::named(row.name), rib).unwrap_or_else(|e| panic!("{}: {e}", row.name));
+    let text = format!("{}:{key}={value}", row.name);
+    let spec: AlgoSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    let given = build(&spec, rib).unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(plain.memory_bytes(), given.memory_bytes(), "{text}: memory");
+    assert_eq!(plain.describe(), given.describe(), "{text}: description");
+    for a in crate::verify::probes(rib, 4, 64, 1) {
+        assert_eq!(plain.lookup(a), given.lookup(a), "{text}: lookup of {a:?}");
+    }
+}
+
+#[test]
+fn stated_defaults_are_the_defaults() {
+    let mut checked = 0;
+    for row in ALGORITHMS {
+        for opt in row.options {
+            let plain_value = !opt.default.is_empty()
+                && !opt.default.contains(|c: char| c.is_whitespace() || c == '(' || c == ')');
+            if !plain_value || row.implies.iter().any(|&(k, _)| k == opt.key) {
+                continue;
+            }
+            if row.ipv4.is_some() {
+                same::<u32>(row, opt.key, opt.default, &v4());
+            }
+            if row.ipv6.is_some() {
+                same::<u128>(row, opt.key, opt.default, &v6());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} defaults checked");
+}
