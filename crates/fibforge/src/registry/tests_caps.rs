@@ -9,7 +9,7 @@ use crate::nexthop::NextHop;
 use crate::prefix::Prefix;
 use crate::qsbr::Concurrent;
 
-fn rib<A: Address>(routes: &[(A, u32, u32)]) -> Rib<A> {
+pub(super) fn rib<A: Address>(routes: &[(A, u32, u32)]) -> Rib<A> {
     routes
         .iter()
         .map(|&(a, len, h)| (Prefix::new(a, len).unwrap(), NextHop::from_index(h)))

@@ -3,16 +3,8 @@
 //! answers) in every family the row supports. Defaults that depend on the family or the
 //! variant (text with spaces or parentheses) and options the row implies are skipped.
 
+use super::tests_caps::rib;
 use super::*;
-use crate::nexthop::NextHop;
-use crate::prefix::Prefix;
-
-fn rib<A: Address>(routes: &[(A, u32, u32)]) -> Rib<A> {
-    routes
-        .iter()
-        .map(|&(a, len, h)| (Prefix::new(a, len).unwrap(), NextHop::from_index(h)))
-        .collect()
-}
 
 fn v4() -> Rib<u32> {
     rib(&[(0x0a00_0000, 8, 0), (0x0a01_0000, 16, 1), (0xc0a8_0100, 24, 2), (0xc0a8_0180, 25, 3)])

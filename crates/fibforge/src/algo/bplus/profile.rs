@@ -1,5 +1,6 @@
 //! The path of one lookup through the structure, for profiles
-//! (`crates/fibforge-bench/examples/bplus_profile.rs`): which lines a lookup reads, so that measured rates can be set against lines per lookup.
+//! (`crates/fibforge-bench/examples/bplus_profile.rs`): which lines a lookup reads, so that
+//! measured rates can be set against lines per lookup.
 //! Never on the lookup path: it walks with the portable rank and allocates.
 
 use super::dir::Entry;
