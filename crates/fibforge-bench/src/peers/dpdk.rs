@@ -377,10 +377,8 @@ fn lpm_build(rib: &Rib<u32>) -> Result<LpmCache, PeerError> {
         let ptr = unsafe { ffi::ff_lpm_create(1, capped(groups.max(1))) };
         let ptr = NonNull::new(ptr).ok_or_else(|| {
             // SAFETY: reads DPDK's per-thread errno.
-            PeerError::NotAvailable(format!(
-                "rte_lpm create failed: {}",
-                strerror(unsafe { ffi::ff_errno() })
-            ))
+            let errno = unsafe { ffi::ff_errno() };
+            PeerError::NotAvailable(format!("rte_lpm create failed: {}", strerror(errno)))
         })?;
         let h = Handle { ptr, free: ffi::ff_lpm_free };
         // SAFETY: the rte_lpm is live and empty with `groups` tbl8 groups; `tbl24` holds
