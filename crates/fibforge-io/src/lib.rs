@@ -8,6 +8,8 @@
 //!   as entries ([`mrt::MrtReader`]) or as a [`LoadedTable`] of one peer or all;
 //! - [`updates`]: update streams (MRT or `time a|w prefix nexthop` text) as [`updates::Update`]s;
 //! - [`trace`]: destination addresses of pcap/pcapng captures and address lists;
+//! - [`atomic`]: files written whole or not at all (a synced temporary file renamed over the
+//!   target), for every file fibforge writes;
 //! - [`data`]: where the workplace's shared data folder is (`FIBFORGE_SHARED_DATA`).
 //!
 //! [`read_table`] chooses the format by content: after decompression, a stream whose first
@@ -20,6 +22,7 @@
 //! Every error names the file and the line or byte offset and what was wrong; a failed load
 //! still hands back everything valid that was read before the failure.
 
+pub mod atomic;
 pub mod data;
 pub mod error;
 #[doc(hidden)]
