@@ -3,22 +3,24 @@
 //! printed comes from the registry's descriptors.
 
 use fibforge::registry::{ALGORITHMS, MANY_TABLES};
+use std::io::Write;
 use std::process::ExitCode;
 
 pub fn run() -> anyhow::Result<ExitCode> {
+    let mut out = crate::out::stdout();
     for a in ALGORITHMS {
-        println!("{:<14}{:<11}{}", a.name, a.families(), a.summary);
+        writeln!(out, "{:<14}{:<11}{}", a.name, a.families(), a.summary)?;
         for o in a.options {
             let default = match o.default {
                 d if d.is_empty() || o.help.contains("default") => String::new(),
                 d => format!(" (default {d})"),
             };
-            println!("{:<25}{:<10} {}{default}", "", o.key, o.help);
+            writeln!(out, "{:<25}{:<10} {}{default}", "", o.key, o.help)?;
         }
     }
-    println!("\nmany tables (fibforge verify DIR --algo NAME, fibforge bench --multi):");
+    writeln!(out, "\nmany tables (fibforge verify DIR --algo NAME, fibforge bench --multi):")?;
     for m in MANY_TABLES {
-        println!("{:<14}{:<11}{}", m.name, "ipv4,ipv6", m.summary);
+        writeln!(out, "{:<14}{:<11}{}", m.name, "ipv4,ipv6", m.summary)?;
     }
     Ok(ExitCode::SUCCESS)
 }

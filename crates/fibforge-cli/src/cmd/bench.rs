@@ -18,6 +18,7 @@ use fibforge_bench::synth::Synth;
 use fibforge_bench::timing::Mode;
 use fibforge_bench::traffic;
 use fibforge_io::ReadConfig;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -116,16 +117,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         studies: measured.studies,
         elapsed_s: started.elapsed().as_secs_f64(),
     };
+    let mut out = crate::out::stdout();
     if !report.results.is_empty() || report.studies.is_empty() {
-        println!("{}", table::render(&report.results));
+        writeln!(out, "{}", table::render(&report.results))?;
     }
     for st in &report.studies {
-        println!("{}", st.markdown());
+        writeln!(out, "{}", st.markdown())?;
     }
-    println!(
+    writeln!(
+        out,
         "\nCPU: {} ({} logical CPUs); {:.0} s; machine possibly shared: medians of {} repeats",
         report.machine.cpu_model, report.machine.logical_cpus, report.elapsed_s, base.repeats
-    );
+    )?;
     write_outputs(&report, &args)?;
     let mismatched = report.results.iter().any(|r| r.mismatches.is_some_and(|m| m > 0));
     Ok(if mismatched { ExitCode::from(1) } else { ExitCode::SUCCESS })

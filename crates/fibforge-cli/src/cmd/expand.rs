@@ -11,6 +11,7 @@ use fibforge::algo::cpe::{
     CostModel, DepthProfile, FixedStrideDp, MAX_STRIDE, OneBitTrie, VarStrideDp,
 };
 use fibforge::{Address, Rib};
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -43,32 +44,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--levels must be at least 1");
     }
     let t = load_table(&args.input)?;
+    let mut out = crate::out::stdout();
     if !t.v4.is_empty() {
-        report(&t.v4, &args);
+        report(&t.v4, &args, &mut out)?;
     }
     if !t.v6.is_empty() {
-        report(&t.v6, &args);
+        report(&t.v6, &args, &mut out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn report<A: Address>(rib: &Rib<A>, args: &Args) {
+fn report<A: Address>(rib: &Rib<A>, args: &Args, out: &mut impl Write) -> io::Result<()> {
     let started = Instant::now();
     let trie = OneBitTrie::new(rib);
     let trie_ms = ms(started);
-    println!(
+    writeln!(
+        out,
         "{}: {} routes; 1-bit trie of {} nodes built in {trie_ms:.1} ms; max stride {}",
         A::FAMILY,
         rib.len(),
         trie.len(),
         args.max_stride
-    );
+    )?;
     if args.by_levels {
-        print_table(rib, &trie, args);
+        print_table(rib, &trie, args, out)
     } else if args.variable {
-        print_variable(&trie, args);
+        print_variable(&trie, args, out)
     } else {
-        print_fixed(rib, args);
+        print_fixed(rib, args, out)
     }
 }
 
@@ -80,31 +83,40 @@ fn kib(bytes: Option<u64>) -> String {
     bytes.map_or("-".into(), |b| format!("{:.0}", b as f64 / 1024.0))
 }
 
-fn print_fixed<A: Address>(rib: &Rib<A>, args: &Args) {
+fn print_fixed<A: Address>(rib: &Rib<A>, args: &Args, out: &mut impl Write) -> io::Result<()> {
     let prof = DepthProfile::of(rib);
     let lp = FixedStrideDp::run(&prof, args.levels, 4, args.max_stride);
     let nlp = FixedStrideDp::run(&prof, args.levels, 8, args.max_stride);
     let Some(levels) = lp.levels(args.levels) else {
-        println!("  fixed stride: no trie of {} levels reaches /{}", args.levels, prof.depth);
-        return;
+        return writeln!(
+            out,
+            "  fixed stride: no trie of {} levels reaches /{}",
+            args.levels, prof.depth
+        );
     };
     let strides: Vec<String> = levels.strides().iter().map(u32::to_string).collect();
-    println!(
+    writeln!(
+        out,
         "  fixed stride, at most {} levels: strides {} (level ends {levels}); DP {:.3} ms",
         args.levels,
         strides.join("/"),
         lp.elapsed().as_secs_f64() * 1e3
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  leaf-pushed {} bytes ({} KiB); non-leaf-pushed {} bytes ({} KiB)",
         lp.bytes(args.levels).unwrap_or(0),
         kib(lp.bytes(args.levels)),
         nlp.bytes(args.levels).unwrap_or(0),
         kib(nlp.bytes(args.levels))
-    );
+    )
 }
 
-fn print_variable<A: Address>(trie: &OneBitTrie<A>, args: &Args) {
+fn print_variable<A: Address>(
+    trie: &OneBitTrie<A>,
+    args: &Args,
+    out: &mut impl Write,
+) -> io::Result<()> {
     for (name, model) in [
         ("leaf-pushed", CostModel::leaf_pushed(args.packed)),
         ("non-leaf-pushed", CostModel::non_leaf_pushed(args.packed)),
@@ -112,10 +124,11 @@ fn print_variable<A: Address>(trie: &OneBitTrie<A>, args: &Args) {
         let dp = VarStrideDp::run(trie, args.levels, model, args.max_stride);
         let secs = dp.elapsed(args.levels).as_secs_f64();
         let Ok(plan) = dp.plan(trie, args.levels) else {
-            println!("  {name}: no trie of {} levels covers the table", args.levels);
+            writeln!(out, "  {name}: no trie of {} levels covers the table", args.levels)?;
             continue;
         };
-        println!(
+        writeln!(
+            out,
             "  variable stride, {name}{}, at most {} levels: {} bytes ({} KiB), {} nodes; DP {:.1} ms",
             if args.packed { ", packed nodes" } else { "" },
             args.levels,
@@ -123,15 +136,21 @@ fn print_variable<A: Address>(trie: &OneBitTrie<A>, args: &Args) {
             kib(Some(plan.bytes())),
             plan.nodes(),
             secs * 1e3
-        );
+        )?;
         for (level, strides) in plan.strides_by_level().iter().enumerate() {
             let list: Vec<String> = strides.iter().map(|(s, n)| format!("{s}:{n}")).collect();
-            println!("    level {}: stride:nodes {}", level + 1, list.join(" "));
+            writeln!(out, "    level {}: stride:nodes {}", level + 1, list.join(" "))?;
         }
     }
+    Ok(())
 }
 
-fn print_table<A: Address>(rib: &Rib<A>, trie: &OneBitTrie<A>, args: &Args) {
+fn print_table<A: Address>(
+    rib: &Rib<A>,
+    trie: &OneBitTrie<A>,
+    args: &Args,
+    out: &mut impl Write,
+) -> io::Result<()> {
     const MAX_LEVELS: u32 = 12;
     let prof = DepthProfile::of(rib);
     let fixed_lp = FixedStrideDp::run(&prof, MAX_LEVELS, 4, args.max_stride);
@@ -144,11 +163,13 @@ fn print_table<A: Address>(rib: &Rib<A>, trie: &OneBitTrie<A>, args: &Args) {
     ];
     let var: Vec<VarStrideDp<A>> =
         models.iter().map(|&m| VarStrideDp::run(trie, MAX_LEVELS, m, args.max_stride)).collect();
-    println!(
+    writeln!(
+        out,
         "  memory in KiB (1024 bytes); fixed DP {:.3} ms for all level counts; var DP ms = time for that many levels",
         fixed_lp.elapsed().as_secs_f64() * 1e3
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  {:>6} {:>10} {:>10} | {:>10} {:>10} {:>9} | {:>10} {:>10} | {:>9} {:>9}",
         "levels",
         "fixed LP",
@@ -160,10 +181,11 @@ fn print_table<A: Address>(rib: &Rib<A>, trie: &OneBitTrie<A>, args: &Args) {
         "var NLP pk",
         "LP pk ms",
         "NLP pk ms"
-    );
+    )?;
     for k in 2..=MAX_LEVELS {
         let t = |dp: &VarStrideDp<A>| format!("{:.1}", dp.elapsed(k).as_secs_f64() * 1e3);
-        println!(
+        writeln!(
+            out,
             "  {k:>6} {:>10} {:>10} | {:>10} {:>10} {:>9} | {:>10} {:>10} | {:>9} {:>9}",
             kib(fixed_lp.bytes(k)),
             kib(fixed_nlp.bytes(k)),
@@ -174,12 +196,13 @@ fn print_table<A: Address>(rib: &Rib<A>, trie: &OneBitTrie<A>, args: &Args) {
             kib(var[3].bytes(k)),
             t(&var[2]),
             t(&var[3]),
-        );
+        )?;
     }
     for k in 2..=MAX_LEVELS {
         if let Some(l) = fixed_lp.levels(k) {
             let s: Vec<String> = l.strides().iter().map(u32::to_string).collect();
-            println!("  fixed {k:>2} levels: strides {}", s.join("/"));
+            writeln!(out, "  fixed {k:>2} levels: strides {}", s.join("/"))?;
         }
     }
+    Ok(())
 }

@@ -12,6 +12,7 @@ use fibforge::export::{ExportFile, ExportKey};
 use fibforge::registry::{self, AlgoSpec};
 use fibforge::verify::{XorShift64, in_prefix, uniform};
 use fibforge::{Family, Rib};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -84,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Family::Ipv4 => write(&args, &spec, &table.v4, hops)?,
         Family::Ipv6 => write(&args, &spec, &table.v6, hops)?,
     };
-    println!("{} {}: {summary}", algorithm.name(), label(family));
+    writeln!(crate::out::stdout(), "{} {}: {summary}", algorithm.name(), label(family))?;
     Ok(ExitCode::SUCCESS)
 }
 

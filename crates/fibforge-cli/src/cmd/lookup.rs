@@ -25,7 +25,7 @@ mod input;
 mod output;
 
 use crate::load::{TableArgs, load_table};
-use anyhow::{Context, bail};
+use anyhow::bail;
 use engine::{Engine, Scratch};
 pub use exported::{read as read_export, sniff as is_export};
 use fibforge::registry::AlgoSpec;
@@ -138,7 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         strict: args.strict,
         block: Block::default(),
         out: Vec::with_capacity(1 << 17),
-        sink: std::io::stdout().lock(),
+        sink: crate::out::stdout(),
         unmatched: 0,
         skipped: 0,
         warned_empty: [false; 2],
@@ -315,10 +315,11 @@ impl<W: Write> Run<'_, W> {
         Ok(())
     }
 
+    /// Writes the buffered answers out (a failure names standard output: `crate::out`).
     fn flush(&mut self) -> anyhow::Result<()> {
-        self.sink.write_all(&self.out).context("cannot write the answers to stdout")?;
+        self.sink.write_all(&self.out)?;
         self.out.clear();
-        self.sink.flush().context("cannot write the answers to stdout")
+        Ok(self.sink.flush()?)
     }
 }
 

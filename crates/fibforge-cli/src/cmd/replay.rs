@@ -20,6 +20,7 @@ use crate::load::{TableArgs, load_table};
 use anyhow::{Context, bail};
 use fibforge::registry::{self, AlgoSpec};
 use fibforge_bench::replay::{ReplayReport, ReplaySettings, Update, load_updates};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -148,7 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
         })?;
     if all {
-        print_table(&runs);
+        print_table(&runs)?;
     }
     let ok = runs.iter().all(|r| {
         r.report.as_ref().is_ok_and(|r| r.final_mismatches == 0 && r.final_mismatches_rib == 0)
@@ -212,7 +213,7 @@ fn run_family<A: ReplayFamily>(
     if !all {
         let job = Job { spec, rib, ups, times_us, settings, placement };
         let report = replay_any(job)?;
-        print(&report);
+        print(&report)?;
         return Ok(vec![Run { algo: spec.to_string(), report: Ok(report) }]);
     }
     let mut runs = Vec::new();
@@ -221,18 +222,20 @@ fn run_family<A: ReplayFamily>(
         let job = Job { spec: &spec, rib: rib.clone(), ups, times_us, settings, placement };
         let report = replay_any(job);
         match &report {
-            Ok(r) => print(r),
+            Ok(r) => print(r)?,
             Err(e) => eprintln!("{name}: {e:#}"),
         }
-        println!();
+        writeln!(crate::out::stdout())?;
         runs.push(Run { algo: name.to_string(), report });
     }
     Ok(runs)
 }
 
 /// The side-by-side table of `--algo all`.
-fn print_table(runs: &[Run]) {
-    println!(
+fn print_table(runs: &[Run]) -> io::Result<()> {
+    let mut out = crate::out::stdout();
+    writeln!(
+        out,
         "{:<24} {:<10} {:>10} {:>9} {:>9} {:>10} {:>8} {:>8} {:>9} {:>11}",
         "algo",
         "readers",
@@ -244,17 +247,18 @@ fn print_table(runs: &[Run]) {
         "during",
         "MiB",
         "mismatches"
-    );
+    )?;
     let mlps = |m: Option<f64>| m.map_or("-".to_string(), |m| format!("{m:.1}"));
     for run in runs {
         let r = match &run.report {
             Ok(r) => r,
             Err(e) => {
-                println!("{:<24} error: {e:#}", run.algo);
+                writeln!(out, "{:<24} error: {e:#}", run.algo)?;
                 continue;
             }
         };
-        println!(
+        writeln!(
+            out,
             "{:<24} {:<10} {:>10.0} {:>9.0} {:>9.0} {:>10.0} {:>8.1} {:>8} {:>9.2} {:>11}",
             run.algo,
             concurrency(&r.algo),
@@ -266,12 +270,13 @@ fn print_table(runs: &[Run]) {
             mlps(r.lookup_mlps_during),
             r.memory_bytes_after as f64 / (1u64 << 20) as f64,
             format!("{}/{}", r.final_mismatches, r.final_mismatches_rib)
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "(lookups in Mlps over all readers, wall clock; MiB after the replay, both copies for \
          left-right; mismatches vs a fresh compile / vs the RIB)"
-    );
+    )
 }
 
 fn parse_pace(s: &str) -> Result<f64, String> {
@@ -281,9 +286,11 @@ fn parse_pace(s: &str) -> Result<f64, String> {
     }
 }
 
-fn print(r: &ReplayReport) {
-    println!("{} {}: {} routes -> {}", r.family, r.algo, r.routes_before, r.routes_after);
-    println!(
+fn print(r: &ReplayReport) -> io::Result<()> {
+    let mut out = crate::out::stdout();
+    writeln!(out, "{} {}: {} routes -> {}", r.family, r.algo, r.routes_before, r.routes_after)?;
+    writeln!(
+        out,
         "updates {}  {:.0}/s  per update ns: p50 {:.0}  p99 {:.0}  max {:.0}  mean {:.0}",
         r.updates,
         r.updates_per_sec,
@@ -291,40 +298,45 @@ fn print(r: &ReplayReport) {
         r.update_ns_p99,
         r.update_ns_max,
         r.update_ns_mean
-    );
+    )?;
     let mlps = |m: Option<f64>| m.map_or("-".to_string(), |m| format!("{m:.1}"));
     let pace = r.pace.map_or("back to back".to_string(), |x| format!("recorded pace x{x}"));
     let rounds = if r.rounds > 1 { format!(", {} rounds", r.rounds) } else { String::new() };
-    println!("updates applied {pace}{rounds}, in {:.3} s", r.seconds);
+    writeln!(out, "updates applied {pace}{rounds}, in {:.3} s", r.seconds)?;
     for p in &r.update_paths {
-        println!(
+        writeln!(
+            out,
             "  {:<10} {:>8} updates  ns: p50 {:.0}  p99 {:.0}  max {:.0}",
             p.path, p.updates, p.ns_p50, p.ns_p99, p.ns_max
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "lookups ({} readers): idle {:.1} Mlps, during updates {} Mlps (wall clock)",
         r.readers,
         r.lookup_mlps_idle,
         mlps(r.lookup_mlps_during)
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "lookups per reader CPU second: idle {} Mlps, during updates {} Mlps",
         mlps(r.lookup_mlps_idle_cpu),
         mlps(r.lookup_mlps_during_cpu)
-    );
+    )?;
     if let (Some(after), Some(fresh)) = (r.lookup_mlps_after, r.lookup_mlps_fresh) {
         let mib = |b: usize| b as f64 / (1u64 << 20) as f64;
-        println!(
+        writeln!(
+            out,
             "after the replay: {after:.1} Mlps, fresh compile {fresh:.1} Mlps (one thread); \
              memory {:.2} MiB before, {:.2} after, {:.2} fresh",
             mib(r.memory_bytes_before),
             mib(r.memory_bytes_after),
             mib(r.memory_bytes_fresh)
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "final check on {} addresses: {} vs fresh compile, {} vs RIB",
         r.final_checked, r.final_mismatches, r.final_mismatches_rib
-    );
+    )
 }

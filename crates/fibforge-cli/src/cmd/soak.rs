@@ -10,6 +10,7 @@ use fibforge::Table;
 use fibforge_bench::BenchAddress;
 use fibforge_bench::replay::{Update, load_updates};
 use fibforge_bench::soak::{SoakReport, SoakSettings, soak};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -68,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             run_family(std::mem::take(&mut table.v6), v6, &settings)
         }
     })?;
-    print(&report, if ipv4 { "IPv4" } else { "IPv6" });
+    print(&report, if ipv4 { "IPv4" } else { "IPv6" })?;
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)?;
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
@@ -88,30 +89,35 @@ fn run_family<A: BenchAddress + fibforge::algo::poptrie::Key>(
     Ok(soak(&mut table, base, settings)?)
 }
 
-fn print(r: &SoakReport, family: &str) {
+fn print(r: &SoakReport, family: &str) -> io::Result<()> {
+    let mut out = crate::out::stdout();
     let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
-    println!(
+    writeln!(
+        out,
         "{family}: {} updates ({} per round) in {:.1} s ({:.0}/s)",
         r.updates,
         r.base_updates,
         r.seconds,
         r.updates as f64 / r.seconds
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "reader checks {}  violations {}  bursts overtaken (unchecked) {}",
         r.checks, r.violations, r.overtaken_bursts
-    );
+    )?;
     for e in &r.examples {
-        println!("  violation: {e}");
+        writeln!(out, "  violation: {e}")?;
     }
-    println!("memory:   updates     RSS MiB   FIB MiB    routes");
+    writeln!(out, "memory:   updates     RSS MiB   FIB MiB    routes")?;
     for m in &r.memory {
-        println!(
+        writeln!(
+            out,
             "  {:>14} {:>10.1} {:>9.1} {:>9}",
             m.updates,
             mib(m.rss_bytes),
             mib(m.fib_bytes as u64),
             m.routes
-        );
+        )?;
     }
+    Ok(())
 }

@@ -7,6 +7,7 @@ use crate::load::{TableArgs, load_table};
 use fibforge::{Address, Rib};
 use fibforge_io::ValueColumn;
 use serde_json::{Value, json};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -45,10 +46,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "ipv4": family_stats(&t.v4),
         "ipv6": family_stats(&t.v6),
     });
+    let mut out = crate::out::stdout();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print_text(&report);
+        print_text(&report, &mut out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -67,43 +69,47 @@ fn family_stats<A: Address>(rib: &Rib<A>) -> Value {
     })
 }
 
-fn print_text(r: &Value) {
-    println!("table               {}", r["table"].as_str().unwrap_or(""));
-    println!("IPv4 prefixes       {}", r["ipv4_prefixes"]);
-    println!("IPv6 prefixes       {}", r["ipv6_prefixes"]);
+fn print_text(r: &Value, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "table               {}", r["table"].as_str().unwrap_or(""))?;
+    writeln!(out, "IPv4 prefixes       {}", r["ipv4_prefixes"])?;
+    writeln!(out, "IPv6 prefixes       {}", r["ipv6_prefixes"])?;
     let values = if r["value"] == "origin_as" { "origin ASes" } else { "next hops" };
-    println!("{:<19} {}", format!("distinct {values}"), r["next_hops"]);
-    println!("duplicates dropped  {}", r["duplicates_dropped"]);
-    println!(
+    writeln!(out, "{:<19} {}", format!("distinct {values}"), r["next_hops"])?;
+    writeln!(out, "duplicates dropped  {}", r["duplicates_dropped"])?;
+    writeln!(
+        out,
         "load (read + RIB)   {:.0} ms, RIB {:.1} MiB ({:.1} bytes per prefix)",
         r["load_ms"].as_f64().unwrap_or(0.0),
         r["rib_bytes"].as_f64().unwrap_or(0.0) / (1 << 20) as f64,
         r["rib_bytes_per_prefix"].as_f64().unwrap_or(0.0)
-    );
+    )?;
     for fam in ["ipv4", "ipv6"] {
         let f = &r[fam];
         if f["prefixes"].as_u64().unwrap_or(0) == 0 {
             continue;
         }
-        println!("\n{fam}: length  prefixes   matched share   radix-depth share");
+        writeln!(out, "\n{fam}: length  prefixes   matched share   radix-depth share")?;
         let lens = f["prefix_lengths"].as_array().cloned().unwrap_or_default();
         for (len, count) in lens.iter().enumerate() {
             let count = count.as_u64().unwrap_or(0);
             let matched = f["matched_length_share"][len].as_f64().unwrap_or(0.0);
             let depth = f["depth_share"][len].as_f64().unwrap_or(0.0);
             if count > 0 || matched > 0.0 || depth > 0.0 {
-                println!(
+                writeln!(
+                    out,
                     "      /{len:<4} {count:>10}   {:>12.6}%   {:>12.6}%",
                     matched * 100.0,
                     depth * 100.0
-                );
+                )?;
             }
         }
-        println!(
+        writeln!(
+            out,
             "      no route: {:.6}% of the address space",
             f["unmatched_share"].as_f64().unwrap_or(0.0) * 100.0
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// The header of an export file, once its structure has been imported (and so checked).
@@ -130,18 +136,19 @@ fn export_stats(args: &Args) -> anyhow::Result<ExitCode> {
         "next_hop_values": file.hops.len(),
         "memory_bytes": memory,
     });
+    let mut out = crate::out::stdout();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("export              {}", path.display());
-    println!("algorithm           {} (IPv{})", file.algorithm.name(), file.family);
-    println!("routes              {}", file.params[ROUTES_PARAM]);
-    println!("parameters          {:?}", &file.params[..ROUTES_PARAM]);
+    writeln!(out, "export              {}", path.display())?;
+    writeln!(out, "algorithm           {} (IPv{})", file.algorithm.name(), file.family)?;
+    writeln!(out, "routes              {}", file.params[ROUTES_PARAM])?;
+    writeln!(out, "parameters          {:?}", &file.params[..ROUTES_PARAM])?;
     for (i, a) in file.arrays.iter().enumerate() {
-        println!("array {i:<13} {} x {} bytes", a.len(), a.elem_bytes);
+        writeln!(out, "array {i:<13} {} x {} bytes", a.len(), a.elem_bytes)?;
     }
-    println!("next-hop values     {}", file.hops.len());
-    println!("imported            {memory} bytes in memory (every index checked)");
+    writeln!(out, "next-hop values     {}", file.hops.len())?;
+    writeln!(out, "imported            {memory} bytes in memory (every index checked)")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -18,6 +18,7 @@ use fibforge::registry::{ALGORITHMS, AlgoSpec, RegistryFamily, build};
 use fibforge::verify::{self, Probes, Report};
 use fibforge::{BuildError, Family, Rib};
 use serde_json::json;
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -66,16 +67,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "{path}: the table holds no routes: nothing to verify"
     );
     let specs = parse_specs(&args.algo)?;
+    let mut out = crate::out::stdout();
     let mut outcomes = Vec::new();
-    outcomes.extend(verify_family(&table.v4, &specs, &args)?);
-    outcomes.extend(verify_family(&table.v6, &specs, &args)?);
+    outcomes.extend(verify_family(&table.v4, &specs, &args, &mut out)?);
+    outcomes.extend(verify_family(&table.v6, &specs, &args, &mut out)?);
     if let Some(s) = specs.iter().find(|s| !outcomes.iter().any(|o| o.algo == s.to_string()))
         && args.algo != "all"
     {
         anyhow::bail!("'{s}' is not available for the address families of this table");
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&json_report(&path.to_string(), &outcomes))?);
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&json_report(&path.to_string(), &outcomes))?
+        )?;
     }
     for o in &outcomes {
         if let Ok(r) = &o.verdict
@@ -120,11 +126,12 @@ fn verify_family<A: RegistryFamily>(
     rib: &Rib<A>,
     specs: &[AlgoSpec],
     args: &Args,
+    out: &mut impl Write,
 ) -> anyhow::Result<Vec<Outcome>> {
     if rib.is_empty() {
         return Ok(Vec::new());
     }
-    let mut out = Vec::new();
+    let mut outcomes = Vec::new();
     let probes = Probes::new(rib, verify::probes(rib, 1, args.samples::<A>(), args.seed));
     for spec in specs {
         // Known algorithms skip the families they lack (a mixed table checks the other one);
@@ -138,9 +145,9 @@ fn verify_family<A: RegistryFamily>(
             Ok(fib) => fib,
             Err(e @ (BuildError::Unsupported { .. } | BuildError::LimitExceeded { .. })) => {
                 if !args.json {
-                    println!("{algo:<22} {}  not applicable: {e}", A::FAMILY);
+                    writeln!(out, "{algo:<22} {}  not applicable: {e}", A::FAMILY)?;
                 }
-                out.push(Outcome { algo, family: A::FAMILY, verdict: Err(e.to_string()) });
+                outcomes.push(Outcome { algo, family: A::FAMILY, verdict: Err(e.to_string()) });
                 continue;
             }
             Err(e) => return Err(e.into()),
@@ -154,17 +161,18 @@ fn verify_family<A: RegistryFamily>(
         }
         if !args.json {
             let status = if r.is_ok() { "ok" } else { "MISMATCH" };
-            println!(
+            writeln!(
+                out,
                 "{algo:<22} {}  built in {:>8.1} ms  {:>12} lookups checked  {} mismatches  {status}",
                 A::FAMILY,
                 built.as_secs_f64() * 1e3,
                 r.checked,
                 r.mismatches
-            );
+            )?;
         }
-        out.push(Outcome { algo, family: A::FAMILY, verdict: Ok(r) });
+        outcomes.push(Outcome { algo, family: A::FAMILY, verdict: Ok(r) });
     }
-    Ok(out)
+    Ok(outcomes)
 }
 
 /// [`verify::exhaustive`] with a bar over the 2^32 addresses on a terminal.

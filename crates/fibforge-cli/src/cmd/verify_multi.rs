@@ -16,6 +16,7 @@ use fibforge::registry::{self, AlgoSpec, RegistryFamily};
 use fibforge::verify::{Report, multi::check_tables};
 use fibforge::{BuildError, Family, Interner, Rib};
 use serde_json::json;
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -43,10 +44,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         fibforge::registry::split_list(&args.algo)
     };
+    let mut out = crate::out::stdout();
     let mut outcomes = Vec::new();
     for algo in &algos {
-        outcomes.extend(verify_family(&v4, algo, args)?);
-        outcomes.extend(verify_family(&v6, algo, args)?);
+        outcomes.extend(verify_family(&v4, algo, args, &mut out)?);
+        outcomes.extend(verify_family(&v6, algo, args, &mut out)?);
     }
     let failed = outcomes.iter().any(|(_, o)| !o.report.is_ok());
     if args.json {
@@ -55,7 +57,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             .map(|(vrf, o)| json!({"algo": o.algo, "family": o.family.name(), "vrf": vrf, "table": files[*vrf as usize].display().to_string(), "checked": o.report.checked, "mismatches": o.report.mismatches}))
             .collect();
         let report = json!({"table": args.table.path.display().to_string(), "results": results});
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     }
     for (vrf, o) in outcomes.iter().filter(|(_, o)| !o.report.is_ok()) {
         eprintln!(
@@ -80,6 +82,7 @@ fn verify_family<A: RegistryFamily>(
     ribs: &[Rib<A>],
     algo: &str,
     args: &Args,
+    out: &mut impl Write,
 ) -> anyhow::Result<Vec<(VrfId, Outcome)>> {
     if ribs.iter().all(|r| r.is_empty()) {
         return Ok(Vec::new());
@@ -89,7 +92,7 @@ fn verify_family<A: RegistryFamily>(
     let multi: Box<dyn MultiLookup<A>> = match registry::build_many(&spec, ribs) {
         Some(Ok(m)) => m,
         Some(Err(e @ BuildError::Unsupported { .. })) if args.algo == "all" => {
-            println!("{:<22} {}  not applicable: {e}", spec.to_string(), A::FAMILY);
+            writeln!(out, "{:<22} {}  not applicable: {e}", spec.to_string(), A::FAMILY)?;
             return Ok(Vec::new());
         }
         Some(Err(e)) => return Err(e.into()),
@@ -101,7 +104,7 @@ fn verify_family<A: RegistryFamily>(
     let built = t0.elapsed();
     let exhaustive_tables = if args.exhaustive { EXHAUSTIVE_TABLES } else { 0 };
     let reports = check_tables(ribs, &*multi, args.samples::<A>(), args.seed, exhaustive_tables);
-    let out: Vec<(VrfId, Outcome)> = reports
+    let outcomes: Vec<(VrfId, Outcome)> = reports
         .into_iter()
         .enumerate()
         .map(|(vrf, report)| {
@@ -109,17 +112,18 @@ fn verify_family<A: RegistryFamily>(
         })
         .collect();
     if !args.json {
-        let checked: u64 = out.iter().map(|(_, o)| o.report.checked).sum();
-        let bad: u64 = out.iter().map(|(_, o)| o.report.mismatches).sum();
+        let checked: u64 = outcomes.iter().map(|(_, o)| o.report.checked).sum();
+        let bad: u64 = outcomes.iter().map(|(_, o)| o.report.mismatches).sum();
         let status = if bad == 0 { "ok" } else { "MISMATCH" };
-        println!(
+        writeln!(
+            out,
             "{:<22} {}  {} tables  built in {:>8.1} ms  {:>8.2} MiB  {checked:>12} lookups checked  {bad} mismatches  {status}",
             spec.to_string(),
             A::FAMILY,
             ribs.len(),
             built.as_secs_f64() * 1e3,
             multi.memory_bytes() as f64 / (1 << 20) as f64
-        );
+        )?;
     }
-    Ok(out)
+    Ok(outcomes)
 }
