@@ -1,6 +1,7 @@
 //! `fibforge export` and export files in place of tables: `lookup EXPORT` answers as `lookup
 //! TABLE --algo X`, the probe file's answers are the table's, `stats` prints the header, and
-//! damaged files or mismatched options end with status 2 and a clear message.
+//! damaged files or mismatched options end with status 2 and a clear message (a cut file:
+//! "truncated").
 
 use assert_cmd::Command;
 use fibforge::export::{ExportFile, ProbeFile};
@@ -131,13 +132,22 @@ fn damaged_exports_and_mismatched_options_are_clear_errors() {
     assert!(code == 2 && err.contains("no prefixes"), "{code} {err}");
     let bytes = std::fs::read(&export).unwrap();
     let cut = dir.join("cut.fibx");
-    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
-    let cut = cut.to_str().unwrap();
-    for args in [vec!["lookup", cut, "1.2.3.4"], vec!["stats", cut]] {
-        let (code, _, err) = run(&args);
-        let cmd = args[0];
-        assert_eq!(code, 2, "{cmd}: {err}");
-        assert!(err.contains("export file") && err.contains("cut.fibx"), "{cmd}: {err}");
+    // Cut inside the header, the array table, the arrays, and by one byte: each is truncated.
+    for len in [10, 100, 200, 1000, bytes.len() / 2, bytes.len() - 1] {
+        std::fs::write(&cut, &bytes[..len]).unwrap();
+        let cut = cut.to_str().unwrap();
+        for args in [vec!["lookup", cut, "1.2.3.4"], vec!["stats", cut]] {
+            let (code, _, err) = run(&args);
+            let cmd = args[0];
+            assert_eq!(code, 2, "{cmd}: {err}");
+            assert!(err.contains("export file") && err.contains("cut.fibx"), "{cmd}: {err}");
+            assert!(err.contains("truncated: "), "{cmd}: {err}");
+            assert!(err.contains(&format!("the file has {len}")), "{cmd}: {err}");
+            if len > 1000 {
+                let promise = format!("the header promises {} bytes", bytes.len());
+                assert!(err.contains(&promise), "{cmd}: {err}");
+            }
+        }
     }
 }
 

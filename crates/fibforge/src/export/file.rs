@@ -97,6 +97,11 @@ pub(crate) fn malformed(what: impl Into<String>, at: impl fmt::Display) -> Expor
     ExportError::Malformed { what: what.into(), at: at.to_string() }
 }
 
+/// A file cut short: `promise` says how long it should be, `len` is how long it is.
+fn truncated(promise: String, len: usize) -> ExportError {
+    malformed(format!("truncated: {promise}, the file has {len}"), len)
+}
+
 /// One array: its element size and its bytes (a whole number of elements).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[doc(hidden)]
@@ -251,12 +256,7 @@ impl ExportFile {
     /// Parses and checks the container (not yet the structure: see [`import`](super::import()).
     #[doc(hidden)]
     pub fn from_bytes(b: &[u8]) -> Result<Self, ExportError> {
-        if b.len() < HEADER_BYTES {
-            return Err(malformed(format!("{} bytes, shorter than the header", b.len()), 0));
-        }
-        if b[..8] != MAGIC {
-            return Err(malformed("not a fibforge export (bad magic)", 0));
-        }
+        Self::check_start(b)?;
         let version = le_u32(b, 8);
         if version != VERSION {
             return Err(malformed(format!("format version {version} (this reads {VERSION})"), 8));
@@ -273,11 +273,17 @@ impl ExportFile {
         }
         let table_end = HEADER_BYTES + RECORD_BYTES * count;
         if b.len() < table_end {
-            return Err(malformed("file ends inside the array table", b.len()));
+            return Err(truncated(format!("the array table ends at byte {table_end}"), b.len()));
         }
         let (stored, computed) = (le_u64(b, 24), fnv1a64(&b[32..]));
         if stored != computed {
-            return Err(ExportError::Checksum { stored, computed });
+            // A cut file (a full disk, a copy interrupted) says so, not just that it differs.
+            return Err(match Self::promised_len(b, count) {
+                n if n > b.len() as u128 => {
+                    truncated(format!("the header promises {n} bytes"), b.len())
+                }
+                _ => ExportError::Checksum { stored, computed },
+            });
         }
         let mut params = [0u64; PARAMS];
         for (i, p) in params.iter_mut().enumerate() {
@@ -286,6 +292,35 @@ impl ExportFile {
         let mut arrays = Self::arrays(b, count, table_end)?;
         let hops = Self::hops(arrays.pop())?;
         Ok(ExportFile { algorithm, family, params, arrays, hops })
+    }
+
+    /// An error for a file that is empty, does not start with the magic, or ends inside the
+    /// header (a prefix of the magic is a cut export, not a foreign file).
+    fn check_start(b: &[u8]) -> Result<(), ExportError> {
+        if b.is_empty() {
+            return Err(malformed("empty file (0 bytes)", 0));
+        }
+        let head = b.len().min(MAGIC.len());
+        if b[..head] != MAGIC[..head] {
+            return Err(malformed("not a fibforge export (bad magic)", 0));
+        }
+        if b.len() < HEADER_BYTES {
+            return Err(truncated(format!("the header takes {HEADER_BYTES} bytes"), b.len()));
+        }
+        Ok(())
+    }
+
+    /// The file length the array table promises: the end of its furthest array (the records
+    /// are unchecked here, hence the width).
+    fn promised_len(b: &[u8], count: usize) -> u128 {
+        (0..count)
+            .map(|i| {
+                let rec = HEADER_BYTES + RECORD_BYTES * i;
+                let (elem, n) = (le_u32(b, rec) as u128, le_u64(b, rec + 8) as u128);
+                le_u64(b, rec + 16) as u128 + n * elem
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// The next-hop values of the last array (bytes, one UTF-8 value per line).

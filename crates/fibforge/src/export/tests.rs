@@ -26,11 +26,25 @@ fn round_trip_keeps_every_field_and_aligns_arrays() {
 }
 
 #[test]
-fn every_truncation_is_an_error() {
+fn every_truncation_is_reported_as_truncated() {
     let bytes = sample().to_bytes();
-    for n in 0..bytes.len() {
-        assert!(ExportFile::from_bytes(&bytes[..n]).is_err(), "truncated to {n} bytes");
+    let empty = ExportFile::from_bytes(&[]).unwrap_err().to_string();
+    assert!(empty.contains("empty file"), "{empty}");
+    for n in 1..bytes.len() {
+        let e = ExportFile::from_bytes(&bytes[..n]).unwrap_err().to_string();
+        assert!(e.contains("truncated: ") && e.contains(&format!("the file has {n}")), "{n}: {e}");
     }
+    let cut = ExportFile::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err().to_string();
+    let want =
+        format!("the header promises {} bytes, the file has {}", bytes.len(), bytes.len() - 1);
+    assert!(cut.contains(&want), "{cut}");
+    // Not a cut export: foreign bytes, and a complete file with a flipped byte.
+    let foreign = ExportFile::from_bytes(b"0.0.0.0/0 x\n").unwrap_err().to_string();
+    assert!(foreign.contains("bad magic"), "{foreign}");
+    let mut flipped = bytes.clone();
+    *flipped.last_mut().unwrap() ^= 1;
+    let e = ExportFile::from_bytes(&flipped).unwrap_err().to_string();
+    assert!(e.contains("checksum mismatch"), "{e}");
 }
 
 #[test]
