@@ -9,7 +9,7 @@ use fibforge_io::{
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::net::IpAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The algorithm used when none is named.
 pub const DEFAULT_ALGO: &str = registry::DEFAULT;
@@ -160,30 +160,6 @@ pub fn check_algo(spec: &AlgoSpec) -> anyhow::Result<()> {
         let rib: Rib<u128> = [(fibforge::Prefix6::DEFAULT_ROUTE, hop)].into_iter().collect();
         registry::build(spec, &rib).with_context(|| format!("--algo {spec}"))?;
     }
-    Ok(())
-}
-
-/// Checks before any work that `path` can be written as a file (`what`: the option), creating
-/// it empty if it does not exist; an existing file is left as it is.
-pub fn check_writable_file(path: &Path, what: &str) -> anyhow::Result<()> {
-    anyhow::ensure!(!path.is_dir(), "{what} {}: is a directory", path.display());
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .with_context(|| format!("{what} {}: cannot write", path.display()))?;
-    Ok(())
-}
-
-/// Checks before any work that files can be written in directory `dir` (created if missing).
-#[cfg(feature = "bench")]
-pub fn check_writable_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("{what} {}: cannot create", dir.display()))?;
-    let probe = dir.join(format!(".fibforge-write-check-{}", std::process::id()));
-    std::fs::write(&probe, b"")
-        .with_context(|| format!("{what} {}: cannot write in it", dir.display()))?;
-    let _ = std::fs::remove_file(&probe);
     Ok(())
 }
 

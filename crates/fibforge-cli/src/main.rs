@@ -11,6 +11,7 @@
 
 mod args;
 mod cmd;
+mod files;
 mod load;
 mod out;
 mod progress;

@@ -78,7 +78,7 @@ impl AtomicFile {
         let target = resolve_link(target);
         let existing = std::fs::metadata(&target).ok();
         if let Some(meta) = &existing {
-            refuse_to_replace(&target, meta)?;
+            refuse_to_replace(meta)?;
         }
         let temp = create_temp(&target, existing.as_ref())?;
         if let Some(meta) = &existing {
@@ -129,8 +129,9 @@ fn resolve_link(path: &Path) -> PathBuf {
     path.to_path_buf()
 }
 
-/// An error when the existing `target` must not be replaced: a directory, or read-only.
-fn refuse_to_replace(target: &Path, meta: &std::fs::Metadata) -> io::Result<()> {
+/// An error when the existing target must not be replaced: a directory, or read-only (the
+/// caller names the path, as for any other error of writing it).
+fn refuse_to_replace(meta: &std::fs::Metadata) -> io::Result<()> {
     let why = if meta.is_dir() {
         "is a directory"
     } else if meta.permissions().readonly() {
@@ -140,7 +141,7 @@ fn refuse_to_replace(target: &Path, meta: &std::fs::Metadata) -> io::Result<()> 
     };
     Err(io::Error::new(
         if meta.is_dir() { io::ErrorKind::IsADirectory } else { io::ErrorKind::PermissionDenied },
-        format!("{}: {why}", target.display()),
+        why,
     ))
 }
 

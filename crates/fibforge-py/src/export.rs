@@ -6,6 +6,9 @@
 //! The file's values are the table's value column as text (`value="next_hop"`: the next
 //! hops; `value="origin_as"`: the origin AS numbers, `-` for none), so `Table.load(out,
 //! value=...)` with the same `value` gives the same answers as `Table.load(path, value=...)`.
+//!
+//! The file is written whole or not at all (a synced temporary file renamed over `out`): a
+//! failed export leaves the file it would have replaced as it was.
 
 use crate::convert::Mode;
 use crate::load::{read_config, read_error};
@@ -72,7 +75,9 @@ pub fn export(
             Family::Ipv6 => compiled(&spec, &table.v6, hops),
         })
         .map_err(|e| PyValueError::new_err(format!("algo={algo:?}: {e}")))?;
-    std::fs::write(&out, bytes)
+    // Whole or not at all: a failure leaves the file at `out` as it was (`fibforge_io::atomic`);
+    // without the GIL, as the sync to the disk may take a while.
+    py.detach(|| fibforge_io::atomic::write_atomically(&out, |w| w.write_all(&bytes)))
         .map_err(|e| PyOSError::new_err(format!("cannot write {}: {e}", out.display())))
 }
 

@@ -197,6 +197,23 @@ def test_export_arguments(small_table, tmp_path):
     assert fibforge.Table.load(tmp_path / "six").lookup("2001:db8:1::5") == "gw-d"
 
 
+def test_export_replaces_a_file_whole_or_not_at_all(small_table, tmp_path):
+    """Issue 56: written to a temporary file beside `out`, synced and renamed over it, so a
+    failed export leaves the old file and no temporary file behind."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder / "x.poptrie"
+    out.write_bytes(b"old")
+    out.chmod(0o444)
+    with pytest.raises(OSError, match="cannot write .*x.poptrie: is read-only"):
+        fibforge.export(small_table, out, family="ipv4")
+    assert out.read_bytes() == b"old"
+    out.chmod(0o644)
+    fibforge.export(small_table, out, family="ipv4")
+    assert fibforge.Table.load(out).lookup("10.1.2.3") == "gw-b"
+    assert [p.name for p in folder.iterdir()] == ["x.poptrie"]
+
+
 def fnv1a64(data):
     h = 0xCBF29CE484222325
     for b in data:

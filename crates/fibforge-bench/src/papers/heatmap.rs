@@ -4,11 +4,16 @@
 use plotters::prelude::*;
 use std::path::Path;
 
-/// Writes `grid[len][depth]` as a PNG heat map to `file`.
+/// Writes `grid[len][depth]` as a PNG heat map to `file`, whole or not at all.
 pub fn write(grid: &[[u64; 33]], file: &Path, table: &str) -> Result<(), String> {
     crate::report::plots::register_font()?;
+    crate::report::plots::atomically(file, |temp| draw(grid, file, temp, table))
+}
+
+/// Draws the heat map into `temp`, the temporary file of `file` (named in errors).
+fn draw(grid: &[[u64; 33]], file: &Path, temp: &Path, table: &str) -> Result<(), String> {
     let max = grid.iter().flat_map(|r| r.iter()).copied().max().unwrap_or(0).max(1) as f64;
-    let root = BitMapBackend::new(file, (820, 760)).into_drawing_area();
+    let root = BitMapBackend::new(temp, (820, 760)).into_drawing_area();
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", file.display());
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let mut chart = ChartBuilder::on(&root)

@@ -128,3 +128,17 @@ fn cpe_table11_reports_three_levels_and_both_memories() {
     assert_eq!(lens.last(), Some(&25), "the longest route is a /25: {row:?}");
     assert!(row[6].parse::<f64>().unwrap() > 0.0, "{row:?}");
 }
+
+#[test]
+fn the_fig7_heat_map_replaces_its_file_whole() {
+    let dir = std::env::temp_dir().join(format!("fibforge-heatmap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("fig7-t.png");
+    std::fs::write(&file, b"an old plot").unwrap();
+    let mut grid = [[0u64; 33]; 33];
+    grid[8][8] = 5;
+    heatmap::write(&grid, &file, "t").unwrap();
+    assert!(std::fs::read(&file).unwrap().starts_with(b"\x89PNG"));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "a temporary file is left");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -12,7 +12,9 @@
 //! ([`family_of`]), with the families in a legend; line charts keep their legend right of the
 //! plot, the cycles CDF has a logarithmic cycles axis and the thread axis shows whole numbers.
 //! Labels are drawn with an embedded DejaVu Sans (`assets/`), so PNGs render the same on
-//! machines without system fonts. A plot whose rows are absent is not written.
+//! machines without system fonts. A plot whose rows are absent is not written; each file is
+//! drawn into a temporary file beside it and renamed over it ([`atomically`]), so an old plot
+//! is replaced whole or left as it was.
 
 use super::json::{Row, Status};
 use plotters::coord::Shift;
@@ -212,17 +214,31 @@ fn slug_str(s: &str) -> String {
 fn both(dir: &Path, name: &str, height: u32, painter: impl Paint) -> Result<Vec<PathBuf>, String> {
     let png = dir.join(format!("{name}.png"));
     let svg = dir.join(format!("{name}.svg"));
-    {
-        let area = BitMapBackend::new(&png, (WIDTH, height)).into_drawing_area();
+    atomically(&png, |temp| {
+        let area = BitMapBackend::new(temp, (WIDTH, height)).into_drawing_area();
         painter.paint_on(&area)?;
-        area.present().map_err(|e| format!("{}: {e}", png.display()))?;
-    }
-    {
-        let area = SVGBackend::new(&svg, (WIDTH, height)).into_drawing_area();
+        area.present().map_err(|e| format!("{}: {e}", png.display()))
+    })?;
+    atomically(&svg, |temp| {
+        let area = SVGBackend::new(temp, (WIDTH, height)).into_drawing_area();
         painter.paint_on(&area)?;
-        area.present().map_err(|e| format!("{}: {e}", svg.display()))?;
-    }
+        area.present().map_err(|e| format!("{}: {e}", svg.display()))
+    })?;
     Ok(vec![png, svg])
+}
+
+/// Draws `file` through `draw`, which writes the temporary path it is given (named with
+/// `file`'s extension, from which the encoders choose the format), then renames it over
+/// `file`; on any error `file` is left as it was and the temporary file removed
+/// (`fibforge_io::atomic`).
+pub(crate) fn atomically(
+    file: &Path,
+    draw: impl FnOnce(&Path) -> Result<(), String>,
+) -> Result<(), String> {
+    let failed = |e: std::io::Error| format!("{}: {e}", file.display());
+    let temp = fibforge_io::atomic::AtomicFile::create(file).map_err(failed)?;
+    draw(temp.temp_path())?;
+    temp.commit().map_err(failed)
 }
 
 fn bar_chart(
@@ -450,6 +466,8 @@ mod tests {
         }
         assert!(names.iter().any(|n| n == "threads-t.png"));
         assert!(!names.iter().any(|n| n.starts_with("cycles-depth")), "no depth rows: {names:?}");
+        // Each drawn into a temporary file renamed over it: nothing else is left.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), files.len());
         for f in &files {
             assert!(std::fs::metadata(f).unwrap().len() > 100, "{} is empty", f.display());
         }

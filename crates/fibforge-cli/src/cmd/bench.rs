@@ -215,14 +215,14 @@ fn run_multi(multi: &[PathBuf], base: &Settings) -> anyhow::Result<Measured> {
 fn write_outputs(report: &Report, args: &Args) -> anyhow::Result<()> {
     let json = serde_json::to_string_pretty(report)?;
     if let Some(f) = &args.json {
-        std::fs::write(f, &json).with_context(|| format!("cannot write {}", f.display()))?;
+        crate::files::write_file(f, json.as_bytes())?;
         eprintln!("wrote {}", f.display());
     }
     if args.out.as_os_str() != "none" {
         std::fs::create_dir_all(&args.out)
             .with_context(|| format!("cannot create {}", args.out.display()))?;
         let f = args.out.join("bench.json");
-        std::fs::write(&f, &json).with_context(|| format!("cannot write {}", f.display()))?;
+        crate::files::write_file(&f, json.as_bytes())?;
         eprintln!("wrote {}", f.display());
         let plots = fibforge_bench::report::plots::write_all(&report.results, &args.out)
             .map_err(anyhow::Error::msg)?;
@@ -314,10 +314,10 @@ fn check_before_work(args: &Args) -> anyhow::Result<()> {
             .with_context(|| format!("--hops-from {}: cannot open", h.display()))?;
     }
     if let Some(f) = &args.json {
-        crate::load::check_writable_file(f, "--json")?;
+        crate::files::check_writable_file(f, "--json")?;
     }
     if args.out.as_os_str() != "none" {
-        crate::load::check_writable_dir(&args.out, "--out")?;
+        crate::files::check_writable_dir(&args.out, "--out")?;
     }
     Ok(())
 }

@@ -5,8 +5,12 @@
 //! One family per file: `--family`, or the only family the table has. `--probes N
 //! --probe-file P` also writes N addresses with the RIB oracle's raw answers, for checking a
 //! structure loaded elsewhere.
+//!
+//! Both files are written whole or not at all (`crate::files`): a failed export leaves the
+//! file it would have replaced as it was, and creates nothing where there was no file.
 
-use crate::load::{TableArgs, check_writable_file, load_table};
+use crate::files::{check_writable_file, write_file};
+use crate::load::{TableArgs, load_table};
 use anyhow::{Context, bail};
 use fibforge::export::{ExportFile, ExportKey};
 use fibforge::registry::{self, AlgoSpec};
@@ -124,8 +128,7 @@ fn write<A: ExportKey>(
         fibforge::export::export(spec, rib).with_context(|| format!("--algo {spec}"))?;
     file.hops = hops;
     let bytes = file.to_bytes();
-    std::fs::write(&args.file, &bytes)
-        .with_context(|| format!("cannot write {}", args.file.display()))?;
+    write_file(&args.file, &bytes)?;
     let mut summary = format!(
         "{} routes, {} bytes, {} arrays ({}) -> {}",
         rib.len(),
@@ -146,8 +149,7 @@ fn write<A: ExportKey>(
             ProbeKind::Random => uniform::<A>(&mut rng, n),
             ProbeKind::InPrefix => in_prefix(rib, &mut rng, n),
         };
-        std::fs::write(path, fibforge::export::write_probes(rib, &addrs))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        write_file(path, &fibforge::export::write_probes(rib, &addrs))?;
         summary += &format!("; {} probes -> {}", addrs.len(), path.display());
     }
     Ok(summary)

@@ -107,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::fs::File::open(&args.updates)
         .with_context(|| format!("cannot open the updates {}", args.updates.display()))?;
     if let Some(path) = &args.json {
-        crate::load::check_writable_file(path, "--json")?;
+        crate::files::check_writable_file(path, "--json")?;
     }
     let mut table = load_table(&args.table)?;
     let ups = load_updates(&args.updates, &mut table)
@@ -166,7 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let out = Output { table, updates_file, skipped_updates: skipped, report };
             serde_json::to_string_pretty(&out)?
         };
-        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+        crate::files::write_file(path, text.as_bytes())?;
     } else if !all {
         runs.into_iter().next().expect("one run").report?;
     }

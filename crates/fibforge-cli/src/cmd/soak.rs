@@ -40,7 +40,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.json {
-        crate::load::check_writable_file(path, "--json")?;
+        crate::files::check_writable_file(path, "--json")?;
     }
     let mut table = load_table(&args.table)?;
     let (mut v4, mut v6) = (Vec::new(), Vec::new());
@@ -72,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     print(&report, if ipv4 { "IPv4" } else { "IPv6" })?;
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)?;
-        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+        crate::files::write_file(path, text.as_bytes())?;
     }
     Ok(if report.violations == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

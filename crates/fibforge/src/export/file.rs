@@ -236,7 +236,9 @@ impl ExportFile {
         out
     }
 
-    /// Writes the file to `path`.
+    /// Writes the file to `path` in place (truncate, then write), so a failure can leave a
+    /// partial file; fibforge's own writers replace files whole instead, through
+    /// `fibforge_io::atomic` (a crate above this one).
     pub fn write(&self, path: &std::path::Path) -> Result<(), ExportError> {
         Ok(std::fs::write(path, self.to_bytes())?)
     }
