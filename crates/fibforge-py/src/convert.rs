@@ -3,8 +3,11 @@
 //!
 //! Addresses may be `str` (`"192.0.2.1"`, `"2001:db8::1"`), `ipaddress.IPv4Address` /
 //! `IPv6Address`, or `int` (in a table of one family only: an int does not say its family).
-//! Prefixes are `str` or anything whose `str()` is a prefix (`ipaddress.ip_network`).
+//! A str is read as a batch reads a row of a text column ([`crate::parse_ip`]: whitespace
+//! around it ignored, nothing else). Prefixes are `str` or anything whose `str()` is a
+//! prefix (`ipaddress.ip_network`).
 
+use crate::parse_ip;
 use fibforge::{AnyPrefix, ParseMode};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -54,15 +57,15 @@ pub enum Addr {
     V6(u128),
 }
 
-/// A Python address for a table of `mode`.
+/// A Python address for a table of `mode`. A str is read by the batches' parser
+/// ([`parse_ip::address`]), so that a text is an address alone exactly when it is one in a
+/// column (issue 56).
 pub fn address(obj: &Bound<'_, PyAny>, mode: Mode) -> PyResult<Addr> {
     if let Ok(s) = obj.cast::<PyString>() {
         let text = s.to_cow()?;
-        return match text.trim().parse::<IpAddr>() {
-            Ok(ip) => Ok(from_ip(ip)),
-            Err(_) => {
-                Err(PyValueError::new_err(format!("{text:?} is not an IPv4 or IPv6 address")))
-            }
+        return match parse_ip::address(text.as_bytes()) {
+            Some(ip) => Ok(from_ip(ip)),
+            None => Err(PyValueError::new_err(format!("{text:?} is not an IPv4 or IPv6 address"))),
         };
     }
     if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {

@@ -42,6 +42,12 @@ class Table:
     stored once, and batch lookups answer value ids (``values[id]``). Errors in addresses
     and prefixes raise ValueError naming the input.
 
+    Address texts, single and in columns alike: whitespace around the text is ignored
+    (Unicode whitespace, as Rust's ``str.trim``: space, tab, newlines, U+00A0, U+3000, ...)
+    and the rest must be exactly an address: a NUL anywhere, a zone id (``fe80::1%eth0``),
+    a prefix length, brackets or a leading zero are refused. A value's ``__hash__``,
+    ``__eq__`` and ``__del__`` may use the table itself.
+
     >>> t = fibforge.Table()
     >>> t["10.0.0.0/8"] = "a"; t["10.1.0.0/16"] = {"asn": 64500}
     >>> t["10.1.2.3"], t.lookup_prefix("10.9.0.1"), "11.0.0.1" in t
@@ -84,7 +90,8 @@ class Table:
     def remove(self, prefix: Network) -> Any:
         """Withdraws a route; its value or None."""
     def lookup(self, key: Key) -> Any:
-        """The value of the longest route matching an address (or covering a prefix), or None."""
+        """The value of the longest route matching an address (or covering a prefix: a text
+        with a ``/``), or None."""
     def lookup_prefix(self, key: Key) -> Optional[Route]:
         """(matched prefix, value), or None. ``t.lookup_prefix("10.1.2.3") == ("10.1.0.0/16", 7)``"""
     def get(self, prefix: Network, default: Any = None) -> Any:
@@ -123,6 +130,11 @@ class Table:
         mix). pyarrow string columns (and pandas columns backed by them) and numpy str_ /
         bytes_ arrays are read from their buffers without a copy; lists are joined in C.
         ``out``: a uint32 array to fill instead of a new one. ValueError names a bad row.
+
+        Each row is answered exactly as ``lookup`` answers that address (the same text rule,
+        see the class): a numpy str_ / bytes_ row is the element numpy gives (its trailing
+        NUL padding dropped; a NUL before other characters is refused), a bytes_ row is read
+        as UTF-8, and a text with a ``/`` (a prefix to ``lookup``) is refused.
 
         >>> ids, lengths = t.lookup_batch(["10.1.2.3", "2001:db8::1"], lengths=True)
         """
