@@ -10,12 +10,13 @@
 pub use crate::algos::{DEFAULT_ALGO, structures};
 use crate::batch::{self, Sides};
 use crate::convert::{self, Addr, Key, Mode};
+use crate::ids;
 use crate::side::{Lookups, Side};
 use crate::state;
 use crate::values::{self, Values};
 use fibforge::sync::AnyKey;
 use fibforge::{Address, AnyPrefix, BuildError, NextHop, Prefix, Rib};
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
@@ -186,13 +187,14 @@ impl PyTable {
     #[pyo3(signature = (path, family = "auto", algo = None, value = "next_hop", peer = None, peer_as = None))]
     fn load(
         py: Python<'_>,
-        path: std::path::PathBuf,
+        path: &Bound<'_, PyAny>,
         family: &str,
         algo: Option<&str>,
         value: &str,
         peer: Option<&str>,
         peer_as: Option<u32>,
     ) -> PyResult<Py<PyAny>> {
+        let path = convert::path(path, "path")?;
         if crate::compiled::sniff(&path) {
             let peers = peer.is_some() || peer_as.is_some();
             let table = crate::compiled::load(py, &path, family, algo, value, peers)?;
@@ -395,7 +397,7 @@ impl PyTable {
         &self,
         addrs: &Bound<'py, PyAny>,
         out: Option<Bound<'py, PyAny>>,
-        threads: usize,
+        threads: i64,
         lengths: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let out = out.map(|o| batch::out_array(&o)).transpose()?;
@@ -408,15 +410,16 @@ impl PyTable {
         }
     }
 
-    /// The values of value ids (a numpy object array; `default` where the id is NO_ROUTE).
+    /// The values of value ids (a numpy object array; `default` where the id is NO_ROUTE):
+    /// `ids` as `lookup_batch` answers them, or any 1-D column of integers ([`ids`]).
     #[pyo3(signature = (ids, default = None))]
     fn values_of<'py>(
         &self,
         py: Python<'py>,
-        ids: PyReadonlyArray1<'py, u32>,
+        ids: &Bound<'py, PyAny>,
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<Py<PyAny>>>> {
-        self.objects_of(py, &ids.as_array().to_vec(), default)
+        self.objects_of(py, &ids::value_ids(ids)?, default)
     }
 
     /// The values of a batch of addresses (`lookup_batch` then `values_of`).
@@ -425,7 +428,7 @@ impl PyTable {
         &self,
         py: Python<'py>,
         addrs: &Bound<'py, PyAny>,
-        threads: usize,
+        threads: i64,
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<Py<PyAny>>>> {
         let answers = batch::lookup_batch(self.sides(), addrs, None, threads, false)?;
