@@ -24,27 +24,37 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyTuple};
 use std::borrow::Cow;
 
+/// The most threads one batch runs on: the CLI's cap on `--threads` (`MAX_THREADS` in
+/// `crates/fibforge-cli/src/args.rs`), so that a typo cannot spawn a million threads.
+pub const MAX_THREADS: usize = 1024;
+
+/// `threads=` checked: 1 to [`MAX_THREADS`], else ValueError saying so.
+pub fn thread_count(threads: i64) -> PyResult<usize> {
+    match usize::try_from(threads) {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(PyValueError::new_err(format!(
+            "threads must be at least 1 and at most {MAX_THREADS} (as the CLI's --threads), \
+             not {threads}"
+        ))),
+    }
+}
+
 /// Looks up a numpy array (see the module docs) on `threads` threads.
 pub fn lookup_batch<'py>(
     sides: Sides<'_>,
     addrs: &Bound<'py, PyAny>,
     out: Option<Bound<'py, PyArray1<u32>>>,
-    threads: usize,
+    threads: i64,
     lengths: bool,
 ) -> PyResult<Batch<'py>> {
     let py = addrs.py();
+    let threads = thread_count(threads)?;
     let target = Target { py, out, threads, lengths };
-    if threads == 0 {
-        return Err(PyValueError::new_err("threads must be at least 1"));
+    if let Some(keys) = int_list(addrs)? {
+        let side = family(sides.v4, "IPv4")?;
+        return target
+            .run(side, keys.len(), |start, k| k.copy_from_slice(&keys[start..start + k.len()]));
     }
-    let converted;
-    let addrs = if starts_with_int(addrs)? {
-        // A list of ints: numpy makes it an int64 array, read below as IPv4 addresses.
-        converted = py.import("numpy")?.call_method1("asarray", (addrs,))?;
-        &converted
-    } else {
-        addrs
-    };
     if let Ok(a) = addrs.extract::<PyReadonlyArray1<'py, u32>>() {
         let side = family(sides.v4, "IPv4")?;
         let keys = contiguous(&a);
@@ -95,16 +105,29 @@ pub fn lookup_batch<'py>(
     ))
 }
 
-/// A list or tuple whose first item is an int (not a bool).
-fn starts_with_int(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let first = if let Ok(list) = obj.cast::<PyList>() {
-        list.iter().next()
+/// A list or tuple of ints (not bools) as IPv4 addresses, ValueError naming a row outside
+/// 0..2^32; None when `obj` is not one. A list that mixes ints with other items is a text
+/// column, whose error names its first item that is not a str (issue 56: numpy made
+/// `[1, "10.0.0.1"]` a column of texts and reported the int as the text "1").
+fn int_list(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u32>>> {
+    let items = if let Ok(list) = obj.cast::<PyList>() {
+        list.iter().collect::<Vec<_>>()
     } else if let Ok(tuple) = obj.cast::<PyTuple>() {
-        tuple.iter().next()
+        tuple.iter().collect()
     } else {
-        None
+        return Ok(None);
     };
-    Ok(first.is_some_and(|f| f.is_instance_of::<PyInt>() && !f.is_instance_of::<PyBool>()))
+    let is_int =
+        |x: &Bound<'_, PyAny>| x.is_instance_of::<PyInt>() && !x.is_instance_of::<PyBool>();
+    if items.is_empty() || !items.iter().all(is_int) {
+        return Ok(None);
+    }
+    let keys = items.iter().enumerate().map(|(i, item)| {
+        item.extract::<u32>().map_err(|_| {
+            PyValueError::new_err(format!("row {i}: {item} is not an IPv4 address (0..2**32)"))
+        })
+    });
+    keys.collect::<PyResult<Vec<u32>>>().map(Some)
 }
 
 /// `out` as a 1-D `uint32` array, or a `TypeError` saying what it is instead (numpy's own

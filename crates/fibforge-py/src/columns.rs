@@ -22,31 +22,38 @@ pub fn integers(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u32>>> {
     if ndim != 1 || (kind != 'i' && kind != 'u') {
         return Ok(None);
     }
-    let wide = obj.call_method1("astype", (if kind == 'u' { "=u8" } else { "=i8" },))?;
     let out_of_range = |i: usize, v: String| {
         PyValueError::new_err(format!("row {i}: {v} is not an IPv4 address (0..2**32)"))
     };
+    to_u32(obj, kind, out_of_range).map(Some)
+}
+
+/// The elements of a 1-D numpy integer array of dtype kind `kind` ('i' or 'u', any width
+/// and byte order) as u32; `bad(index, value)` is the error of the first one outside.
+pub fn to_u32(
+    obj: &Bound<'_, PyAny>,
+    kind: char,
+    bad: impl Fn(usize, String) -> PyErr,
+) -> PyResult<Vec<u32>> {
+    let wide = obj.call_method1("astype", (if kind == 'u' { "=u8" } else { "=i8" },))?;
     if kind == 'u' {
         let a = wide.extract::<PyReadonlyArray1<'_, u64>>()?;
-        let a = a.as_array();
-        a.iter()
-            .enumerate()
-            .map(|(i, &v)| u32::try_from(v).map_err(|_| out_of_range(i, v.to_string())))
-            .collect::<PyResult<Vec<u32>>>()
-            .map(Some)
+        narrow(a.as_array().iter().copied(), bad)
     } else {
         let a = wide.extract::<PyReadonlyArray1<'_, i64>>()?;
-        let a = a.as_array();
-        a.iter()
-            .enumerate()
-            .map(|(i, &v)| u32::try_from(v).map_err(|_| out_of_range(i, v.to_string())))
-            .collect::<PyResult<Vec<u32>>>()
-            .map(Some)
+        narrow(a.as_array().iter().copied(), bad)
     }
 }
 
+fn narrow<T: Copy + ToString + TryInto<u32>>(
+    values: impl Iterator<Item = T>,
+    bad: impl Fn(usize, String) -> PyErr,
+) -> PyResult<Vec<u32>> {
+    values.enumerate().map(|(i, v)| v.try_into().map_err(|_| bad(i, v.to_string()))).collect()
+}
+
 /// The numpy dtype kind and ndim of `obj`, or None when it is not a numpy array.
-fn dtype_kind(obj: &Bound<'_, PyAny>) -> PyResult<Option<(char, usize)>> {
+pub fn dtype_kind(obj: &Bound<'_, PyAny>) -> PyResult<Option<(char, usize)>> {
     if !obj.is_instance(&obj.py().import("numpy")?.getattr("ndarray")?)? {
         return Ok(None);
     }

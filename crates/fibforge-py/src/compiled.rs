@@ -13,6 +13,7 @@
 
 use crate::batch::{self, Sides};
 use crate::convert::{self, Addr, Key, Mode};
+use crate::ids;
 use crate::side::{Answers, CHUNK, Lookups, in_parallel};
 use crate::value_column::{value_column, value_object};
 use crate::values::{NO_LENGTH, NO_ROUTE};
@@ -20,8 +21,8 @@ use fibforge::export::{Algorithm, ExportError, ExportFile, ROUTES_PARAM, import}
 use fibforge::registry::AlgoSpec;
 use fibforge::sync::AnyKey;
 use fibforge::{Lookup, NextHop};
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::{PyKeyError, PyOSError, PyTypeError, PyValueError};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::{PyKeyError, PyOSError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::io::Read;
@@ -202,6 +203,30 @@ impl PyCompiled {
         }
     }
 
+    /// The values of value ids (`default` for NO_ROUTE) as a numpy object array.
+    fn objects_of<'py>(
+        &self,
+        py: Python<'py>,
+        ids: &[u32],
+        default: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<Py<PyAny>>>> {
+        let default = default.map_or_else(|| py.None(), Bound::unbind);
+        let objects = ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| match self.values.get(id as usize) {
+                Some(v) => Ok(v.clone_ref(py)),
+                None if id == NO_ROUTE => Ok(default.clone_ref(py)),
+                None => Err(PyValueError::new_err(format!(
+                    "ids[{i}]: {id} is not a value id of this table ({} lists {} values)",
+                    self.path,
+                    self.values.len()
+                ))),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyArray1::from_vec(py, objects))
+    }
+
     fn sides(&self) -> Sides<'_> {
         let v4 = self.v4.as_ref().map(|s| s as &dyn Lookups<u32>);
         let v6 = self.v6.as_ref().map(|s| s as &dyn Lookups<u128>);
@@ -256,7 +281,7 @@ impl PyCompiled {
         &self,
         addrs: &Bound<'py, PyAny>,
         out: Option<Bound<'py, PyAny>>,
-        threads: usize,
+        threads: i64,
         lengths: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         if lengths {
@@ -266,21 +291,16 @@ impl PyCompiled {
         Ok(batch::lookup_batch(self.sides(), addrs, out, threads, false)?.ids.into_any())
     }
 
-    /// The values of value ids (a numpy object array; `default` where the id is NO_ROUTE).
+    /// The values of value ids (a numpy object array; `default` where the id is NO_ROUTE):
+    /// `ids` as `lookup_batch` answers them, or any 1-D column of integers ([`ids`]).
     #[pyo3(signature = (ids, default = None))]
     fn values_of<'py>(
         &self,
         py: Python<'py>,
-        ids: PyReadonlyArray1<'py, u32>,
+        ids: &Bound<'py, PyAny>,
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<Py<PyAny>>>> {
-        let default = default.map_or_else(|| py.None(), Bound::unbind);
-        let objects = ids
-            .as_array()
-            .iter()
-            .map(|&id| Ok(self.value(py, id)?.map_or_else(|| default.clone_ref(py), Bound::unbind)))
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok(PyArray1::from_vec(py, objects))
+        self.objects_of(py, &ids::value_ids(ids)?, default)
     }
 
     /// The values of a column of addresses (`lookup_batch` then `values_of`).
@@ -289,16 +309,25 @@ impl PyCompiled {
         &self,
         py: Python<'py>,
         addrs: &Bound<'py, PyAny>,
-        threads: usize,
+        threads: i64,
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<Py<PyAny>>>> {
         let answers = batch::lookup_batch(self.sides(), addrs, None, threads, false)?;
-        self.values_of(py, answers.ids.try_readonly()?, default)
+        self.objects_of(py, &answers.ids.to_vec()?, default)
     }
 
-    /// Routes the structure was compiled from.
-    fn __len__(&self) -> usize {
-        self.routes as usize
+    /// Routes the structure was compiled from; OverflowError saying so when the header
+    /// claims more than `len()` can return (2**63 - 1), which only a damaged or hand-made
+    /// file does (`repr` still shows the count).
+    fn __len__(&self) -> PyResult<usize> {
+        match isize::try_from(self.routes) {
+            Ok(n) => Ok(n.unsigned_abs()),
+            Err(_) => Err(PyOverflowError::new_err(format!(
+                "{}: the export header claims {} routes, more than len() can return \
+                 (2**63 - 1): the file is damaged or was not written by fibforge",
+                self.path, self.routes
+            ))),
+        }
     }
 
     fn __repr__(&self) -> String {

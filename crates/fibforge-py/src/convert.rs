@@ -2,14 +2,19 @@
 //! wrong.
 //!
 //! Addresses may be `str` (`"192.0.2.1"`, `"2001:db8::1"`), `ipaddress.IPv4Address` /
-//! `IPv6Address`, or `int` (in a table of one family only: an int does not say its family).
-//! Prefixes are `str` or anything whose `str()` is a prefix (`ipaddress.ip_network`).
+//! `IPv6Address` (without a zone id), or `int` (in a table of one family only: an int does
+//! not say its family). A str is read as a batch reads a row of a text column
+//! ([`crate::parse_ip`]: whitespace around it ignored, nothing else). Prefixes are `str` or
+//! anything whose `str()` is a prefix (`ipaddress.ip_network`). File paths are `str` or
+//! `os.PathLike` ([`path`]).
 
+use crate::parse_ip;
 use fibforge::{AnyPrefix, ParseMode};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
 use std::net::IpAddr;
+use std::path::PathBuf;
 
 /// Which families a table holds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -54,26 +59,41 @@ pub enum Addr {
     V6(u128),
 }
 
-/// A Python address for a table of `mode`.
+/// A Python address for a table of `mode`. A str is read by the batches' parser
+/// ([`parse_ip::address`]), so that a text is an address alone exactly when it is one in a
+/// column (issue 56).
 pub fn address(obj: &Bound<'_, PyAny>, mode: Mode) -> PyResult<Addr> {
     if let Ok(s) = obj.cast::<PyString>() {
         let text = s.to_cow()?;
-        return match text.trim().parse::<IpAddr>() {
-            Ok(ip) => Ok(from_ip(ip)),
-            Err(_) => {
-                Err(PyValueError::new_err(format!("{text:?} is not an IPv4 or IPv6 address")))
-            }
+        return match parse_ip::address(text.as_bytes()) {
+            Some(ip) => Ok(from_ip(ip)),
+            None => Err(PyValueError::new_err(format!("{text:?} is not an IPv4 or IPv6 address"))),
         };
     }
     if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
         return int_address(obj, mode);
     }
     if obj.hasattr("packed")? {
+        refuse_zone(obj)?;
         return Ok(from_ip(obj.extract::<IpAddr>()?));
     }
     Err(PyTypeError::new_err(format!(
         "an address must be a str, an int or an ipaddress object, not {}",
         obj.get_type().name()?
+    )))
+}
+
+/// ValueError for an `ipaddress.IPv6Address` with a zone id (`fe80::1%eth0`), which
+/// `packed` drops: its text is refused, so the object is too (issue 56).
+fn refuse_zone(obj: &Bound<'_, PyAny>) -> PyResult<()> {
+    let Ok(zone) = obj.getattr("scope_id") else { return Ok(()) };
+    if zone.is_none() {
+        return Ok(());
+    }
+    Err(PyValueError::new_err(format!(
+        "{:?} is not an IPv4 or IPv6 address: it has a zone id (%{zone}), which routes do not \
+         have; look up the address without it",
+        obj.str()?.to_cow()?
     )))
 }
 
@@ -122,4 +142,17 @@ pub fn key(obj: &Bound<'_, PyAny>, mode: Mode) -> PyResult<Key> {
         Err(_) => obj.hasattr("prefixlen")?,
     };
     if is_prefix { prefix(obj).map(Key::Prefix) } else { address(obj, mode).map(Key::Addr) }
+}
+
+/// A file path argument (`str` or `os.PathLike`, as pyo3 reads them), or TypeError saying so
+/// (issue 56: pyo3's own reads "'bytes' object cannot be converted to 'PyString'").
+pub fn path(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<PathBuf> {
+    if let Ok(path) = obj.extract::<PathBuf>() {
+        return Ok(path);
+    }
+    let kind = obj.get_type().name().map_or("?".into(), |n| n.to_string());
+    let hint = if obj.is_instance_of::<PyBytes>() { " (decode it with os.fsdecode)" } else { "" };
+    Err(PyTypeError::new_err(format!(
+        "{name} must be a str or an os.PathLike such as pathlib.Path, not {kind}{hint}"
+    )))
 }

@@ -10,14 +10,13 @@
 //! The file is written whole or not at all (a synced temporary file renamed over `out`): a
 //! failed export leaves the file it would have replaced as it was.
 
-use crate::convert::Mode;
+use crate::convert::{self, Mode};
 use crate::load::{read_config, read_error};
 use fibforge::export::{ExportError, ExportKey};
 use fibforge::registry::{self, AlgoSpec};
 use fibforge::{Family, Rib};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
-use std::path::PathBuf;
 
 /// Compiles the table at `path` and writes its export to `out` (see the module docs).
 #[pyfunction]
@@ -25,14 +24,15 @@ use std::path::PathBuf;
 #[allow(clippy::too_many_arguments)] // Python keyword arguments, as `Table.load`'s.
 pub fn export(
     py: Python<'_>,
-    path: PathBuf,
-    out: PathBuf,
+    path: &Bound<'_, PyAny>,
+    out: &Bound<'_, PyAny>,
     algo: &str,
     family: &str,
     value: &str,
     peer: Option<&str>,
     peer_as: Option<u32>,
 ) -> PyResult<()> {
+    let (path, out) = (convert::path(path, "path")?, convert::path(out, "out")?);
     let spec: AlgoSpec = algo.parse().map_err(|e| PyValueError::new_err(format!("{e}")))?;
     if registry::export_format(&spec.name).is_none() {
         return Err(PyValueError::new_err(format!(

@@ -12,6 +12,7 @@
 //! - [`arrow`]: pyarrow string columns' buffers, for [`texts`];
 //! - [`parse_ip`]: address texts to addresses, in parallel;
 //! - [`convert`]: Python objects to addresses and prefixes;
+//! - [`ids`]: the value ids `values_of` takes;
 //! - [`values`]: the table's Python values, and the value id and prefix length inside next hops;
 //! - [`load`]: `Table.load` (files, value columns, peers);
 //! - [`compiled`]: `CompiledTable`, the read-only table `Table.load` returns for an export
@@ -28,6 +29,7 @@ pub mod columns;
 pub mod compiled;
 pub mod convert;
 pub mod export;
+pub mod ids;
 pub mod in_place;
 pub mod load;
 pub mod parse_ip;

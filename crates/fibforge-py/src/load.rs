@@ -89,7 +89,7 @@ pub fn load(
     if options.read.peer == PeerFilter::All && loaded.peers.len() > 1 {
         warn_merged(py, path, &loaded.peers)?;
     }
-    let mut values = Values::new(py);
+    let values = Values::new(py);
     let ids = loaded
         .hops
         .values()

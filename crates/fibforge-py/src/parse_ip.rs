@@ -7,6 +7,14 @@
 //! Each row is read as std's `IpAddr` parser reads `str::trim`med text, by the library's
 //! byte parser ([`fibforge::addr::parse_ip_ascii`]: std's grammar, tested against it, several
 //! times faster). The first bad row (lowest row number) is the error, with its text.
+//!
+//! The one rule for address texts (issue 56), which [`address`] applies to single lookups
+//! ([`crate::convert::address`]) and to the rows of every column type alike: whitespace
+//! around the text is ignored (Unicode White_Space, as `str::trim`: space, tab, newlines,
+//! U+00A0, U+2003, U+3000, ...), and the rest must be exactly an address in std's grammar.
+//! Nothing else is removed: a NUL anywhere, a zone id (`%eth0`), a prefix length, brackets
+//! or a leading zero make the text no address. A numpy fixed-width row is first the element
+//! numpy gives for it, without its trailing NUL padding ([`crate::rows`]).
 
 use crate::rows::Rows;
 use fibforge::addr::parse_ip_ascii;
@@ -127,7 +135,8 @@ fn parse_task(part: &Part<'_>, start: usize, keys: &mut [u32]) -> Result<Found, 
     Ok(found)
 }
 
-/// One row's address, as `std::str::from_utf8(text)?.trim().parse::<IpAddr>()` reads it.
+/// One text's address, as `std::str::from_utf8(text)?.trim().parse::<IpAddr>()` reads it
+/// (the rule in the module docs).
 pub fn address(text: &[u8]) -> Option<IpAddr> {
     if let Some(a) = parse_ip_ascii(text.trim_ascii()) {
         return Some(a);

@@ -13,7 +13,8 @@ pub enum Rows<'a> {
     Lines { bytes: &'a [u8], marks: &'a [usize] },
     /// Rows copied one by one: row `i` ends at `ends[i]`.
     Packed { bytes: &'a [u8], ends: &'a [usize] },
-    /// Rows of `width` bytes, NUL-padded; 4-byte native-order characters when `ucs4`.
+    /// Rows of `width` bytes, NUL-padded at the end (numpy `str_` / `bytes_`); 4-byte
+    /// native-order characters when `ucs4`.
     Fixed { data: &'a [u8], width: usize, ucs4: bool },
     /// Arrow `string`: row `i` is `data[offsets[i]..offsets[i + 1]]`.
     Arrow32 { offsets: &'a [i32], data: &'a [u8] },
@@ -25,7 +26,9 @@ pub enum Rows<'a> {
 
 impl Rows<'_> {
     /// Calls `f(i, text)` for rows `start + i`, `i` in `0..len`, in order; `text` is None
-    /// where Arrow offsets point outside the data. `scratch` holds UCS-4 rows as bytes.
+    /// where Arrow offsets point outside the data. `scratch` holds UCS-4 rows as UTF-8.
+    /// Every layout gives a row's whole text (fixed-width rows without their end padding),
+    /// so that [`crate::parse_ip::address`] reads it as the single lookup reads that str.
     pub fn each(
         &self,
         start: usize,
@@ -56,21 +59,12 @@ impl Rows<'_> {
                 for i in 0..len {
                     // `fixed` made the view C-contiguous, so every row is in `data`.
                     let row = data.get((start + i) * width..(start + i + 1) * width);
-                    let row = row.unwrap_or_default();
+                    let row = unpadded(row.unwrap_or_default(), if ucs4 { 4 } else { 1 });
                     if ucs4 {
-                        scratch.clear();
-                        // Non-ASCII characters cannot be in an address: 0xFF makes the parser
-                        // refuse them.
-                        scratch.extend(
-                            row.chunks_exact(4)
-                                .map(|c| u32::from_ne_bytes(c.try_into().expect("4 bytes")))
-                                .take_while(|&c| c != 0)
-                                .map(|c| u8::try_from(c).unwrap_or(0xFF)),
-                        );
+                        utf8_of_ucs4(row, scratch);
                         f(i, Some(scratch))?;
                     } else {
-                        let end = memchr::memchr(0, row).unwrap_or(width);
-                        f(i, Some(&row[..end]))?;
+                        f(i, Some(row))?;
                     }
                 }
             }
@@ -91,6 +85,30 @@ impl Rows<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// A numpy fixed-width row without its padding: the NUL characters (of `size` bytes) at its
+/// end, which numpy itself drops when it reads an element (`array[i]`). A NUL followed by
+/// anything else is part of the text, so the parser refuses it (issue 56: rows were cut at
+/// their first NUL, and `"10.1.2.3\0junk"` was read as 10.1.2.3).
+fn unpadded(row: &[u8], size: usize) -> &[u8] {
+    let kept = row.chunks_exact(size).rposition(|c| c.iter().any(|&b| b != 0)).map_or(0, |k| k + 1);
+    &row[..kept * size]
+}
+
+/// Replaces `out` with the UTF-8 form of UCS-4 (native order) text, as the str numpy gives
+/// for the row would encode, so that a row is read as that str alone is (whitespace such as
+/// U+00A0 included). A code point with no UTF-8 form (a lone surrogate) becomes the byte
+/// 0xFF, which no address holds.
+fn utf8_of_ucs4(text: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    for c in text.chunks_exact(4) {
+        match char::from_u32(u32::from_ne_bytes(c.try_into().expect("4 bytes"))) {
+            Some(c) if c.is_ascii() => out.push(c as u8),
+            Some(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            None => out.push(0xFF),
+        }
     }
 }
 

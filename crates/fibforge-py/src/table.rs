@@ -3,23 +3,23 @@
 //! numpy batch lookups, radix-style queries, updates, and pickling.
 //!
 //! The structures hold [`values::encode`]d next hops (value id and prefix length); the
-//! values themselves live in [`Values`], shared by both families. Loading a file lives in
-//! [`crate::load`].
+//! values themselves live in [`Values`], shared by both families, which never runs Python
+//! code under a lock (a value's `__hash__` may use the table: issue 56). Loading a file
+//! lives in [`crate::load`].
 
 pub use crate::algos::{DEFAULT_ALGO, structures};
 use crate::batch::{self, Sides};
 use crate::convert::{self, Addr, Key, Mode};
+use crate::ids;
 use crate::side::{Lookups, Side};
 use crate::state;
 use crate::values::{self, Values};
 use fibforge::sync::AnyKey;
 use fibforge::{Address, AnyPrefix, BuildError, NextHop, Prefix, Rib};
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::sync::MutexExt;
 use pyo3::types::{PyBytes, PyList, PyTuple};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// A longest-prefix-match table mapping IPv4 and IPv6 prefixes to Python values.
 ///
@@ -31,7 +31,7 @@ pub struct PyTable {
     algo: String,
     v4: Option<Side<u32>>,
     v6: Option<Side<u128>>,
-    values: Mutex<Values>,
+    values: Values,
 }
 
 /// A route as Python sees it: (prefix text, value).
@@ -51,7 +51,7 @@ impl PyTable {
         let (s4, s6) = structures(mode, algo)?;
         let v4 = s4.map(|s| Side::new(v4, &s)).transpose().map_err(build_error)?;
         let v6 = s6.map(|s| Side::new(v6, &s)).transpose().map_err(build_error)?;
-        Ok(PyTable { mode, algo: algo.to_string(), v4, v6, values: Mutex::new(values) })
+        Ok(PyTable { mode, algo: algo.to_string(), v4, v6, values })
     }
 
     fn v4(&self) -> PyResult<&Side<u32>> {
@@ -62,18 +62,13 @@ impl PyTable {
         self.v6.as_ref().ok_or_else(|| PyValueError::new_err("IPv6 given to an IPv4 table"))
     }
 
-    fn store(&self, py: Python<'_>) -> MutexGuard<'_, Values> {
-        // Interning cannot leave the values half-changed (a push is the last step).
-        self.values.lock_py_attached(py).unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// The value of a stored next hop (None for none).
     fn value<'py>(
         &self,
         py: Python<'py>,
         hop: Option<NextHop>,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        hop.map(|h| self.store(py).of_hop(py, h)).transpose()
+        hop.map(|h| self.values.of_hop(py, h)).transpose()
     }
 
     /// The longest route matching `key` (an address, or the routes covering a prefix).
@@ -114,8 +109,32 @@ impl PyTable {
         py: Python<'py>,
         routes: Vec<(AnyPrefix, NextHop)>,
     ) -> PyResult<Vec<Route<'py>>> {
-        let values = self.store(py);
-        routes.into_iter().map(|(p, h)| Ok((p.to_string(), values.of_hop(py, h)?))).collect()
+        routes.into_iter().map(|(p, h)| Ok((p.to_string(), self.values.of_hop(py, h)?))).collect()
+    }
+
+    /// The values of value ids (`default` for NO_ROUTE), read from [`Values`] under one
+    /// lock; the array is made after it is let go.
+    fn objects_of<'py>(
+        &self,
+        py: Python<'py>,
+        ids: &[u32],
+        default: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<Py<PyAny>>>> {
+        let default = default.map_or_else(|| py.None(), Bound::unbind);
+        let found = self.values.get_many(py, ids);
+        let objects = ids
+            .iter()
+            .zip(found)
+            .enumerate()
+            .map(|(i, (&id, value))| match value {
+                Some(v) => Ok(v),
+                None if id == values::NO_ROUTE => Ok(default.clone_ref(py)),
+                None => Err(PyValueError::new_err(format!(
+                    "ids[{i}]: {id} is not a value id of this table"
+                ))),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyArray1::from_vec(py, objects))
     }
 
     fn all_routes(&self) -> Vec<(AnyPrefix, NextHop)> {
@@ -168,13 +187,14 @@ impl PyTable {
     #[pyo3(signature = (path, family = "auto", algo = None, value = "next_hop", peer = None, peer_as = None))]
     fn load(
         py: Python<'_>,
-        path: std::path::PathBuf,
+        path: &Bound<'_, PyAny>,
         family: &str,
         algo: Option<&str>,
         value: &str,
         peer: Option<&str>,
         peer_as: Option<u32>,
     ) -> PyResult<Py<PyAny>> {
+        let path = convert::path(path, "path")?;
         if crate::compiled::sniff(&path) {
             let peers = peer.is_some() || peer_as.is_some();
             let table = crate::compiled::load(py, &path, family, algo, value, peers)?;
@@ -202,7 +222,7 @@ impl PyTable {
     /// The distinct values, index = value id (as batch lookups answer).
     #[getter]
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.store(py).to_list(py)
+        self.values.to_list(py)
     }
 
     /// Inserts or replaces a route; the prefix's previous value or None.
@@ -218,7 +238,7 @@ impl PyTable {
             AnyPrefix::V4(_) => self.v4().map(drop)?,
             AnyPrefix::V6(_) => self.v6().map(drop)?,
         }
-        let id = self.store(py).intern(value)?;
+        let id = self.values.intern(value)?;
         let old = match prefix {
             AnyPrefix::V4(p) => self.v4()?.insert(p, values::encode(id, p.len())),
             AnyPrefix::V6(p) => self.v6()?.insert(p, values::encode(id, p.len())),
@@ -377,7 +397,7 @@ impl PyTable {
         &self,
         addrs: &Bound<'py, PyAny>,
         out: Option<Bound<'py, PyAny>>,
-        threads: usize,
+        threads: i64,
         lengths: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let out = out.map(|o| batch::out_array(&o)).transpose()?;
@@ -390,26 +410,16 @@ impl PyTable {
         }
     }
 
-    /// The values of value ids (a numpy object array; `default` where the id is NO_ROUTE).
+    /// The values of value ids (a numpy object array; `default` where the id is NO_ROUTE):
+    /// `ids` as `lookup_batch` answers them, or any 1-D column of integers ([`ids`]).
     #[pyo3(signature = (ids, default = None))]
     fn values_of<'py>(
         &self,
         py: Python<'py>,
-        ids: PyReadonlyArray1<'py, u32>,
+        ids: &Bound<'py, PyAny>,
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<Py<PyAny>>>> {
-        let default = default.map_or_else(|| py.None(), Bound::unbind);
-        let values = self.store(py);
-        let objects = ids
-            .as_array()
-            .iter()
-            .map(|&id| match values.get(py, id) {
-                Some(v) => Ok(v.unbind()),
-                None if id == values::NO_ROUTE => Ok(default.clone_ref(py)),
-                None => Err(PyValueError::new_err(format!("{id} is not a value id of this table"))),
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok(PyArray1::from_vec(py, objects))
+        self.objects_of(py, &ids::value_ids(ids)?, default)
     }
 
     /// The values of a batch of addresses (`lookup_batch` then `values_of`).
@@ -418,11 +428,11 @@ impl PyTable {
         &self,
         py: Python<'py>,
         addrs: &Bound<'py, PyAny>,
-        threads: usize,
+        threads: i64,
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<Py<PyAny>>>> {
         let answers = batch::lookup_batch(self.sides(), addrs, None, threads, false)?;
-        self.values_of(py, answers.ids.try_readonly()?, default)
+        self.objects_of(py, &answers.ids.to_vec()?, default)
     }
 
     /// Registered readers of both families (for tests: one per family at rest; each batch
@@ -451,7 +461,7 @@ impl PyTable {
         let v4 = self.v4.as_ref().map(|s| state::encode(&s.routes())).unwrap_or_default();
         let v6 = self.v6.as_ref().map(|s| state::encode(&s.routes())).unwrap_or_default();
         let (v4, v6) = (PyBytes::new(py, &v4), PyBytes::new(py, &v6));
-        let args = (self.mode.name(), v4, v6, self.store(py).to_list(py)?, self.algo.as_str());
+        let args = (self.mode.name(), v4, v6, self.values.to_list(py)?, self.algo.as_str());
         Ok((rebuild, args.into_pyobject(py)?.into_any()))
     }
 }

@@ -23,6 +23,8 @@ Network = Union[str, ipaddress.IPv4Network, ipaddress.IPv6Network]
 Key = Union[Address, Network]
 Route = Tuple[str, Any]
 Column = Union[npt.NDArray[Any], Sequence[str], Sequence[int], Any]
+#: Value ids as ``lookup_batch`` answers them, or any 1-D column of integers.
+Ids = Union[npt.NDArray[np.integer[Any]], Sequence[int]]
 PathLike = Union[str, os.PathLike[str]]
 
 __version__: str
@@ -42,6 +44,12 @@ class Table:
     stored once, and batch lookups answer value ids (``values[id]``). Errors in addresses
     and prefixes raise ValueError naming the input.
 
+    Address texts, single and in columns alike: whitespace around the text is ignored
+    (Unicode whitespace, as Rust's ``str.trim``: space, tab, newlines, U+00A0, U+3000, ...)
+    and the rest must be exactly an address: a NUL anywhere, a zone id (``fe80::1%eth0``,
+    also refused in an ``IPv6Address``), a prefix length, brackets or a leading zero are
+    refused. A value's ``__hash__``, ``__eq__`` and ``__del__`` may use the table itself.
+
     >>> t = fibforge.Table()
     >>> t["10.0.0.0/8"] = "a"; t["10.1.0.0/16"] = {"asn": 64500}
     >>> t["10.1.2.3"], t.lookup_prefix("10.9.0.1"), "11.0.0.1" in t
@@ -51,7 +59,7 @@ class Table:
     def __init__(self, family: str = "auto", algo: str = "poptrie") -> None: ...
     @staticmethod
     def load(
-        path: Union[str, os.PathLike[str]],
+        path: PathLike,
         family: str = "auto",
         algo: Optional[str] = None,
         value: Literal["next_hop", "origin_as"] = "next_hop",
@@ -70,7 +78,8 @@ class Table:
         ``peer=`` (address) / ``peer_as=`` take one peer of a multi-peer MRT RIB; without them a
         multi-peer RIB is merged (the first route read for a prefix wins) with a UserWarning
         naming the peers. OSError when the file cannot be read, ValueError naming the line or
-        byte offset when its content is malformed.
+        byte offset when its content is malformed. ``path``: a str or ``os.PathLike``
+        (TypeError for bytes: decode them with ``os.fsdecode``).
         """
     @property
     def family(self) -> str: ...
@@ -84,7 +93,8 @@ class Table:
     def remove(self, prefix: Network) -> Any:
         """Withdraws a route; its value or None."""
     def lookup(self, key: Key) -> Any:
-        """The value of the longest route matching an address (or covering a prefix), or None."""
+        """The value of the longest route matching an address (or covering a prefix: a text
+        with a ``/``), or None."""
     def lookup_prefix(self, key: Key) -> Optional[Route]:
         """(matched prefix, value), or None. ``t.lookup_prefix("10.1.2.3") == ("10.1.0.0/16", 7)``"""
     def get(self, prefix: Network, default: Any = None) -> Any:
@@ -124,10 +134,21 @@ class Table:
         bytes_ arrays are read from their buffers without a copy; lists are joined in C.
         ``out``: a uint32 array to fill instead of a new one. ValueError names a bad row.
 
+        Each row is answered exactly as ``lookup`` answers that address (the same text rule,
+        see the class): a numpy str_ / bytes_ row is the element numpy gives (its trailing
+        NUL padding dropped; a NUL before other characters is refused), a bytes_ row is read
+        as UTF-8, and a text with a ``/`` (a prefix to ``lookup``) is refused. A list of ints
+        is IPv4 addresses; a list mixing ints and texts is a text column, and TypeError names
+        its first item that is not a str. ``threads``: 1 to 1024 (the CLI's cap), else
+        ValueError.
+
         >>> ids, lengths = t.lookup_batch(["10.1.2.3", "2001:db8::1"], lengths=True)
         """
-    def values_of(self, ids: npt.NDArray[np.uint32], default: Any = None) -> npt.NDArray[np.object_]:
-        """The values of value ids (an object array; ``default`` where the id is NO_ROUTE)."""
+    def values_of(self, ids: Ids, default: Any = None) -> npt.NDArray[np.object_]:
+        """The values of value ids (an object array; ``default`` where the id is NO_ROUTE).
+        ``ids``: as ``lookup_batch`` answers them (uint32), or any 1-D integers (a list of
+        ints, an int64 array); TypeError for anything else, ValueError naming an id that is
+        no value id of this table."""
     def lookup_values(self, addrs: Column, threads: int = 1, default: Any = None) -> npt.NDArray[np.object_]:
         """``values_of(lookup_batch(addrs))``."""
     def __getitem__(self, key: Key) -> Any:
@@ -153,7 +174,8 @@ class CompiledTable:
     deletion, prefix keys, ``lookup_prefix``, ``get``, ``covering``, ``covered``, the
     ``search_*`` methods, ``routes``, iteration, ``lookup_batch(lengths=True)`` and
     pickling (pass the path to workers and load it there). ``len(t)`` is the number of
-    routes the structure was compiled from.
+    routes the structure was compiled from (OverflowError saying so when the header claims
+    2**63 or more: ``repr`` shows it).
 
     >>> fibforge.export("rib.tsv.gz", "rib.poptrie", algo="poptrie", family="ipv4")
     >>> t = fibforge.Table.load("rib.poptrie")      # no compile
@@ -176,7 +198,7 @@ class CompiledTable:
         lengths: Literal[False] = False,
     ) -> npt.NDArray[np.uint32]:
         """Value ids (NO_ROUTE where none matches), as ``Table.lookup_batch``."""
-    def values_of(self, ids: npt.NDArray[np.uint32], default: Any = None) -> npt.NDArray[np.object_]: ...
+    def values_of(self, ids: Ids, default: Any = None) -> npt.NDArray[np.object_]: ...
     def lookup_values(self, addrs: Column, threads: int = 1, default: Any = None) -> npt.NDArray[np.object_]: ...
     def __getitem__(self, key: Address) -> Any:
         """Like ``lookup``, but KeyError where no route matches."""
