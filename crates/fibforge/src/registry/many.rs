@@ -71,7 +71,7 @@ pub const MANY_TABLES: &[ManyDescriptor] = &[
     },
     ManyDescriptor {
         name: "per_table",
-        summary: "one structure per table; algo=NAME (default poptrie)",
+        summary: "one structure per table",
         options: Some(PER_TABLE_OPTS),
         bench: &["per_table"],
         comparator: false,
@@ -80,7 +80,7 @@ pub const MANY_TABLES: &[ManyDescriptor] = &[
     },
     ManyDescriptor {
         name: "merged_trie",
-        summary: "Merged Trie, one next-hop vector per node; leafpush=on|off (default off)",
+        summary: "Merged Trie, one next-hop vector per node",
         options: Some(&[Opt { key: "leafpush", default: "off", help: "on|off: leaf pushing" }]),
         bench: &["merged_trie:leafpush=off", "merged_trie:leafpush=on"],
         comparator: true,
@@ -89,12 +89,11 @@ pub const MANY_TABLES: &[ManyDescriptor] = &[
     },
     ManyDescriptor {
         name: "trie_overlap",
-        summary: "Trie Overlap (Fu & Rexford 2008): leaf-pushed, level-compressed; fill=F, \
-                  root=N, stride=N",
+        summary: "Trie Overlap (Fu & Rexford 2008): leaf-pushed, level-compressed",
         options: Some(&[
-            Opt { key: "fill", default: "", help: "fill factor of the level compression" },
-            Opt { key: "root", default: "", help: "root branching bits" },
-            Opt { key: "stride", default: "", help: "bits per level" },
+            Opt { key: "fill", default: "0.5", help: "fill factor of the level compression" },
+            Opt { key: "root", default: "16", help: "root branching bits (0: by fill)" },
+            Opt { key: "stride", default: "0", help: "bits per level (0: by fill)" },
         ]),
         bench: &["trie_overlap"],
         comparator: true,
@@ -103,8 +102,7 @@ pub const MANY_TABLES: &[ManyDescriptor] = &[
     },
     ManyDescriptor {
         name: "trie_braiding",
-        summary: "Trie Braiding (Song et al. 2010), braiding bits; braid=optimal|greedy|off \
-                  (optimal)",
+        summary: "Trie Braiding (Song et al. 2010), braiding bits",
         options: Some(&[Opt { key: "braid", default: "optimal", help: "optimal|greedy|off" }]),
         bench: &["trie_braiding", "trie_braiding:braid=greedy", "trie_braiding:braid=off"],
         comparator: true,

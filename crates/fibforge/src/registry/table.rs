@@ -21,7 +21,7 @@ const fn isa_opt(help: &'static str) -> Opt {
 }
 
 const POPTRIE_OPTS: &[Opt] = &[
-    Opt { key: "s", default: "18", help: "direct-pointing bits, 0 to 24 (default 18)" },
+    Opt { key: "s", default: "18", help: "direct-pointing bits, 0 to 24" },
     Opt { key: "aggregate", default: "on", help: "on|off: route aggregation (§3)" },
     Opt {
         key: "leafvec",
@@ -37,7 +37,7 @@ const POPTRIE_OPTS: &[Opt] = &[
     Opt {
         key: "fanout",
         default: "on (IPv6), off (IPv4)",
-        help: "on|off: root fan-out, IPv6 only (default on for IPv6)",
+        help: "on|off: root fan-out, IPv6 only",
     },
     isa_opt("auto|portable|avx2|avx512: the walk (popcnt/BMI at avx2, dir gathers at avx512)"),
 ];
@@ -80,11 +80,7 @@ const DXR18_OPTS: &[Opt] = &[
 ];
 
 const CPE_OPTS: &[Opt] = &[
-    Opt {
-        key: "levels",
-        default: "4 (IPv4), 16 (IPv6)",
-        help: "most trie levels (default 4 IPv4, 16 IPv6)",
-    },
+    Opt { key: "levels", default: "4 (IPv4), 16 (IPv6)", help: "most trie levels" },
     Opt { key: "leafpush", default: "on", help: "on|off: leaf-pushed (fast) or updatable trie" },
     Opt { key: "packed", default: "off", help: "on|off: sparse nodes as packed one-line arrays" },
     Opt {
@@ -119,8 +115,8 @@ pub const ALGORITHMS: &[Descriptor] = &[
         name: "loop",
         summary: "LOOP layered overlay bitmaps (Mi, Yang et al.), one table; many tables via `verify DIR`",
         options: &[
-            Opt { key: "group", default: "64", help: "prefixes per overlay group (default 64)" },
-            Opt { key: "sparse", default: "3", help: "most routes of a sparse chunk (default 3)" },
+            Opt { key: "group", default: "64", help: "prefixes per overlay group" },
+            Opt { key: "sparse", default: "3", help: "most routes of a sparse chunk" },
             Opt { key: "strides", default: "", help: "level strides joined by '-', e.g. 16-8-8" },
             Opt { key: "pmt", default: "columns", help: "columns|packed: the PortMapTable layout" },
         ],
@@ -455,12 +451,8 @@ pub const ALGORITHMS: &[Descriptor] = &[
         summary: "LC-trie (Nilsson & Karlsson 1999; Linux fib_trie's family): level- and \
                   path-compressed trie, base and prefix vectors",
         options: &[
-            Opt { key: "fill", default: "0.5", help: "fill factor, 0.1 to 1 (default 0.5)" },
-            Opt {
-                key: "root",
-                default: "16",
-                help: "root branching bits, 0 to 20 (default 16; 0: by fill)",
-            },
+            Opt { key: "fill", default: "0.5", help: "fill factor, 0.1 to 1" },
+            Opt { key: "root", default: "16", help: "root branching bits, 0 to 20 (0: by fill)" },
         ],
         id: Id::LcTrie,
         implies: &[],

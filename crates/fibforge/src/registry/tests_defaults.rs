@@ -53,3 +53,38 @@ fn stated_defaults_are_the_defaults() {
     }
     assert!(checked >= 20, "only {checked} defaults checked");
 }
+
+/// Builds many-table `row` over two tables plain and with `key=value`, and compares the two.
+fn same_many<A: RegistryFamily>(row: &ManyDescriptor, key: &str, value: &str, rib: &Rib<A>) {
+    let tables = [rib.clone(), Rib::new()];
+    let built = |text: &str| {
+        let spec: AlgoSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        build_many(&spec, &tables)
+            .unwrap_or_else(|| panic!("{text}: not a many-table name"))
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+    };
+    let text = format!("{}:{key}={value}", row.name);
+    let (plain, given) = (built(row.name), built(&text));
+    assert_eq!(plain.memory_bytes(), given.memory_bytes(), "{text}: memory");
+    for a in crate::verify::probes(rib, 4, 64, 1) {
+        for vrf in 0..2 {
+            assert_eq!(plain.lookup(vrf, a), given.lookup(vrf, a), "{text}: table {vrf}, {a:?}");
+        }
+    }
+}
+
+#[test]
+fn stated_many_table_defaults_are_the_defaults() {
+    let mut checked = 0;
+    for row in MANY_TABLES {
+        for opt in row.options.unwrap_or_default() {
+            if opt.default.is_empty() {
+                continue;
+            }
+            same_many::<u32>(row, opt.key, opt.default, &v4());
+            same_many::<u128>(row, opt.key, opt.default, &v6());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "only {checked} many-table defaults checked");
+}
