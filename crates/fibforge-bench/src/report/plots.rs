@@ -13,7 +13,7 @@
 //! plot, the cycles CDF has a logarithmic cycles axis and the thread axis shows whole numbers.
 //! Labels are drawn with an embedded DejaVu Sans (`assets/`), so PNGs render the same on
 //! machines without system fonts. A plot whose rows are absent is not written; each file is
-//! drawn into a temporary file beside it and renamed over it ([`atomically`]), so an old plot
+//! drawn into a temporary file beside it and renamed over it (`atomically`), so an old plot
 //! is replaced whole or left as it was.
 
 use super::json::{Row, Status};
