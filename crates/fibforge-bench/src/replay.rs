@@ -144,6 +144,10 @@ pub struct ReplayReport {
     pub memory_bytes_after: usize,
     /// Memory of a fresh compile of the final RIB.
     pub memory_bytes_fresh: usize,
+    /// Retired memory still waiting for readers after the replay
+    /// ([`fibforge::sync::Table::pending_reclaim`]), and whether it is over the threshold.
+    pub pending_reclaim_bytes: usize,
+    pub pending_reclaim_over: bool,
     /// Times the stream was applied.
     pub rounds: usize,
 }
@@ -352,6 +356,8 @@ pub fn replay<A: BenchAddress, F: Concurrent<A>>(
         memory_bytes_before,
         memory_bytes_after: table.fib().memory_bytes(),
         memory_bytes_fresh: fresh.memory_bytes(),
+        pending_reclaim_bytes: table.pending_reclaim().bytes,
+        pending_reclaim_over: table.pending_reclaim().over_threshold,
         rounds,
     })
 }

@@ -62,6 +62,11 @@ pub struct MemSample {
     pub fib_bytes: usize,
     /// Routes in the RIB.
     pub routes: usize,
+    /// Retired memory not yet freed ([`Table::pending_reclaim`]): the soak's readers report
+    /// quiescent states, so this stays small unless reclamation is stuck.
+    pub pending_reclaim_bytes: usize,
+    /// The pending memory is over the library's warning threshold.
+    pub pending_reclaim_over: bool,
 }
 
 /// What a soak run did.
@@ -334,6 +339,8 @@ fn sample<A: Address, F: Concurrent<A>>(table: &Table<A, F>, updates: u64) -> Me
         rss_bytes: rss_bytes().unwrap_or(0),
         fib_bytes: table.fib().memory_bytes(),
         routes: table.rib().len(),
+        pending_reclaim_bytes: table.pending_reclaim().bytes,
+        pending_reclaim_over: table.pending_reclaim().over_threshold,
     }
 }
 

@@ -126,12 +126,15 @@ fibforge_status fibforge_table4_new(fibforge_table4 **out);
 /* Creates a table from the IPv4 routes of a file in *out (*out is NULL on failure).
  * Formats, recognised by content: text tables ("prefix next-hop" per line, or prefixes
  * only), MRT RIB dumps (TABLE_DUMP, TABLE_DUMP_V2), BGP4MP update streams; plain, gzip or
- * bzip2. A file of comments only gives an empty table; a file whose routes are all IPv6
- * is an error (FIBFORGE_ERR_PARSE), as are an empty (0-byte) file, a text line longer than
+ * bzip2. A file of blank and comment lines only is an error (FIBFORGE_ERR_PARSE, "no routes
+ * in FILE (N lines, all blank or comments)"; create an empty table with
+ * fibforge_table4_new); so is a file whose routes are all IPv6, an empty (0-byte) file, a text line longer than
  * 64 KiB and decompressed data beyond the cap (16 GiB; the environment variable
  * FIBFORGE_MAX_DECOMPRESSED, e.g. "64G", sets it: FIBFORGE_ERR_IO).
  * Errors: NULL path or out; FIBFORGE_ERR_IO (cannot open/read); FIBFORGE_ERR_PARSE with
- * "file:line: problem" or "file: at byte offset N: problem"; FIBFORGE_ERR_LIMIT. */
+ * "file:line: problem" or "file: at byte offset N: problem" (a line that is not a prefix:
+ * "file:line: expected an IPv4 prefix (such as 192.0.2.0/24) in the first column, found
+ * 'text'"); FIBFORGE_ERR_LIMIT. */
 fibforge_status fibforge_table4_load(const char *path, fibforge_table4 **out);
 
 /* Choosing the structure. fibforge_table*_new and _load build a Poptrie; the _with variants
@@ -192,6 +195,23 @@ size_t fibforge_table4_len(const fibforge_table4 *table);
 /* The text a loaded file used for next hop id, or NULL (no such id, table not loaded from a
  * file, or NULL table). Valid until the table is freed. */
 const char *fibforge_table4_next_hop_name(const fibforge_table4 *table, uint32_t id);
+
+/* Retired memory not yet freed: what updates unlinked (replaced arrays, old blocks) while a
+ * reader was online, kept until every online reader has called fibforge_reader4_quiescent
+ * or gone offline since; the next update then frees it. A reader that stays online without
+ * reporting holds it back, and it grows with every update: poll this to notice.
+ *
+ * @param table           The table (call on the writer's thread, or while it is idle).
+ * @param objects         Out, may be NULL: retired objects not yet freed.
+ * @param bytes           Out, may be NULL: their bytes (an estimate: the arrays' sizes).
+ * @param over_threshold  Out, may be NULL: 1 when bytes exceeds the larger of 4 x the
+ *                        table's own lookup structure and 64 MiB (a reader is very likely
+ *                        online but silent), else 0. The library prints nothing: warn once
+ *                        yourself if you wish.
+ * @return FIBFORGE_OK, with every non-NULL out-parameter written.
+ * Errors: FIBFORGE_ERR_NULL (NULL table; nothing written). */
+fibforge_status fibforge_table4_pending_reclaim(const fibforge_table4 *table, uint64_t *objects,
+                                                uint64_t *bytes, int *over_threshold);
 
 /* Creates a reader of table in *out (*out is NULL on failure). Call it on the writer's
  * thread (or while the writer is idle), then hand the reader to any thread.
@@ -352,6 +372,8 @@ uint32_t fibforge_table6_lookup(const fibforge_table6 *table, fibforge_ip6 addr)
 fibforge_status fibforge_table6_lookup_batch(const fibforge_table6 *table,
                                              const fibforge_ip6 *addrs, uint32_t *out, size_t n);
 size_t fibforge_table6_len(const fibforge_table6 *table);
+fibforge_status fibforge_table6_pending_reclaim(const fibforge_table6 *table, uint64_t *objects,
+                                                uint64_t *bytes, int *over_threshold);
 const char *fibforge_table6_next_hop_name(const fibforge_table6 *table, uint32_t id);
 fibforge_status fibforge_table6_reader(const fibforge_table6 *table, fibforge_reader6 **out);
 uint32_t fibforge_reader6_lookup(const fibforge_reader6 *reader, fibforge_ip6 addr);

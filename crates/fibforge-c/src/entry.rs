@@ -182,6 +182,29 @@ pub unsafe fn table_structure<A: Side>(t: *const TableHandle<A>) -> *const c_cha
     unsafe { t.as_ref() }.map_or(std::ptr::null(), |t| t.structure().as_ptr())
 }
 
+/// `fibforge_table*_pending_reclaim`.
+///
+/// # Safety
+/// As documented in `fibforge.h`.
+pub unsafe fn table_pending_reclaim<A: Side>(
+    t: *const TableHandle<A>,
+    objects: *mut u64,
+    bytes: *mut u64,
+    over_threshold: *mut std::ffi::c_int,
+) -> Status {
+    guard(|| {
+        // SAFETY: forwarded contract: NULL or a live table not being updated now.
+        let pending = unsafe { borrow(t, "table") }?.pending_reclaim();
+        // SAFETY: forwarded contract: each out-pointer is NULL or writable.
+        unsafe {
+            write_opt(objects, pending.objects as u64);
+            write_opt(bytes, pending.bytes as u64);
+            write_opt(over_threshold, pending.over_threshold.into());
+        }
+        Ok(())
+    })
+}
+
 /// `fibforge_table*_next_hop_name`.
 ///
 /// # Safety

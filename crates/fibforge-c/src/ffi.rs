@@ -57,7 +57,7 @@ macro_rules! family_api {
      $batch:ident, $len:ident, $name:ident, $mk_reader:ident,
      $r_lookup:ident, $r_batch:ident, $r_free:ident,
      $r_online:ident, $r_offline:ident, $r_quiescent:ident,
-     $new_with:ident, $load_with:ident, $structure:ident) => {
+     $new_with:ident, $load_with:ident, $structure:ident, $pending:ident) => {
         #[doc = concat!("`", stringify!($new), "` (see fibforge.h).")]
         ///
         /// # Safety
@@ -113,6 +113,21 @@ macro_rules! family_api {
         pub unsafe extern "C" fn $structure(t: *const $table) -> *const c_char {
             // SAFETY: the header's contract is the one the entry point requires.
             unsafe { entry::table_structure(t) }
+        }
+
+        #[doc = concat!("`", stringify!($pending), "` (see fibforge.h).")]
+        ///
+        /// # Safety
+        /// The caller keeps this function's contract in `fibforge.h`.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $pending(
+            t: *const $table,
+            objects: *mut u64,
+            bytes: *mut u64,
+            over_threshold: *mut std::ffi::c_int,
+        ) -> Status {
+            // SAFETY: the header's contract is the one the entry point requires.
+            unsafe { entry::table_pending_reclaim(t, objects, bytes, over_threshold) }
         }
 
         #[doc = concat!("`", stringify!($free), "` (see fibforge.h).")]
@@ -333,7 +348,8 @@ family_api!(
     fibforge_reader4_quiescent,
     fibforge_table4_new_with,
     fibforge_table4_load_with,
-    fibforge_table4_structure
+    fibforge_table4_structure,
+    fibforge_table4_pending_reclaim
 );
 
 family_api!(
@@ -358,5 +374,6 @@ family_api!(
     fibforge_reader6_quiescent,
     fibforge_table6_new_with,
     fibforge_table6_load_with,
-    fibforge_table6_structure
+    fibforge_table6_structure,
+    fibforge_table6_pending_reclaim
 );

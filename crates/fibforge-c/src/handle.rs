@@ -114,8 +114,12 @@ impl<A: Side> TableHandle<A> {
     /// of `structure`. Next hops are numbered in the order the file first names them; their
     /// text is kept as names.
     pub fn load(path: &Path, structure: &Structure) -> Result<Self, Error> {
-        let loaded = fibforge_io::read_table(path, &ReadConfig::default())
-            .map_err(|e| read_error(&e.error))?;
+        let cfg = ReadConfig { family: Some(A::FAMILY), ..ReadConfig::default() };
+        let loaded = fibforge_io::read_table(path, &cfg).map_err(|e| read_error(&e.error))?;
+        if let Some(note) = loaded.no_routes(&path.display().to_string()) {
+            // C has no warnings: an empty table from a non-empty file is refused.
+            return Err(Error::new(Status::Parse, note));
+        }
         let total = loaded.len();
         let names = loaded
             .hops
@@ -184,6 +188,11 @@ impl<A: Side> TableHandle<A> {
     /// A new reader.
     pub fn reader(&self) -> ReaderHandle<A> {
         ReaderHandle { reader: self.table.reader() }
+    }
+
+    /// Retired memory not yet freed (see [`fibforge::sync::PendingReclaim`]).
+    pub fn pending_reclaim(&self) -> fibforge::sync::PendingReclaim {
+        self.table.pending_reclaim()
     }
 
     /// The name a loaded file gave next hop `id`.

@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use fibforge::registry::{self, AlgoSpec};
-use fibforge::{Address, Interner, ParseMode, Rib};
+use fibforge::{Address, Family, Interner, ParseMode, Rib};
 use fibforge_io::{
     DuplicatePolicy, LoadedTable, PeerFilter, PrefixOnlyHops, ReadConfig, ValueColumn,
 };
@@ -49,6 +49,10 @@ pub struct TableArgs {
     /// route's last AS of its AS_PATH).
     #[arg(long, value_enum, default_value_t = ValueArg::NextHop)]
     pub value: ValueArg,
+    /// The family the command will use, when it knows one before loading (`--family`):
+    /// named in the error for a line that is not a prefix. Not an option of its own.
+    #[arg(skip)]
+    pub family: Option<Family>,
 }
 
 /// `--value`: which column or attribute is a route's value ([`ValueColumn`]).
@@ -93,6 +97,7 @@ impl TableArgs {
                 ValueArg::NextHop => ValueColumn::NextHop,
                 ValueArg::OriginAs => ValueColumn::OriginAs,
             },
+            family: self.family,
         }
     }
 }
@@ -119,6 +124,9 @@ pub fn load_table(args: &TableArgs) -> anyhow::Result<LoadedTable> {
     let table = fibforge_io::read_table_from(bar.wrap_read(file), &name, &args.read_config())
         .map_err(|e| with_hint(e, args.lenient))?;
     bar.finish_and_clear();
+    if let Some(note) = table.no_routes(&name) {
+        warn(&note);
+    }
     match &args.hops_from {
         Some(source) => Ok(table.with_hops_from(&load_hop_source(source)?)),
         None => Ok(table),
@@ -145,6 +153,12 @@ fn with_hint(e: fibforge_io::LoadError, lenient: bool) -> anyhow::Error {
     } else {
         e.error.into()
     }
+}
+
+/// Prints a warning on stderr (`warning: ...`, coloured on a terminal).
+pub fn warn(message: &str) {
+    use owo_colors::OwoColorize;
+    anstream::eprintln!("{} {message}", "warning:".yellow().bold());
 }
 
 /// Checks an algorithm spec before any work: a registered name (else the error lists them)

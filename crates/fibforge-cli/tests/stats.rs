@@ -31,3 +31,28 @@ fn origin_ases_are_not_called_next_hops() {
     assert_eq!((json["value"].as_str(), json["next_hops"].as_u64()), (Some("origin_as"), Some(3)));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A file of blank lines loads as an empty table with a warning naming it (issue 56), and
+/// `--algo` refuses a malformed spec naming the problem.
+#[test]
+fn blank_files_warn_and_malformed_specs_are_refused() {
+    let dir = std::env::temp_dir().join(format!("fibforge-blank-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let blank = dir.join("blank.txt");
+    std::fs::write(&blank, "\n\n   \n").unwrap();
+    let out = Command::cargo_bin("fibforge").unwrap().arg("stats").arg(&blank).output().unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let want = format!("no routes in {} (3 lines, all blank or comments)", blank.display());
+    assert!(err.contains("warning:") && err.contains(&want), "{err}");
+    let table = dir.join("t.txt");
+    std::fs::write(&table, TABLE).unwrap();
+    let out = Command::cargo_bin("fibforge")
+        .unwrap()
+        .args(["lookup", table.to_str().unwrap(), "10.0.0.1", "--algo", "poptrie:s=16,s=18"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("option `s` given twice"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,6 +1,6 @@
 //! A loaded routing table: one RIB per family sharing one next-hop interner.
 
-use fibforge::{AnyPrefix, Interner, NextHop, ParseMode, Rib};
+use fibforge::{AnyPrefix, Family, Interner, NextHop, ParseMode, Rib};
 
 /// Which of several routes for the same prefix is kept.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -98,6 +98,10 @@ pub struct ReadConfig {
     pub max_decompressed: Option<u64>,
     /// Which column or attribute is a route's value.
     pub value: ValueColumn,
+    /// The family the caller will use, if only one: a text line whose first column is not
+    /// an address is reported as "expected an IPv4 prefix" rather than with the other
+    /// family's parse error. Both families are still read (mixed files are allowed).
+    pub family: Option<Family>,
 }
 
 /// A routing table of either or both families, as read from a file (`fibforge::Table` is
@@ -115,6 +119,9 @@ pub struct LoadedTable {
     /// The MRT peers whose routes were read, in order of first appearance (empty for text
     /// tables): more than one means their tables were merged.
     pub peers: Vec<crate::mrt::entry::Peer>,
+    /// Lines of a text table read, blank and comment lines included (0 for MRT): with no
+    /// route, see [`LoadedTable::no_routes`].
+    pub lines: u64,
     policy: DuplicatePolicy,
 }
 
@@ -127,8 +134,17 @@ impl LoadedTable {
             hops: Interner::new(),
             duplicates: 0,
             peers: Vec::new(),
+            lines: 0,
             policy: cfg.duplicates,
         }
+    }
+
+    /// For a table without routes read from a non-empty text file (every line blank or a
+    /// comment), the message the faces show, naming the file `name`: the CLI and Python
+    /// warn with it, the C ABI refuses the load with it. `None` when there are routes.
+    pub fn no_routes(&self, name: &str) -> Option<String> {
+        (self.is_empty() && self.lines > 0)
+            .then(|| format!("no routes in {name} ({} lines, all blank or comments)", self.lines))
     }
 
     /// Total routes of both families.
@@ -202,6 +218,7 @@ impl LoadedTable {
             hops: Interner::new(),
             duplicates: self.duplicates,
             peers: self.peers.clone(),
+            lines: self.lines,
             policy: self.policy,
         };
         project(&self.v4, &source.v4, &source.hops, &mut out.hops, &mut out.v4);

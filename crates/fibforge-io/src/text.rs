@@ -31,7 +31,7 @@
 
 use crate::error::{LoadError, ReadError, quote};
 use crate::table::{LoadedTable, PeerFilter, ReadConfig, ValueColumn};
-use fibforge::{AnyPrefix, NextHop, ParseMode, Prefix4, Prefix6};
+use fibforge::{AnyPrefix, Family, NextHop, ParseMode, Prefix4, Prefix6, PrefixError};
 use std::borrow::Cow;
 use std::io::{BufRead, Read};
 
@@ -83,6 +83,7 @@ pub fn read_text_table<R: BufRead>(
         }
     };
     routes.insert_into(&mut table);
+    table.lines = line_no;
     table.shrink_to_fit();
     match failure {
         None => Ok(table),
@@ -179,7 +180,7 @@ fn parse_line(
     if prefix_col.starts_with(b"#") || prefix_col.starts_with(b";") {
         return Ok(None);
     }
-    let prefix = parse_prefix(prefix_col, cfg.mode)?;
+    let prefix = parse_prefix(prefix_col, cfg.mode, cfg.family)?;
     let hop_col = cols.next();
     if let Some((n, col)) =
         hop_col.into_iter().chain(cols).enumerate().find(|(_, c)| looks_like_a_prefix(c))
@@ -266,7 +267,7 @@ fn utf8(bytes: &[u8]) -> Result<&str, String> {
     std::str::from_utf8(bytes).map_err(|_| format!("column is not valid UTF-8: {}", quote(bytes)))
 }
 
-fn parse_prefix(text: &[u8], mode: ParseMode) -> Result<AnyPrefix, String> {
+fn parse_prefix(text: &[u8], mode: ParseMode, family: Option<Family>) -> Result<AnyPrefix, String> {
     if text.len() > MAX_PREFIX_TEXT || !text.is_ascii() {
         return Err(format!("{} is not a prefix", quote(text)));
     }
@@ -278,7 +279,26 @@ fn parse_prefix(text: &[u8], mode: ParseMode) -> Result<AnyPrefix, String> {
             return Ok(AnyPrefix::V4(p));
         }
     }
-    AnyPrefix::parse_with(utf8(text)?, mode).map_err(|e| e.to_string())
+    let text = utf8(text)?;
+    AnyPrefix::parse_with(text, mode).map_err(|e| not_a_prefix(text, e, family))
+}
+
+/// Why a first column was refused. For one that is no address: what was expected (a prefix
+/// of the family the caller asked for, or of either) and the column, with the parser's
+/// detail only where it tried that family (a column with a `:` is tried as IPv6, and "not a
+/// valid ipv6 address" says nothing useful about a file loaded as an IPv4 table).
+fn not_a_prefix(col: &str, e: PrefixError, family: Option<Family>) -> String {
+    let PrefixError::BadAddress { family: tried, .. } = &e else { return e.to_string() };
+    let expected = match family {
+        Some(Family::Ipv4) => "an IPv4 prefix (such as 192.0.2.0/24)",
+        Some(Family::Ipv6) => "an IPv6 prefix (such as 2001:db8::/32)",
+        None => "an IPv4 or IPv6 prefix (such as 192.0.2.0/24 or 2001:db8::/32)",
+    };
+    let detail = match family {
+        Some(f) if f != *tried => String::new(),
+        _ => format!(" ({e})"),
+    };
+    format!("expected {expected} in the first column, found {}{detail}", quote(col.as_bytes()))
 }
 
 /// Parses the plain form `a.b.c.d/len` (decimal octets without leading zeros, a length of
@@ -396,7 +416,7 @@ mod tests {
             lenient: bool,
         ) {
             let mode = if lenient { ParseMode::Lenient } else { ParseMode::Strict };
-            prop_assert_eq!(parse_prefix(text.as_bytes(), mode).ok(), std_parse(&text, mode));
+            prop_assert_eq!(parse_prefix(text.as_bytes(), mode, None).ok(), std_parse(&text, mode));
         }
 
         #[test]

@@ -36,7 +36,12 @@ impl Options {
     ) -> PyResult<Self> {
         let mode = Mode::parse(family)?;
         structures(mode, algo)?;
-        let read = read_config(value, peer, peer_as)?;
+        let family = match mode {
+            Mode::V4 => Some(fibforge::Family::Ipv4),
+            Mode::V6 => Some(fibforge::Family::Ipv6),
+            Mode::Auto => None,
+        };
+        let read = ReadConfig { family, ..read_config(value, peer, peer_as)? };
         Ok(Options { mode, read })
     }
 
@@ -77,6 +82,14 @@ pub fn load(
         Mode::V6 => (loaded.v6.len(), "ipv4"),
         Mode::Auto => (loaded.len(), ""),
     };
+    if let Some(note) = loaded.no_routes(&path.display().to_string()) {
+        PyErr::warn(
+            py,
+            &py.get_type::<PyUserWarning>(),
+            &CString::new(note).unwrap_or_default(),
+            1,
+        )?;
+    }
     if kept == 0 && !loaded.is_empty() {
         // Without this a file of the other family would load as an empty table.
         return Err(PyValueError::new_err(format!(

@@ -65,6 +65,12 @@ impl<A: AnyKey> Side<A> {
         self.writer().grace().readers()
     }
 
+    /// Retired bytes not yet freed, and whether they are over the library's threshold.
+    pub fn pending_reclaim(&self) -> (usize, bool) {
+        let pending = self.writer().pending_reclaim();
+        (pending.bytes, pending.over_threshold)
+    }
+
     /// Number of routes.
     pub fn route_count(&self) -> usize {
         self.writer().rib().len()

@@ -32,6 +32,8 @@ pub struct PyTable {
     v4: Option<Side<u32>>,
     v6: Option<Side<u128>>,
     values: Values,
+    /// `pending_reclaim_bytes` has warned (once per table).
+    warned_pending: std::sync::atomic::AtomicBool,
 }
 
 /// A route as Python sees it: (prefix text, value).
@@ -51,7 +53,8 @@ impl PyTable {
         let (s4, s6) = structures(mode, algo)?;
         let v4 = s4.map(|s| Side::new(v4, &s)).transpose().map_err(build_error)?;
         let v6 = s6.map(|s| Side::new(v6, &s)).transpose().map_err(build_error)?;
-        Ok(PyTable { mode, algo: algo.to_string(), v4, v6, values })
+        let warned_pending = Default::default();
+        Ok(PyTable { mode, algo: algo.to_string(), v4, v6, values, warned_pending })
     }
 
     fn v4(&self) -> PyResult<&Side<u32>> {
@@ -439,6 +442,27 @@ impl PyTable {
     /// thread registers its own while it runs and deregisters at the end).
     fn _readers(&self) -> usize {
         self.v4.as_ref().map_or(0, Side::readers) + self.v6.as_ref().map_or(0, Side::readers)
+    }
+
+    /// Bytes retired by updates and not yet freed (both families): they wait until every
+    /// reader (the table's own, and each batch thread while it runs) has reported a
+    /// quiescent state. Over the threshold (the larger of 4 x the lookup structure and 64
+    /// MiB) the first read warns (`ResourceWarning`, once per table).
+    #[getter]
+    fn pending_reclaim_bytes(&self, py: Python<'_>) -> PyResult<usize> {
+        let (b4, o4) = self.v4.as_ref().map_or((0, false), Side::pending_reclaim);
+        let (b6, o6) = self.v6.as_ref().map_or((0, false), Side::pending_reclaim);
+        if (o4 || o6) && !self.warned_pending.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            let message = format!(
+                "{} bytes of retired memory wait for readers (over max(4 x the structure, 64 \
+                 MiB)): a reader is online without reporting quiescent states",
+                b4 + b6
+            );
+            let message = std::ffi::CString::new(message).unwrap_or_default();
+            let category = py.get_type::<pyo3::exceptions::PyResourceWarning>();
+            PyErr::warn(py, &category, &message, 1)?;
+        }
+        Ok(b4 + b6)
     }
 
     fn __len__(&self) -> usize {

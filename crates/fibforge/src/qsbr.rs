@@ -47,6 +47,13 @@ pub trait Concurrent<A: Address>: Incremental<A> {
     fn settle_before_update(&self) -> bool {
         false
     }
+    /// Memory an update unlinked inside the current view and that waits for its grace
+    /// period: (batches or objects, bytes). Views replaced as a whole are not counted here
+    /// (the table counts those). The default is none.
+    #[doc(hidden)]
+    fn retired_inside(&self) -> (usize, usize) {
+        (0, 0)
+    }
 }
 
 /// The longest a table waits for its readers before an update of a structure that asks for

@@ -25,20 +25,49 @@ pub struct SpecError {
 
 impl FromStr for AlgoSpec {
     type Err = SpecError;
+    /// Strict: no whitespace anywhere, a non-empty name, and after a `:` one or more
+    /// `key=value` options, each key once and neither side empty (a lenient parse let
+    /// `"poptrie "`, `"poptrie:"` and `"poptrie:s=16,s=18"` through, the last one silently
+    /// keeping one of the two values).
     fn from_str(text: &str) -> Result<Self, SpecError> {
-        let err = |reason: &str| SpecError { text: text.into(), reason: reason.into() };
-        let (name, opts) = text.split_once(':').unwrap_or((text, ""));
-        let name = name.trim();
+        let err = |reason: String| SpecError { text: text.into(), reason };
+        if let Some(at) = text.find(char::is_whitespace) {
+            return Err(err(format!("whitespace at byte {at} (a spec has none)")));
+        }
+        let (name, opts) = match text.split_once(':') {
+            Some((name, opts)) => (name, Some(opts)),
+            None => (text, None),
+        };
         if name.is_empty() {
-            return Err(err("empty name"));
+            return Err(err("empty name".into()));
         }
-        let mut options = BTreeMap::new();
-        for kv in opts.split(',').filter(|s| !s.trim().is_empty()) {
-            let (k, v) = kv.split_once('=').ok_or_else(|| err("options are key=value"))?;
-            options.insert(k.trim().to_string(), v.trim().to_string());
-        }
+        let options = match opts {
+            None => BTreeMap::new(),
+            Some("") => return Err(err("no options after ':' (drop the ':')".into())),
+            Some(opts) => parse_options(opts).map_err(err)?,
+        };
         Ok(AlgoSpec { name: name.to_string(), options })
     }
+}
+
+/// The `key=value,...` list after the name's `:`; the reason when malformed.
+fn parse_options(opts: &str) -> Result<BTreeMap<String, String>, String> {
+    let mut options = BTreeMap::new();
+    for kv in opts.split(',') {
+        let Some((k, v)) = kv.split_once('=') else {
+            return Err(match kv {
+                "" => "empty option (two commas in a row, or a trailing comma)".into(),
+                _ => format!("option `{kv}` is not key=value"),
+            });
+        };
+        if k.is_empty() || v.is_empty() {
+            return Err(format!("option `{kv}` has an empty key or value"));
+        }
+        if options.insert(k.to_string(), v.to_string()).is_some() {
+            return Err(format!("option `{k}` given twice"));
+        }
+    }
+    Ok(options)
 }
 
 impl fmt::Display for AlgoSpec {
@@ -125,7 +154,9 @@ pub(crate) fn bad(algo: &'static str, key: &str, value: &str, why: &str) -> Buil
 
 /// Splits a comma-separated algorithm list; a `key=value` piece without a name continues the
 /// options of the algorithm before it (`poptrie:s=18,aggregate=off,dxr16` is two algorithms,
-/// `loop:pmt=packed,build=incremental` one).
+/// `loop:pmt=packed,build=incremental` one). Whitespace around a piece and empty pieces are
+/// list formatting and dropped (`"poptrie, dxr16"`); each piece then parses strictly as an
+/// [`AlgoSpec`].
 #[doc(hidden)]
 pub fn split_list(list: &str) -> Vec<String> {
     let mut pieces: Vec<String> = Vec::new();
@@ -167,5 +198,43 @@ mod tests {
         );
         assert_eq!(split_list("loop"), ["loop"]);
         assert!(split_list(" , ").is_empty());
+        let list = AlgoSpec::parse_list("poptrie:s=18, aggregate=off ,dxr16").unwrap();
+        assert_eq!(list, ["poptrie:s=18,aggregate=off".parse().unwrap(), AlgoSpec::named("dxr16")]);
+        let e = AlgoSpec::parse_list("poptrie:s=16,s=18,dxr16").unwrap_err().to_string();
+        assert!(e.contains("option `s` given twice"), "{e}");
+    }
+
+    #[test]
+    fn malformed_specs_are_refused_naming_the_problem() {
+        for (bad, why) in [
+            ("poptrie ", "whitespace at byte 7"),
+            (" poptrie", "whitespace at byte 0"),
+            ("poptrie: s=16", "whitespace"),
+            ("poptrie:s =16", "whitespace"),
+            ("poptrie:s=16\t", "whitespace"),
+            ("poptrie:", "no options after ':'"),
+            (":s=16", "empty name"),
+            ("poptrie:s=16,,aggregate=off", "empty option"),
+            ("poptrie:s=16,", "empty option"),
+            ("poptrie:,s=16", "empty option"),
+            ("poptrie:s", "option `s` is not key=value"),
+            ("poptrie:s=16,aggregate", "option `aggregate` is not key=value"),
+            ("poptrie:=16", "empty key or value"),
+            ("poptrie:s=", "empty key or value"),
+            ("poptrie:s=16,s=18", "option `s` given twice"),
+            ("poptrie:s=16,s=16", "option `s` given twice"),
+        ] {
+            let e = bad.parse::<AlgoSpec>().expect_err(bad).to_string();
+            assert!(e.contains(why), "{bad:?}: {e}");
+            assert!(e.contains(&format!("'{bad}'")), "{bad:?}: the message quotes the spec: {e}");
+        }
+    }
+
+    #[test]
+    fn well_formed_specs_still_parse() {
+        for good in ["poptrie", "poptrie:s=16", "bplus:dir=off,delta=64", "a:k=v=w", "p:k=a:b"] {
+            let spec: AlgoSpec = good.parse().unwrap_or_else(|e| panic!("{good}: {e}"));
+            assert_eq!(spec.to_string().parse::<AlgoSpec>(), Ok(spec), "{good}");
+        }
     }
 }

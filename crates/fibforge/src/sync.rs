@@ -35,11 +35,13 @@
 
 mod any;
 mod left_right;
+mod pending;
 mod reader;
 
 pub use crate::qsbr::{Concurrent, Grace, Registration, SETTLE_WAIT, Ticket};
 pub use any::{AnyKey, AnyReader, AnyTable, Structure};
 pub use left_right::LeftRight;
+pub use pending::PendingReclaim;
 pub use reader::{Pinned, Reader};
 
 use crate::qsbr::Published;
@@ -61,6 +63,9 @@ impl<A: Key> Concurrent<A> for Poptrie<A> {
     }
     fn share(&mut self, grace: &Grace) {
         self.defer_reclamation(grace.clone());
+    }
+    fn retired_inside(&self) -> (usize, usize) {
+        self.retired_bytes()
     }
 }
 

@@ -68,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = &args.probe_file {
         check_writable_file(p, "--probe-file")?;
     }
-    let table = load_table(&args.table)?;
+    let table = load_table(&crate::load::TableArgs { family: wanted, ..args.table.clone() })?;
     let family = match (wanted, table.v4.is_empty(), table.v6.is_empty()) {
         (Some(f), _, _) => f,
         (None, false, true) => Family::Ipv4,

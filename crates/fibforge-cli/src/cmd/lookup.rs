@@ -24,7 +24,7 @@ mod exported;
 mod input;
 mod output;
 
-use crate::load::{TableArgs, load_table};
+use crate::load::{TableArgs, load_table, warn};
 use anyhow::bail;
 use engine::{Engine, Scratch};
 pub use exported::{read as read_export, sniff as is_export};
@@ -157,11 +157,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         warn(&format!("{} bad queries skipped", run.skipped));
     }
     Ok(if args.exit_code && run.unmatched > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
-}
-
-fn warn(message: &str) {
-    use owo_colors::OwoColorize;
-    anstream::eprintln!("{} {message}", "warning:".yellow().bold());
 }
 
 impl<W: Write> Run<'_, W> {

@@ -328,11 +328,20 @@ fn print(r: &ReplayReport) -> io::Result<()> {
         writeln!(
             out,
             "after the replay: {after:.1} Mlps, fresh compile {fresh:.1} Mlps (one thread); \
-             memory {:.2} MiB before, {:.2} after, {:.2} fresh",
+             memory {:.2} MiB before, {:.2} after, {:.2} fresh; {:.2} retired, not yet freed",
             mib(r.memory_bytes_before),
             mib(r.memory_bytes_after),
-            mib(r.memory_bytes_fresh)
+            mib(r.memory_bytes_fresh),
+            mib(r.pending_reclaim_bytes)
         )?;
+    }
+    if r.pending_reclaim_over {
+        crate::load::warn(&format!(
+            "{}: {:.1} MiB of retired memory waits for readers (over max(4 x the structure, \
+             64 MiB)): a reader is online without reporting quiescent states",
+            r.algo,
+            r.pending_reclaim_bytes as f64 / (1u64 << 20) as f64
+        ));
     }
     writeln!(
         out,

@@ -108,16 +108,25 @@ fn print(r: &SoakReport, family: &str) -> io::Result<()> {
     for e in &r.examples {
         writeln!(out, "  violation: {e}")?;
     }
-    writeln!(out, "memory:   updates     RSS MiB   FIB MiB    routes")?;
+    writeln!(out, "memory:   updates     RSS MiB   FIB MiB    routes  pending MiB")?;
     for m in &r.memory {
         writeln!(
             out,
-            "  {:>14} {:>10.1} {:>9.1} {:>9}",
+            "  {:>14} {:>10.1} {:>9.1} {:>9} {:>12.1}",
             m.updates,
             mib(m.rss_bytes),
             mib(m.fib_bytes as u64),
-            m.routes
+            m.routes,
+            mib(m.pending_reclaim_bytes as u64)
         )?;
+    }
+    if let Some(m) = r.memory.iter().find(|m| m.pending_reclaim_over) {
+        crate::load::warn(&format!(
+            "{:.1} MiB of retired memory waited for readers after {} updates (over max(4 x \
+             the structure, 64 MiB)): a reader is online without reporting quiescent states",
+            mib(m.pending_reclaim_bytes as u64),
+            m.updates
+        ));
     }
     Ok(())
 }

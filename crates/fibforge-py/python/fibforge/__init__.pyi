@@ -88,6 +88,12 @@ class Table:
     @property
     def values(self) -> List[Any]:
         """The distinct values; index = value id."""
+    @property
+    def pending_reclaim_bytes(self) -> int:
+        """Bytes retired by updates and not yet freed: they wait until every reader (the
+        table's own, each batch thread while it runs) has reported a quiescent state, and go
+        on a later update. Over the larger of 4 x the lookup structure and 64 MiB the first
+        read warns (``ResourceWarning``, once per table): a reader is stuck online."""
     def insert(self, prefix: Network, value: Any) -> Any:
         """Inserts or replaces a route; the previous value or None."""
     def remove(self, prefix: Network) -> Any:

@@ -78,6 +78,12 @@ impl<V> Published<V> {
         self.lock().len()
     }
 
+    /// Replaced views not yet dropped, and their bytes as `size` measures each.
+    pub(crate) fn pending_bytes(&self, size: impl Fn(&V) -> usize) -> (usize, usize) {
+        let retired = self.lock();
+        (retired.len(), retired.iter().map(|(_, view)| size(view)).sum())
+    }
+
     fn lock(&self) -> super::prim::MutexGuard<'_, VecDeque<(Ticket, Arc<V>)>> {
         self.retired.lock().unwrap_or_else(PoisonError::into_inner)
     }

@@ -109,6 +109,13 @@ impl<A: AnyKey> AnyTable<A> {
         each!(self, t => t.fib().memory_bytes())
     }
 
+    /// Retired memory not yet freed; see [`Table::pending_reclaim`] (hidden: the bindings
+    /// reach it here, the documented API is the table's).
+    #[doc(hidden)]
+    pub fn pending_reclaim(&self) -> super::PendingReclaim {
+        each!(self, t => t.pending_reclaim())
+    }
+
     /// Inserts or replaces a route; see [`Table::insert`].
     pub fn insert(
         &mut self,

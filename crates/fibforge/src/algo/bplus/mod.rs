@@ -297,6 +297,15 @@ impl<A: Key> crate::qsbr::Concurrent<A> for BPlus<A> {
     fn share(&mut self, grace: &Grace) {
         self.defer_reclamation(grace.clone());
     }
+    fn retired_inside(&self) -> (usize, usize) {
+        let bytes = self.retired.iter().map(|(_, view, slot)| side_bytes(view, *slot)).sum();
+        (self.retired.len(), bytes)
+    }
+}
+
+/// Bytes of the side table in `slot` of `view` (0 once freed).
+fn side_bytes<A: Key>(view: &Fib<A>, slot: usize) -> usize {
+    if view.sides.is_used(slot) { view.sides.get(slot).memory_bytes() } else { 0 }
 }
 
 impl Config {

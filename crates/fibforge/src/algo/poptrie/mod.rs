@@ -403,6 +403,14 @@ impl<A: Key> Poptrie<A> {
         self.reclaim.pending_batches()
     }
 
+    /// Retired batches waiting for their grace period, and the bytes of their node and leaf
+    /// slots (which stay in the arenas, unusable, until then).
+    pub(crate) fn retired_bytes(&self) -> (usize, usize) {
+        let (nodes, leaves) = self.reclaim.pending_slots();
+        let (node, leaf) = with_core!(&self.fib.cores, c => slot_sizes(c));
+        (self.reclaim.pending_batches(), nodes as usize * node + leaves as usize * leaf)
+    }
+
     /// The published arrays (what concurrent readers look up in); replaced by a new `Arc`
     /// when an update grows, widens or compacts the arrays.
     #[doc(hidden)]
@@ -420,6 +428,11 @@ impl<A: Key> Poptrie<A> {
 /// The layout of `c` has `leafvec`.
 fn layout_leafvec<A: Key, L: Leaf, N: Record>(_: &Core<A, L, N>) -> bool {
     N::LEAFVEC
+}
+
+/// Bytes of one node record and of one leaf of `c`'s layout.
+fn slot_sizes<A: Key, L: Leaf, N: Record>(_: &Core<A, L, N>) -> (usize, usize) {
+    (std::mem::size_of::<N>(), std::mem::size_of::<L>())
 }
 
 /// The leaf width and the number of direct-pointing entries that hold next hops.
