@@ -2,6 +2,8 @@
 //! fibforge: longest-prefix-match (IP routing table lookup) structures from the research
 //! literature, compiled from one RIB and verified against it.
 //!
+//! - [`IpTable`]: the table to embed: `ipnet` networks of both families, values of your own
+//!   type, longest-match answers with the matched prefix at the compiled structure's speed.
 //! - [`Rib`]: the routes (a binary radix tree) and the oracle every structure is checked against.
 //! - [`Lookup`], [`Compile`], [`Incremental`]: what every algorithm implements.
 //! - [`Table`]: the concurrent table (one writer, lock-free [`Reader`]s), Poptrie by default.
@@ -47,6 +49,7 @@
 //! 7. sync                          (the concurrent Table, LeftRight, AnyTable)
 //! 8. registry                      (one descriptor per structure: names to builders)
 //! 9. verify fuzzing export        (checks against the RIB, export and import by name)
+//! 10. iptable                      (the embedder's table: ipnet keys, the user's values)
 //! ```
 //!
 //! Addresses are `u32` (IPv4) and `u128` (IPv6) through the [`Address`] trait; next hops are
@@ -77,6 +80,7 @@ pub mod export;
 pub mod fib;
 #[doc(hidden)]
 pub mod fuzzing;
+mod iptable;
 pub mod multi;
 pub mod nexthop;
 pub mod prefix;
@@ -90,6 +94,7 @@ pub mod verify;
 
 pub use addr::{Address, Family};
 pub use fib::{BuildError, Compile, Incremental, Lookup};
+pub use iptable::{AsIpNet, IpTable, IpTableError};
 pub use nexthop::{Interner, NextHop};
 pub use prefix::{AnyPrefix, ParseMode, Prefix, Prefix4, Prefix6, PrefixError};
 pub use rib::Rib;

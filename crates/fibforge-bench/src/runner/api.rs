@@ -10,12 +10,14 @@
 //! - `reader-offline`: an offline reader, each call synchronised (the default of a new one);
 //! - `c-qsbr`, `c-offline`: the same through `fibforge.h`, from loops written in C
 //!   (`csrc/capi_harness.c`, IPv4 only; rows marked "not available" without a C compiler);
+//! - `iptable`: [`fibforge::IpTable`]'s lookups, value and matched network (`iptable.rs`);
 //! - `c-view`: the header's inline walk (`fibforge_view4_lookup`) over a view taken once per
 //!   burst or group of 64, as the header's typical loop (CPUs with popcount).
 //!
 //! A reader reports once per burst, where a poll loop would (the timing loop's
 //! [`Probe::rest`]), not through a counter in every lookup.
 
+use super::iptable::{IpTableFamily, iptable_rows};
 use super::measure::Ctx;
 use crate::family::BenchAddress;
 use crate::report::{Row, Status};
@@ -28,7 +30,7 @@ type PoptrieReader<A> = Reader<A, Fib<A>>;
 
 /// The API rows of one family: Rust readers for both families, the C ABI for IPv4 (the
 /// impls live in `capi`, so that this file does not import the C side that builds on it).
-pub trait ApiFamily: BenchAddress + Key {
+pub trait ApiFamily: BenchAddress + Key + IpTableFamily {
     /// The C ABI rows (or why there are none).
     fn c_rows(ctx: &Ctx<'_, Self>) -> Vec<Row>;
 }
@@ -47,10 +49,15 @@ pub fn api_rows<A: ApiFamily>(ctx: &Ctx<'_, A>) -> Vec<Row> {
     let mut offline = Offline(table.reader());
     rows.extend(rust_rows(ctx, "reader-offline", &mut offline));
     rows.extend(A::c_rows(ctx));
+    rows.extend(iptable_rows(ctx));
     rows
 }
 
-fn rust_rows<A: ApiFamily>(ctx: &Ctx<'_, A>, name: &str, probe: &mut dyn Probe<A>) -> Vec<Row> {
+pub(super) fn rust_rows<A: BenchAddress>(
+    ctx: &Ctx<'_, A>,
+    name: &str,
+    probe: &mut dyn Probe<A>,
+) -> Vec<Row> {
     let Some((traffic, src)) = ctx.sources.first() else { return Vec::new() };
     ctx.s
         .modes

@@ -5,6 +5,7 @@
 pub(crate) mod api;
 mod capi;
 mod family;
+mod iptable;
 pub(crate) mod measure;
 
 pub use crate::log::Log;

@@ -59,7 +59,10 @@ impl<A: Address> Rib<A> {
     }
 
     /// All routes that cover `prefix` (itself included), shortest first.
-    pub fn covering(&self, prefix: &Prefix<A>) -> impl Iterator<Item = (Prefix<A>, NextHop)> + '_ {
+    pub fn covering<'r>(
+        &'r self,
+        prefix: &Prefix<A>,
+    ) -> impl Iterator<Item = (Prefix<A>, NextHop)> + use<'r, A> {
         let prefix = *prefix;
         let mut cur = self.root;
         std::iter::from_fn(move || {

@@ -1,0 +1,92 @@
+//! Longest-prefix-match lookups of an [`IpTable`]: one address of either family, typed
+//! single lookups per family, and batches per family (through the structure's batch walk).
+
+use super::{IpTable, hop, keys};
+use crate::nexthop::NextHop;
+use ipnet::{IpNet, Ipv4Net, Ipv6Net};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+/// Addresses a batch converts and walks at a time (on the stack).
+const CHUNK: usize = 256;
+
+impl<V> IpTable<V> {
+    /// The longest network containing `addr`, with its value.
+    #[inline]
+    pub fn lookup(&self, addr: impl Into<IpAddr>) -> Option<(IpNet, &V)> {
+        match addr.into() {
+            IpAddr::V4(a) => self.lookup_v4(a).map(|(n, v)| (IpNet::V4(n), v)),
+            IpAddr::V6(a) => self.lookup_v6(a).map(|(n, v)| (IpNet::V6(n), v)),
+        }
+    }
+
+    /// The value of the longest network containing `addr`.
+    #[inline]
+    pub fn lookup_value(&self, addr: impl Into<IpAddr>) -> Option<&V> {
+        let hop = match addr.into() {
+            IpAddr::V4(a) => self.v4.lookup(u32::from(a)),
+            IpAddr::V6(a) => self.v6.lookup(u128::from(a)),
+        };
+        self.value_of(hop?)
+    }
+
+    /// The longest IPv4 network containing `addr`, with its value.
+    #[inline]
+    pub fn lookup_v4(&self, addr: Ipv4Addr) -> Option<(Ipv4Net, &V)> {
+        let addr = u32::from(addr);
+        self.answer(self.v4.lookup(addr), |len| keys::net4(addr, len))
+    }
+
+    /// The longest IPv6 network containing `addr`, with its value.
+    #[inline]
+    pub fn lookup_v6(&self, addr: Ipv6Addr) -> Option<(Ipv6Net, &V)> {
+        let addr = u128::from(addr);
+        self.answer(self.v6.lookup(addr), |len| keys::net6(addr, len))
+    }
+
+    /// The answers for `addrs` written to `out` (`None`: no network contains the address),
+    /// as [`IpTable::lookup_v4`] for each, through the structure's batch walk.
+    ///
+    /// # Panics
+    /// When `out` is shorter than `addrs`.
+    pub fn lookup_batch_v4<'t>(&'t self, addrs: &[Ipv4Addr], out: &mut [Option<(Ipv4Net, &'t V)>]) {
+        assert!(out.len() >= addrs.len(), "output shorter than input");
+        let (mut raw, mut hops) = ([0u32; CHUNK], [None; CHUNK]);
+        for (addrs, out) in addrs.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
+            let (raw, hops) = (&mut raw[..addrs.len()], &mut hops[..addrs.len()]);
+            for (r, &a) in raw.iter_mut().zip(addrs) {
+                *r = u32::from(a);
+            }
+            self.v4.lookup_batch(raw, hops);
+            for ((o, &h), &a) in out.iter_mut().zip(hops.iter()).zip(raw.iter()) {
+                *o = self.answer(h, |len| keys::net4(a, len));
+            }
+        }
+    }
+
+    /// The answers for `addrs` written to `out`, as [`IpTable::lookup_v6`] for each, through
+    /// the structure's batch walk.
+    ///
+    /// # Panics
+    /// When `out` is shorter than `addrs`.
+    pub fn lookup_batch_v6<'t>(&'t self, addrs: &[Ipv6Addr], out: &mut [Option<(Ipv6Net, &'t V)>]) {
+        assert!(out.len() >= addrs.len(), "output shorter than input");
+        let (mut raw, mut hops) = ([0u128; CHUNK], [None; CHUNK]);
+        for (addrs, out) in addrs.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
+            let (raw, hops) = (&mut raw[..addrs.len()], &mut hops[..addrs.len()]);
+            for (r, &a) in raw.iter_mut().zip(addrs) {
+                *r = u128::from(a);
+            }
+            self.v6.lookup_batch(raw, hops);
+            for ((o, &h), &a) in out.iter_mut().zip(hops.iter()).zip(raw.iter()) {
+                *o = self.answer(h, |len| keys::net6(a, len));
+            }
+        }
+    }
+
+    /// The network (from the stored length) and value of a structure's answer.
+    #[inline(always)]
+    fn answer<N>(&self, hop: Option<NextHop>, net: impl FnOnce(u8) -> N) -> Option<(N, &V)> {
+        let (id, len) = hop::decode(hop?);
+        Some((net(len), self.values.get(id)?))
+    }
+}
