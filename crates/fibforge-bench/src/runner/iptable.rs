@@ -10,7 +10,7 @@ use super::measure::Ctx;
 use crate::family::BenchAddress;
 use crate::report::{Row, Status};
 use crate::timing::{Mode, Probe};
-use fibforge::{IpTable, NextHop, Prefix};
+use fibforge::{Address, IpTable, NextHop, Prefix};
 use ipnet::{IpNet, Ipv4Net, Ipv6Net};
 use std::hint::black_box;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
