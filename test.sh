@@ -25,7 +25,7 @@ fi
 # the first command's build instead of compiling every crate a second time. Both turn on
 # `fibforge bench` (the `bench` feature of fibforge-cli) so that its tests run, with the same
 # features for the same reason.
-features=(--features fibforge-cli/bench)
+features=(--features fibforge-cli/bench,fibforge/serde)
 cargo test --workspace --exclude fibforge-py "${features[@]}" --tests "$@"
 cargo test --workspace --exclude fibforge-py "${features[@]}" --doc "$@"
 

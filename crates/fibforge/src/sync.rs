@@ -134,6 +134,7 @@ impl<A: Address, F: Concurrent<A>> Table<A, F> {
     }
 
     /// A lookup from the writer's thread.
+    #[inline(always)]
     pub fn lookup(&self, addr: A) -> Option<NextHop> {
         self.fib.lookup(addr)
     }

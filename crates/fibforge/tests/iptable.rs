@@ -68,6 +68,7 @@ fn without_default_routes_unmatched_addresses_answer_none() {
 }
 
 #[test]
+#[allow(clippy::needless_borrows_for_generic_args)] // references are accepted: tested here
 fn host_bits_are_ignored_and_every_network_type_is_accepted() {
     let mut t = IpTable::new();
     assert_eq!(t.insert(net("10.1.2.3/8"), 1), None);

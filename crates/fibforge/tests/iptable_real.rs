@@ -87,7 +87,7 @@ fn both_real_tables_answer_as_the_rib_through_churn() {
     let routes: Vec<_> = v6.iter().collect();
     for (i, &(p, h)) in routes.iter().enumerate() {
         if i % 7 == 0 {
-            assert_eq!(table.remove(&IpNet::V6(net6(p))), Some(name6(h)));
+            assert_eq!(table.remove(IpNet::V6(net6(p))), Some(name6(h)));
             v6.remove(&p);
         }
     }

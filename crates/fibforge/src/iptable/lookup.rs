@@ -11,7 +11,7 @@ const CHUNK: usize = 256;
 
 impl<V> IpTable<V> {
     /// The longest network containing `addr`, with its value.
-    #[inline]
+    #[inline(always)]
     pub fn lookup(&self, addr: impl Into<IpAddr>) -> Option<(IpNet, &V)> {
         match addr.into() {
             IpAddr::V4(a) => self.lookup_v4(a).map(|(n, v)| (IpNet::V4(n), v)),
@@ -20,7 +20,7 @@ impl<V> IpTable<V> {
     }
 
     /// The value of the longest network containing `addr`.
-    #[inline]
+    #[inline(always)]
     pub fn lookup_value(&self, addr: impl Into<IpAddr>) -> Option<&V> {
         let hop = match addr.into() {
             IpAddr::V4(a) => self.v4.lookup(u32::from(a)),
@@ -30,14 +30,14 @@ impl<V> IpTable<V> {
     }
 
     /// The longest IPv4 network containing `addr`, with its value.
-    #[inline]
+    #[inline(always)]
     pub fn lookup_v4(&self, addr: Ipv4Addr) -> Option<(Ipv4Net, &V)> {
         let addr = u32::from(addr);
         self.answer(self.v4.lookup(addr), |len| keys::net4(addr, len))
     }
 
     /// The longest IPv6 network containing `addr`, with its value.
-    #[inline]
+    #[inline(always)]
     pub fn lookup_v6(&self, addr: Ipv6Addr) -> Option<(Ipv6Net, &V)> {
         let addr = u128::from(addr);
         self.answer(self.v6.lookup(addr), |len| keys::net6(addr, len))

@@ -47,12 +47,12 @@ use values::{MAX_VALUES, Values};
 /// use ipnet::IpNet;
 /// use std::net::IpAddr;
 ///
-/// let mut table: IpTable<&str> = IpTable::new();
+/// let mut table: IpTable<&str> = IpTable::new(); // Poptrie underneath, both families
 /// table.insert("10.0.0.0/8".parse::<IpNet>()?, "gw-a");
 /// table.insert("10.1.0.0/16".parse::<IpNet>()?, "gw-b");
 /// table.insert("2001:db8::/32".parse::<IpNet>()?, "gw-v6");
 ///
-/// let (net, hop) = table.lookup("10.1.2.3".parse::<IpAddr>()?).unwrap();
+/// let (net, hop) = table.lookup("10.1.2.3".parse::<IpAddr>()?).unwrap(); // matched prefix and value
 /// assert_eq!((net.to_string().as_str(), *hop), ("10.1.0.0/16", "gw-b"));
 /// assert_eq!(table.lookup_value("2001:db8::1".parse::<IpAddr>()?), Some(&"gw-v6"));
 /// assert_eq!(table.lookup("192.0.2.1".parse::<IpAddr>()?), None);

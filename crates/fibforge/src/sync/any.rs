@@ -94,7 +94,7 @@ impl<A: AnyKey> AnyTable<A> {
     }
 
     /// A lookup from the writer's thread.
-    #[inline]
+    #[inline(always)]
     pub fn lookup(&self, addr: A) -> Option<NextHop> {
         each!(self, t => t.lookup(addr))
     }
