@@ -24,10 +24,7 @@ impl<V> IpTable<V> {
 
     /// The networks that contain `net` (itself included), shortest first.
     pub fn covering(&self, net: impl AsIpNet) -> impl Iterator<Item = (IpNet, &V)> + '_ {
-        let (v4, v6) = match net.as_ip_net() {
-            IpNet::V4(n) => (Some(keys::prefix4(n)), None),
-            IpNet::V6(n) => (None, Some(keys::prefix6(n))),
-        };
+        let (v4, v6) = by_family(net.as_ip_net());
         let v4 = v4.into_iter().flat_map(|p| self.v4.rib().covering(&p).map(ipv4));
         let v6 = v6.into_iter().flat_map(|p| self.v6.rib().covering(&p).map(ipv6));
         v4.chain(v6).map(|(net, hop)| (net, self.stored(hop)))
@@ -35,10 +32,7 @@ impl<V> IpTable<V> {
 
     /// The networks inside `net` (itself included), in prefix order.
     pub fn covered(&self, net: impl AsIpNet) -> impl Iterator<Item = (IpNet, &V)> + '_ {
-        let (v4, v6) = match net.as_ip_net() {
-            IpNet::V4(n) => (Some(keys::prefix4(n)), None),
-            IpNet::V6(n) => (None, Some(keys::prefix6(n))),
-        };
+        let (v4, v6) = by_family(net.as_ip_net());
         let v4 = v4.into_iter().flat_map(|p| self.v4.rib().covered(&p).map(ipv4));
         let v6 = v6.into_iter().flat_map(|p| self.v6.rib().covered(&p).map(ipv6));
         v4.chain(v6).map(|(net, hop)| (net, self.stored(hop)))
@@ -47,6 +41,14 @@ impl<V> IpTable<V> {
     /// The value of a next hop held in a RIB (always live: see the module invariants).
     fn stored(&self, hop: NextHop) -> &V {
         self.value_of(hop).expect("every route's value id is live")
+    }
+}
+
+/// The prefix of `net` in its family's slot (the other `None`).
+fn by_family(net: IpNet) -> (Option<Prefix<u32>>, Option<Prefix<u128>>) {
+    match net {
+        IpNet::V4(n) => (Some(keys::prefix4(n)), None),
+        IpNet::V6(n) => (None, Some(keys::prefix6(n))),
     }
 }
 
