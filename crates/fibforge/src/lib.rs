@@ -40,10 +40,10 @@
 //! above `export`).
 //!
 //! ```text
-//! 1. addr rng                      (addresses, families, the pseudo-random generator)
+//! 1. addr rng mapped               (addresses, families, the pseudo-random generator, mapped memory)
 //! 2. prefix nexthop                (prefixes, next-hop ids)
 //! 3. rib                           (the routes, the oracle)
-//! 4. fib spec cpu export::file     (traits, option grammar, SIMD dispatch, export container)
+//! 4. fib spec cpu export::file export::container (traits, option grammar, SIMD dispatch, file container)
 //! 5. qsbr                          (reclamation: grace periods, publication, Concurrent)
 //! 6. algo multi                    (the structures, one table and many)
 //! 7. sync                          (the concurrent Table, LeftRight, AnyTable)
@@ -81,6 +81,7 @@ pub mod fib;
 #[doc(hidden)]
 pub mod fuzzing;
 mod iptable;
+mod mapped;
 pub mod multi;
 pub mod nexthop;
 pub mod prefix;
@@ -94,6 +95,8 @@ pub mod verify;
 
 pub use addr::{Address, Family};
 pub use fib::{BuildError, Compile, Incremental, Lookup};
+#[cfg(feature = "serde")]
+pub use iptable::SnapshotError;
 pub use iptable::{AsIpNet, IpTable, IpTableError};
 pub use nexthop::{Interner, NextHop};
 pub use prefix::{AnyPrefix, ParseMode, Prefix, Prefix4, Prefix6, PrefixError};

@@ -116,3 +116,32 @@ fn a_rebuilt_table_equals_the_churned_one() {
         assert_eq!(rebuilt.lookup(a), table.lookup(a), "{a}");
     }
 }
+
+/// A snapshot of both real tables, saved and opened (mapped): every answer is the RIB's,
+/// the routes read back are the table's, and the opened table takes churn.
+#[cfg(feature = "serde")]
+#[test]
+fn a_snapshot_of_both_real_tables_answers_as_the_rib() {
+    let t4 = load(&repo_data("ris2015-as3856.tsv.gz"));
+    let t6 = load(&repo_data("tier1-2024-v6.txt.gz"));
+    let (mut v4, v6) = (t4.v4.clone(), t6.v6.clone());
+    let name4 = |h| t4.hops.value(h).unwrap().clone();
+    let name6 = |h| t6.hops.value(h).unwrap().clone();
+    let routes4 = v4.iter().map(|(p, h)| (IpNet::V4(net4(p)), name4(h)));
+    let routes6 = v6.iter().map(|(p, h)| (IpNet::V6(net6(p)), name6(h)));
+    let table: IpTable<String> = routes4.chain(routes6).collect();
+    let path = std::env::temp_dir().join(format!("fibforge-real-{}.fibs", std::process::id()));
+    table.save(&path).unwrap();
+    let mut opened: IpTable<String> = IpTable::open(&path).unwrap();
+    std::fs::remove_file(&path).unwrap(); // the mapping keeps the pages
+    assert!(opened.is_mapped());
+    check(&opened, (&v4, &v6), (&name4, &name6), "opened");
+    assert!(opened.iter().eq(table.iter()), "routes read back");
+    let routes: Vec<_> = v4.iter().collect();
+    for &(p, h) in routes.iter().step_by(7) {
+        assert_eq!(opened.remove(net4(p)), Some(name4(h)));
+        v4.remove(&p);
+    }
+    assert!(!opened.is_mapped() || opened.len() == v4.len() + v6.len());
+    check(&opened, (&v4, &v6), (&name4, &name6), "opened, then churned");
+}

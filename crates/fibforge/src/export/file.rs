@@ -1,29 +1,20 @@
 //! The export container: header, array table, arrays, checksum (`docs/reference/export-format.md`).
 
+use super::container::{self, ContainerError, Header, Kind, View};
+pub use super::container::{ALIGN, HEADER_BYTES, MAX_ARRAYS, PARAMS, RECORD_BYTES, fnv1a64};
 use std::fmt;
 
 /// The file's first eight bytes.
 pub const MAGIC: [u8; 8] = *b"FIBFEXP\0";
 /// The format version this library writes and reads.
 pub const VERSION: u32 = 1;
-/// Bytes before the array table: magic, version, algorithm, family, count, checksum, params.
-#[doc(hidden)]
-pub const HEADER_BYTES: usize = 160;
-/// Bytes of one array-table record.
-#[doc(hidden)]
-pub const RECORD_BYTES: usize = 24;
-/// Arrays start at multiples of this.
-#[doc(hidden)]
-pub const ALIGN: usize = 64;
-/// The most arrays a file may list.
-#[doc(hidden)]
-pub const MAX_ARRAYS: usize = 4096;
-/// Number of `u64` parameters in the header.
-#[doc(hidden)]
-pub const PARAMS: usize = 16;
 /// The parameter holding the route count (information only).
 #[doc(hidden)]
 pub const ROUTES_PARAM: usize = 15;
+
+/// Export files in the shared container: their magic, version and checksum.
+const EXPORT: Kind =
+    Kind { magic: MAGIC, version: VERSION, checksum: fnv1a64, name: "a fibforge export" };
 
 /// The structures an export can hold.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -97,9 +88,15 @@ pub(crate) fn malformed(what: impl Into<String>, at: impl fmt::Display) -> Expor
     ExportError::Malformed { what: what.into(), at: at.to_string() }
 }
 
-/// A file cut short: `promise` says how long it should be, `len` is how long it is.
-fn truncated(promise: String, len: usize) -> ExportError {
-    malformed(format!("truncated: {promise}, the file has {len}"), len)
+impl From<ContainerError> for ExportError {
+    fn from(e: ContainerError) -> Self {
+        match e {
+            ContainerError::Malformed { what, at } => ExportError::Malformed { what, at },
+            ContainerError::Checksum { stored, computed } => {
+                ExportError::Checksum { stored, computed }
+            }
+        }
+    }
 }
 
 /// One array: its element size and its bytes (a whole number of elements).
@@ -183,24 +180,6 @@ pub struct ExportFile {
     pub hops: Vec<String>,
 }
 
-/// FNV-1a 64 of `bytes`.
-#[doc(hidden)]
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
-}
-
-fn round_up(n: usize) -> usize {
-    n.div_ceil(ALIGN) * ALIGN
-}
-
-fn le_u32(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
-}
-
-fn le_u64(b: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
-}
-
 impl ExportFile {
     /// The file's bytes.
     ///
@@ -212,35 +191,18 @@ impl ExportFile {
         let text: String = self.hops.iter().map(|h| format!("{h}\n")).collect();
         let mut arrays = self.arrays.clone();
         arrays.push(Array { elem_bytes: 1, bytes: text.into_bytes() });
-        let mut out = Vec::new();
-        out.extend_from_slice(&MAGIC);
-        for v in [VERSION, self.algorithm as u32, self.family, arrays.len() as u32] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out.extend_from_slice(&0u64.to_le_bytes());
-        self.params.iter().for_each(|p| out.extend_from_slice(&p.to_le_bytes()));
-        let mut offset = round_up(HEADER_BYTES + RECORD_BYTES * arrays.len());
-        for a in &arrays {
-            out.extend_from_slice(&a.elem_bytes.to_le_bytes());
-            out.extend_from_slice(&0u32.to_le_bytes());
-            out.extend_from_slice(&(a.len() as u64).to_le_bytes());
-            out.extend_from_slice(&(offset as u64).to_le_bytes());
-            offset = round_up(offset + a.bytes.len());
-        }
-        for a in &arrays {
-            out.resize(round_up(out.len()), 0);
-            out.extend_from_slice(&a.bytes);
-        }
-        let sum = fnv1a64(&out[32..]);
-        out[24..32].copy_from_slice(&sum.to_le_bytes());
-        out
+        let header =
+            Header { algorithm: self.algorithm as u32, family: self.family, params: self.params };
+        let views: Vec<(u32, &[u8])> =
+            arrays.iter().map(|a| (a.elem_bytes, a.bytes.as_slice())).collect();
+        container::assemble(&EXPORT, &header, &views)
     }
 
-    /// Writes the file to `path` in place (truncate, then write), so a failure can leave a
-    /// partial file; fibforge's own writers replace files whole instead, through
-    /// `fibforge_io::atomic` (a crate above this one).
+    /// Writes the file to `path`, replacing any file there whole (a temporary file in the
+    /// same directory, synced, then renamed over it): a failure leaves the old file or none,
+    /// never a partial one.
     pub fn write(&self, path: &std::path::Path) -> Result<(), ExportError> {
-        Ok(std::fs::write(path, self.to_bytes())?)
+        Ok(container::write_replacing(path, &self.to_bytes())?)
     }
 
     /// Reads and checks the container at `path`.
@@ -258,71 +220,19 @@ impl ExportFile {
     /// Parses and checks the container (not yet the structure: see [`import`](super::import()).
     #[doc(hidden)]
     pub fn from_bytes(b: &[u8]) -> Result<Self, ExportError> {
-        Self::check_start(b)?;
-        let version = le_u32(b, 8);
-        if version != VERSION {
-            return Err(malformed(format!("format version {version} (this reads {VERSION})"), 8));
-        }
-        let algorithm = Algorithm::from_code(le_u32(b, 12))
-            .ok_or_else(|| malformed(format!("unknown algorithm {}", le_u32(b, 12)), 12))?;
-        let family = le_u32(b, 16);
+        let View { header, arrays } = container::parse(&EXPORT, b)?;
+        let algorithm = Algorithm::from_code(header.algorithm)
+            .ok_or_else(|| malformed(format!("unknown algorithm {}", header.algorithm), 12))?;
+        let family = header.family;
         if family != 4 && family != 6 {
             return Err(malformed(format!("family {family} (expected 4 or 6)"), 16));
         }
-        let count = le_u32(b, 20) as usize;
-        if count > MAX_ARRAYS {
-            return Err(malformed(format!("{count} arrays (at most {MAX_ARRAYS})"), 20));
-        }
-        let table_end = HEADER_BYTES + RECORD_BYTES * count;
-        if b.len() < table_end {
-            return Err(truncated(format!("the array table ends at byte {table_end}"), b.len()));
-        }
-        let (stored, computed) = (le_u64(b, 24), fnv1a64(&b[32..]));
-        if stored != computed {
-            // A cut file (a full disk, a copy interrupted) says so, not just that it differs.
-            return Err(match Self::promised_len(b, count) {
-                n if n > b.len() as u128 => {
-                    truncated(format!("the header promises {n} bytes"), b.len())
-                }
-                _ => ExportError::Checksum { stored, computed },
-            });
-        }
-        let mut params = [0u64; PARAMS];
-        for (i, p) in params.iter_mut().enumerate() {
-            *p = le_u64(b, 32 + 8 * i);
-        }
-        let mut arrays = Self::arrays(b, count, table_end)?;
+        let mut arrays: Vec<Array> = arrays
+            .iter()
+            .map(|a| Array { elem_bytes: a.elem_bytes, bytes: a.bytes.to_vec() })
+            .collect();
         let hops = Self::hops(arrays.pop())?;
-        Ok(ExportFile { algorithm, family, params, arrays, hops })
-    }
-
-    /// An error for a file that is empty, does not start with the magic, or ends inside the
-    /// header (a prefix of the magic is a cut export, not a foreign file).
-    fn check_start(b: &[u8]) -> Result<(), ExportError> {
-        if b.is_empty() {
-            return Err(malformed("empty file (0 bytes)", 0));
-        }
-        let head = b.len().min(MAGIC.len());
-        if b[..head] != MAGIC[..head] {
-            return Err(malformed("not a fibforge export (bad magic)", 0));
-        }
-        if b.len() < HEADER_BYTES {
-            return Err(truncated(format!("the header takes {HEADER_BYTES} bytes"), b.len()));
-        }
-        Ok(())
-    }
-
-    /// The file length the array table promises: the end of its furthest array (the records
-    /// are unchecked here, hence the width).
-    fn promised_len(b: &[u8], count: usize) -> u128 {
-        (0..count)
-            .map(|i| {
-                let rec = HEADER_BYTES + RECORD_BYTES * i;
-                let (elem, n) = (le_u32(b, rec) as u128, le_u64(b, rec + 8) as u128);
-                le_u64(b, rec + 16) as u128 + n * elem
-            })
-            .max()
-            .unwrap_or(0)
+        Ok(ExportFile { algorithm, family, params: header.params, arrays, hops })
     }
 
     /// The next-hop values of the last array (bytes, one UTF-8 value per line).
@@ -334,39 +244,5 @@ impl ExportFile {
         let text = String::from_utf8(last.bytes)
             .map_err(|e| malformed(format!("next-hop values: {e}"), "last array"))?;
         Ok(text.lines().map(str::to_owned).collect())
-    }
-
-    /// The arrays of the table at 160, each checked to lie after the previous one, aligned,
-    /// inside the file, with zero padding between, and the file to end with the last.
-    fn arrays(b: &[u8], count: usize, table_end: usize) -> Result<Vec<Array>, ExportError> {
-        let mut arrays = Vec::with_capacity(count);
-        let mut end = table_end;
-        for i in 0..count {
-            let rec = HEADER_BYTES + RECORD_BYTES * i;
-            let elem = le_u32(b, rec);
-            let (n, offset) = (le_u64(b, rec + 8), le_u64(b, rec + 16));
-            let at = format!("array {i}");
-            if !(1..=64).contains(&elem) || le_u32(b, rec + 4) != 0 {
-                return Err(malformed(format!("element size {elem}"), at));
-            }
-            let len = n
-                .checked_mul(elem as u64)
-                .filter(|&l| l <= b.len() as u64)
-                .ok_or_else(|| malformed(format!("{n} elements of {elem} bytes"), &at))?
-                as usize;
-            let start = usize::try_from(offset).unwrap_or(usize::MAX);
-            if start % ALIGN != 0 || start < end || start > b.len() || b.len() - start < len {
-                return Err(malformed(format!("offset {offset} for {len} bytes"), at));
-            }
-            if b[end..start].iter().any(|&x| x != 0) {
-                return Err(malformed("non-zero padding", end));
-            }
-            arrays.push(Array { elem_bytes: elem, bytes: b[start..start + len].to_vec() });
-            end = start + len;
-        }
-        if end != b.len() {
-            return Err(malformed(format!("{} bytes after the last array", b.len() - end), end));
-        }
-        Ok(arrays)
     }
 }

@@ -11,10 +11,12 @@
 //! The same files feed the CUDA lookups in `gpu/`, which read the arrays as they are.
 
 //!
-//! Layout: `file.rs` is the container (a layer below the structures, whose `export.rs` files
+//! Layout: `container.rs` is the container that export files and `IpTable` snapshots share,
+//! `file.rs` the export file in it (both a layer below the structures, whose `export.rs` files
 //! write and read it); `import.rs` builds and reads structures by name (above the registry);
 //! `probes.rs` the probe files of the GPU checks.
 
+pub(crate) mod container;
 pub(crate) mod file;
 mod import;
 mod probes;

@@ -12,17 +12,23 @@
 //! in the values, counted once per route; a failed change (a structural limit of the
 //! compiled structure) leaves the table as it was.
 
+mod family;
 mod hop;
 mod iter;
 mod keys;
 mod lookup;
+mod routes;
 #[cfg(feature = "serde")]
 mod serde;
+#[cfg(feature = "serde")]
+mod snapshot;
 #[cfg(test)]
 mod tests;
 mod values;
 
 pub use keys::AsIpNet;
+#[cfg(feature = "serde")]
+pub use snapshot::SnapshotError;
 
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
@@ -30,6 +36,7 @@ use crate::prefix::Prefix;
 use crate::registry::StructureError;
 use crate::rib::Rib;
 use crate::sync::{AnyKey, AnyTable, Structure};
+use family::Family;
 use ipnet::IpNet;
 use std::hash::Hash;
 use values::{MAX_VALUES, Values};
@@ -61,8 +68,8 @@ use values::{MAX_VALUES, Values};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct IpTable<V> {
-    v4: AnyTable<u32>,
-    v6: AnyTable<u128>,
+    v4: Family<u32>,
+    v6: Family<u128>,
     structures: Structures,
     values: Values<V>,
 }
@@ -120,8 +127,8 @@ impl<V> IpTable<V> {
         structures: Structures,
         values: Values<V>,
     ) -> Result<Self, IpTableError> {
-        let v4 = AnyTable::new(v4, &structures.v4)?;
-        let v6 = AnyTable::new(v6, &structures.v6)?;
+        let v4 = Family::Live(AnyTable::new(v4, &structures.v4)?);
+        let v6 = Family::Live(AnyTable::new(v6, &structures.v6)?);
         Ok(IpTable { v4, v6, structures, values })
     }
 
@@ -132,7 +139,7 @@ impl<V> IpTable<V> {
 
     /// The number of networks.
     pub fn len(&self) -> usize {
-        self.v4.rib().len() + self.v6.rib().len()
+        self.v4.len() + self.v6.len()
     }
 
     /// True when the table holds no network.
@@ -177,8 +184,8 @@ impl<V: Clone + Eq + Hash> IpTable<V> {
     pub fn try_insert(&mut self, net: impl AsIpNet, value: V) -> Result<Option<V>, IpTableError> {
         let id = self.values.acquire(value).map_err(|_| IpTableError::TooManyValues)?;
         let old = match net.as_ip_net() {
-            IpNet::V4(n) => insert_route(&mut self.v4, keys::prefix4(n), id),
-            IpNet::V6(n) => insert_route(&mut self.v6, keys::prefix6(n), id),
+            IpNet::V4(n) => insert_route(&mut self.v4, &self.structures.v4, keys::prefix4(n), id),
+            IpNet::V6(n) => insert_route(&mut self.v6, &self.structures.v6, keys::prefix6(n), id),
         };
         match old {
             Ok(old) => Ok(old.map(|hop| self.values.release(hop::decode(hop).0))),
@@ -200,20 +207,21 @@ impl<V: Clone + Eq + Hash> IpTable<V> {
     /// [`IpTable::remove`], with a structural limit as an error (the table is then unchanged).
     pub fn try_remove(&mut self, net: impl AsIpNet) -> Result<Option<V>, IpTableError> {
         let old = match net.as_ip_net() {
-            IpNet::V4(n) => self.v4.remove(&keys::prefix4(n))?,
-            IpNet::V6(n) => self.v6.remove(&keys::prefix6(n))?,
+            IpNet::V4(n) => self.v4.live(&self.structures.v4)?.remove(&keys::prefix4(n))?,
+            IpNet::V6(n) => self.v6.live(&self.structures.v6)?.remove(&keys::prefix6(n))?,
         };
         Ok(old.map(|hop| self.values.release(hop::decode(hop).0)))
     }
 }
 
 /// Stores the route `prefix` with value `id` in `table`: the previous next hop.
-fn insert_route<A: AnyKey>(
-    table: &mut AnyTable<A>,
+fn insert_route<A: AnyKey + routes::Routes>(
+    family: &mut Family<A>,
+    structure: &Structure,
     prefix: Prefix<A>,
     id: u32,
 ) -> Result<Option<NextHop>, BuildError> {
-    table.insert(prefix, hop::encode(id, prefix.len()))
+    family.live(structure)?.insert(prefix, hop::encode(id, prefix.len()))
 }
 
 impl<V> Default for IpTable<V> {

@@ -32,6 +32,9 @@ pub(super) struct Values<V> {
     free: Vec<u32>,
     index: HashTable<u32>,
     hasher: RandomState,
+    /// `index` is empty and must be built before use (values read from a snapshot, whose
+    /// lookups need no index: it is built by the first change).
+    unindexed: bool,
 }
 
 /// Every id is taken ([`MAX_VALUES`] distinct values).
@@ -45,7 +48,33 @@ impl<V> Values<V> {
             free: Vec::new(),
             index: HashTable::new(),
             hasher: RandomState::new(),
+            unindexed: false,
         }
+    }
+
+    /// The values of a snapshot: `slots[id]` (`None`: a free id) carried by `routes[id]`
+    /// routes; a value no route carries is dropped. The index is built by the first change.
+    pub(super) fn from_slots(slots: Vec<Option<V>>, routes: &[u32]) -> Self {
+        let mut free = Vec::new();
+        let slots = slots
+            .into_iter()
+            .zip(routes)
+            .enumerate()
+            .map(|(id, (value, &routes))| match value.filter(|_| routes > 0) {
+                Some(value) => Slot { value: Some(value), routes },
+                None => {
+                    free.push(id as u32);
+                    Slot { value: None, routes: 0 }
+                }
+            })
+            .collect();
+        free.reverse(); // lowest ids reused first
+        Values { slots, free, index: HashTable::new(), hasher: RandomState::new(), unindexed: true }
+    }
+
+    /// Every id's value in id order (`None`: a free id).
+    pub(super) fn slots(&self) -> impl ExactSizeIterator<Item = Option<&V>> {
+        self.slots.iter().map(|s| s.value.as_ref())
     }
 
     /// The value of a live id.
@@ -71,8 +100,9 @@ impl<V> Values<V> {
 impl<V: Hash + Eq> Values<V> {
     /// The id of `value` with one more route carrying it; a new id when the value is new.
     pub(super) fn acquire(&mut self, value: V) -> Result<u32, Full> {
+        self.build_index();
         let hash = self.hasher.hash_one(&value);
-        let Values { slots, index, free, hasher } = self;
+        let Values { slots, index, free, hasher, .. } = self;
         if let Some(&id) = index.find(hash, |&id| slots[id as usize].value.as_ref() == Some(&value))
         {
             slots[id as usize].routes += 1;
@@ -89,6 +119,20 @@ impl<V: Hash + Eq> Values<V> {
         slots[id as usize] = Slot { value: Some(value), routes: 1 };
         index.insert_unique(hash, id, |&id| hasher.hash_one(live(slots, id)));
         Ok(id)
+    }
+
+    /// Builds the index of values read from a snapshot (once).
+    fn build_index(&mut self) {
+        if !std::mem::take(&mut self.unindexed) {
+            return;
+        }
+        let Values { slots, index, hasher, .. } = self;
+        for (id, slot) in slots.iter().enumerate() {
+            if let Some(value) = &slot.value {
+                let hash = hasher.hash_one(value);
+                index.insert_unique(hash, id as u32, |&id| hasher.hash_one(live(slots, id)));
+            }
+        }
     }
 
     /// How many routes carry `value` (`None`: not stored), found through the index.
@@ -113,6 +157,7 @@ impl<V: Hash + Eq> Values<V> {
 
     /// One route fewer carries `id`; the value when it was the last (the slot is freed).
     pub(super) fn drop_route(&mut self, id: u32) -> Option<V> {
+        self.build_index();
         let slot = &mut self.slots[id as usize];
         debug_assert!(slot.routes > 0, "release of a free id {id}");
         slot.routes -= 1;

@@ -20,6 +20,9 @@
 //! The narrow array has one padding entry after the last, so that the AVX-512 path can read
 //! every entry as the low half of an unaligned 32-bit gather lane.
 
+use crate::mapped::{Region, Slab};
+use std::ops::Range;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering};
 
 /// Direct-pointing entries with this bit set hold a raw next hop, otherwise a node index.
@@ -29,10 +32,10 @@ pub(crate) const DIRECT_LEAF: u32 = 1 << 31;
 /// the module is private).
 pub enum DirTable {
     /// `DIRECT_LEAF | raw`, or a node index.
-    Wide(Box<[AtomicU32]>),
+    Wide(Slab<AtomicU32>),
     /// `e < roots`: node index `e`; else next hop `e - roots`. `e` has `2^s + 1` entries (the
     /// last one is padding for 32-bit gathers).
-    Narrow { e: Box<[AtomicU16]>, roots: u32 },
+    Narrow { e: Slab<AtomicU16>, roots: u32 },
 }
 
 impl DirTable {
@@ -49,7 +52,13 @@ impl DirTable {
             e.push(AtomicU16::new(encode_narrow(d, roots)?));
         }
         e.push(AtomicU16::new(0));
-        Some(DirTable::Narrow { e: e.into_boxed_slice(), roots })
+        Some(DirTable::Narrow { e: e.into_boxed_slice().into(), roots })
+    }
+
+    /// A wide table read from `region` at byte range `bytes` (read-only: a mapped snapshot),
+    /// or `None` when the range is not an aligned whole number of entries.
+    pub(crate) fn wide_in_region(region: &Arc<Region>, bytes: Range<usize>) -> Option<Self> {
+        Some(DirTable::Wide(Slab::in_region(region, bytes)?))
     }
 
     /// Number of entries (`2^s`).

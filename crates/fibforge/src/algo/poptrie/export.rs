@@ -25,14 +25,7 @@ impl<A: super::Key> Poptrie<A> {
     /// (`leafvec=off`) has no export: the file holds 24-byte `leafvec` records.
     #[doc(hidden)]
     pub fn to_export(&self) -> Result<ExportFile, ExportError> {
-        let aggregate = self.cfg.aggregate;
-        with_leafvec_core!(&self.fib.cores, c => export_core(c, aggregate), basic => {
-            Err(ExportError::Unsupported(
-                "poptrie with leafvec=off (the basic layout) cannot be exported: the export \
-                 format holds leafvec records; build it with leafvec=on"
-                    .into(),
-            ))
-        })
+        self.fib.to_export(self.cfg.aggregate)
     }
 
     /// The structure an export file holds, every length and index checked first; it answers
@@ -46,6 +39,20 @@ impl<A: super::Key> Poptrie<A> {
             Leaves::U16(ref v) => import_core::<A, u16>(&checked, v, Cores::Narrow),
             Leaves::U32(ref v) => import_core::<A, u32>(&checked, v, Cores::Wide),
         }
+    }
+}
+
+impl<A: super::Key> Fib<A> {
+    /// The arrays as an export file (see [`Poptrie::to_export`]); `aggregate` is the
+    /// configuration updates would continue with (recorded in the file).
+    pub(crate) fn to_export(&self, aggregate: bool) -> Result<ExportFile, ExportError> {
+        with_leafvec_core!(&self.cores, c => export_core(c, aggregate), basic => {
+            Err(ExportError::Unsupported(
+                "poptrie with leafvec=off (the basic layout) cannot be exported: the export \
+                 format holds leafvec records; build it with leafvec=on"
+                    .into(),
+            ))
+        })
     }
 }
 

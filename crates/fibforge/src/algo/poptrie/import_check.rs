@@ -34,7 +34,7 @@ pub(super) enum Leaves {
     U32(Vec<u32>),
 }
 
-fn invalid(array: &'static str, what: impl Into<String>) -> ExportError {
+pub(super) fn invalid(array: &'static str, what: impl Into<String>) -> ExportError {
     ExportError::Invalid { algo: "poptrie", array, what: what.into() }
 }
 
@@ -138,13 +138,18 @@ fn leaf_values(a: &Array, bytes: u32) -> Result<(Leaves, u32), ExportError> {
 }
 
 /// The largest value and its index (0 and 0 when empty).
-fn max_at(values: impl Iterator<Item = u32>) -> (u32, usize) {
+pub(super) fn max_at(values: impl Iterator<Item = u32>) -> (u32, usize) {
     values.enumerate().fold((0, 0), |(m, at), (i, v)| if v > m { (v, i) } else { (m, at) })
 }
 
 /// Checks every node index of `dir`, and that its next hops fit the leaf width (a compile
 /// picks the width that holds them all); returns the largest next hop of the structure.
-fn check_dir(dir: &[u32], nodes: usize, max_leaf: u32, bytes: u32) -> Result<u32, ExportError> {
+pub(super) fn check_dir(
+    dir: &[u32],
+    nodes: usize,
+    max_leaf: u32,
+    bytes: u32,
+) -> Result<u32, ExportError> {
     let width_max = if bytes == 4 { MAX_DIRECT_RAW } else { (1u32 << (8 * bytes)) - 1 };
     let mut max = max_leaf;
     for (i, &d) in dir.iter().enumerate() {
@@ -164,7 +169,12 @@ fn check_dir(dir: &[u32], nodes: usize, max_leaf: u32, bytes: u32) -> Result<u32
 }
 
 /// Checks one node record on its own.
-fn check_node(i: usize, n: &Node, nodes: usize, leaves: usize) -> Result<(), ExportError> {
+pub(super) fn check_node(
+    i: usize,
+    n: &Node,
+    nodes: usize,
+    leaves: usize,
+) -> Result<(), ExportError> {
     let bad = |what: String| Err(invalid("nodes", format!("node {i}: {what}")));
     if n.vector & n.leafvec != 0 {
         return bad(format!("vector {:#x} and leafvec {:#x} overlap", n.vector, n.leafvec));
@@ -198,13 +208,19 @@ impl Claims {
         Claims { bits: vec![0; n.div_ceil(64)], array }
     }
 
-    /// Claims `start..start + len` (in range: checked per node) for `owner`.
-    fn claim(&mut self, start: u32, len: u32, owner: &str) -> Result<(), ExportError> {
+    /// Claims `start..start + len` (in range: checked per node) for `owner` (named only in
+    /// an error: formatting a name per node would cost more than the check).
+    fn claim(
+        &mut self,
+        start: u32,
+        len: u32,
+        owner: impl Fn() -> String,
+    ) -> Result<(), ExportError> {
         for i in start as usize..start as usize + len as usize {
             let (w, b) = (i / 64, 1u64 << (i % 64));
             if self.bits[w] & b != 0 {
                 let what =
-                    format!("{} {i} is in two blocks ({owner} reaches it again)", self.array);
+                    format!("{} {i} is in two blocks ({} reaches it again)", self.array, owner());
                 return Err(invalid(self.array, what));
             }
             self.bits[w] |= b;
@@ -215,13 +231,18 @@ impl Claims {
 
 /// Walks the structure from the roots, level by level: no slot in two blocks (so no sharing
 /// and no cycle), no node deeper than `depth` levels.
-fn check_tree(dir: &[u32], nodes: &[Node], leaves: usize, depth: u32) -> Result<(), ExportError> {
+pub(super) fn check_tree(
+    dir: &[u32],
+    nodes: &[Node],
+    leaves: usize,
+    depth: u32,
+) -> Result<(), ExportError> {
     let mut node_claims = Claims::new(nodes.len(), "nodes");
     let mut leaf_claims = Claims::new(leaves, "leaves");
     let mut frontier = Vec::new();
     for (i, &d) in dir.iter().enumerate() {
         if d & DIRECT_LEAF == 0 {
-            node_claims.claim(d, 1, &format!("dir entry {i}"))?;
+            node_claims.claim(d, 1, || format!("dir entry {i}"))?;
             frontier.push(d);
         }
     }
@@ -234,9 +255,9 @@ fn check_tree(dir: &[u32], nodes: &[Node], leaves: usize, depth: u32) -> Result<
         let mut next = Vec::new();
         for &i in &frontier {
             let n = &nodes[i as usize];
-            let owner = format!("node {i}");
-            node_claims.claim(n.base1, n.children(), &owner)?;
-            leaf_claims.claim(n.base0, n.leaf_count(), &owner)?;
+            let owner = || format!("node {i}");
+            node_claims.claim(n.base1, n.children(), owner)?;
+            leaf_claims.claim(n.base0, n.leaf_count(), owner)?;
             next.extend(n.base1..n.base1 + n.children());
         }
         frontier = next;

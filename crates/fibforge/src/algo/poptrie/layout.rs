@@ -9,8 +9,11 @@
 
 use super::dir::DirTable;
 use crate::addr::Address;
+use crate::mapped::{Plain, Region, Slab};
 use std::cell::UnsafeCell;
 use std::marker::PhantomData;
+use std::ops::Range;
+use std::sync::Arc;
 
 /// Bits per trie level (the paper's `k`): 64-ary nodes, one `u64` bit vector each.
 pub(crate) const STRIDE: u32 = 6;
@@ -337,15 +340,20 @@ impl Record for Basic {
 
 const _: () = assert!(std::mem::size_of::<Basic>() == 16 && std::mem::size_of::<Node>() == 24);
 
+// SAFETY: `repr(C)` of two `u64` and two `u32`: 24 bytes without padding, any bits a value,
+// no destructor; on a little-endian target its bytes are the export record's (`record.rs`).
+unsafe impl Plain for Node {}
+
 /// Bits `0..=n` set.
 #[inline(always)]
 pub(crate) fn upto(n: u32) -> u64 {
     u64::MAX >> (63 - n)
 }
 
-/// A fixed-capacity array that the single writer fills while readers read other slots.
+/// A fixed-capacity array that the single writer fills while readers read other slots; or,
+/// read-only, a slice of a mapped snapshot ([`Slab`]).
 pub(crate) struct Arena<T> {
-    slots: Box<[UnsafeCell<T>]>,
+    slots: Slab<UnsafeCell<T>>,
 }
 
 // SAFETY: readers only read slots that were completely written before they were published
@@ -372,7 +380,15 @@ impl<T: Copy + Default> Arena<T> {
         // SAFETY: the caller is the writer; reading every slot races with no write.
         v.extend(self.slots.iter().map(|c| UnsafeCell::new(unsafe { *c.get() })));
         v.resize_with(cap, || UnsafeCell::new(T::default()));
-        Arena { slots: v.into_boxed_slice() }
+        Arena { slots: v.into_boxed_slice().into() }
+    }
+
+    /// The elements of `region` at byte range `bytes`, read-only (see [`Slab::in_region`]).
+    pub(crate) fn in_region(region: &Arc<Region>, bytes: Range<usize>) -> Option<Self>
+    where
+        T: Plain,
+    {
+        Some(Arena { slots: Slab::in_region(region, bytes)? })
     }
 
     /// A copy of the same capacity.
@@ -413,9 +429,10 @@ impl<T: Copy + Default> Arena<T> {
     ///
     /// # Safety
     /// Only the writer calls this, and only for slots no reader can reach (not yet published,
-    /// or retired past a grace period).
+    /// or retired past a grace period); never on a mapped arena (it has no writer).
     #[inline]
     pub(crate) unsafe fn set(&self, i: u32, value: T) {
+        debug_assert!(!self.slots.is_mapped(), "a write into a mapped snapshot");
         // SAFETY: exclusive by the caller's contract.
         unsafe { *self.slots[i as usize].get() = value }
     }
