@@ -142,9 +142,44 @@ pub(crate) fn assemble(kind: &Kind, header: &Header, arrays: &[(u32, &[u8])]) ->
     out
 }
 
-/// Parses and checks a container of `kind`: magic, version, array table, offsets, padding,
-/// checksum, and that the file ends with its last array.
+/// Parses and checks a container of `kind`: magic, version, array table, checksum, offsets,
+/// padding, and that the file ends with its last array.
 pub(crate) fn parse<'a>(kind: &Kind, b: &'a [u8]) -> Result<View<'a>, ContainerError> {
+    verify(kind, b)?;
+    layout(kind, b)
+}
+
+/// Checks the start of a container of `kind` and its checksum: a file that fails is not the
+/// file that was written (damaged, or cut short: the error says which).
+pub(crate) fn verify(kind: &Kind, b: &[u8]) -> Result<(), ContainerError> {
+    let count = table(kind, b)?;
+    let (stored, computed) = (le_u64(b, 24), (kind.checksum)(&b[32..]));
+    if stored != computed {
+        // A cut file (a full disk, a copy interrupted) says so, not just that it differs.
+        return Err(match promised_len(b, count) {
+            n if n > b.len() as u128 => {
+                truncated(format!("the header promises {n} bytes"), b.len())
+            }
+            _ => ContainerError::Checksum { stored, computed },
+        });
+    }
+    Ok(())
+}
+
+/// Parses a container of `kind` without its checksum ([`verify`] checks that, and may run
+/// beside this): everything [`parse`] checks but the checksum.
+pub(crate) fn layout<'a>(kind: &Kind, b: &'a [u8]) -> Result<View<'a>, ContainerError> {
+    let count = table(kind, b)?;
+    let mut params = [0u64; PARAMS];
+    for (i, p) in params.iter_mut().enumerate() {
+        *p = le_u64(b, 32 + 8 * i);
+    }
+    let header = Header { algorithm: le_u32(b, 12), family: le_u32(b, 16), params };
+    Ok(View { header, arrays: arrays(b, count, HEADER_BYTES + RECORD_BYTES * count)? })
+}
+
+/// Checks the magic, the version and that the array table is in the file: its length.
+fn table(kind: &Kind, b: &[u8]) -> Result<usize, ContainerError> {
     check_start(kind, b)?;
     let version = le_u32(b, 8);
     if version != kind.version {
@@ -159,22 +194,7 @@ pub(crate) fn parse<'a>(kind: &Kind, b: &'a [u8]) -> Result<View<'a>, ContainerE
     if b.len() < table_end {
         return Err(truncated(format!("the array table ends at byte {table_end}"), b.len()));
     }
-    let (stored, computed) = (le_u64(b, 24), (kind.checksum)(&b[32..]));
-    if stored != computed {
-        // A cut file (a full disk, a copy interrupted) says so, not just that it differs.
-        return Err(match promised_len(b, count) {
-            n if n > b.len() as u128 => {
-                truncated(format!("the header promises {n} bytes"), b.len())
-            }
-            _ => ContainerError::Checksum { stored, computed },
-        });
-    }
-    let mut params = [0u64; PARAMS];
-    for (i, p) in params.iter_mut().enumerate() {
-        *p = le_u64(b, 32 + 8 * i);
-    }
-    let header = Header { algorithm: le_u32(b, 12), family: le_u32(b, 16), params };
-    Ok(View { header, arrays: arrays(b, count, table_end)? })
+    Ok(count)
 }
 
 /// An error for a file that is empty, does not start with the magic, or ends inside the

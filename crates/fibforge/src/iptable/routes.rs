@@ -25,6 +25,11 @@ pub(super) trait Routes: Address {
     fn words(prefix: Prefix<Self>, id: u32) -> [u64; 3];
     /// The address, length and value id of one route's words (`WORDS` of them).
     fn get(words: &[u64]) -> (Self, u32, u32);
+    /// The order of routes in a list: by address, then length.
+    type Order: Ord + Copy;
+    /// One route's words checked (a length the family has, no host bits, no unused bits):
+    /// its place in the order and its value id, or what is wrong.
+    fn check(words: &[u64]) -> Result<(Self::Order, u32), &'static str>;
 
     /// The number of routes in `list`.
     fn count(list: &List) -> usize {
@@ -51,6 +56,18 @@ pub(super) fn id_and_len(hop: NextHop) -> (u32, u32) {
 
 const ID_MASK: u64 = (1 << 24) - 1;
 
+/// What a route's words hold beyond its address: `len << 24 | id`, nothing above.
+fn check_meta(meta: u64, bits: u32) -> Result<(u32, u32), &'static str> {
+    let len = (meta >> 24) as u32;
+    if meta >> 32 != 0 {
+        return Err("unused bits set");
+    }
+    if len > bits {
+        return Err("a prefix length longer than the address");
+    }
+    Ok((len, (meta & ID_MASK) as u32))
+}
+
 impl Routes for u32 {
     const WORDS: usize = 1;
     fn words(prefix: Prefix<u32>, id: u32) -> [u64; 3] {
@@ -59,6 +76,16 @@ impl Routes for u32 {
     fn get(words: &[u64]) -> (u32, u32, u32) {
         let w = words[0];
         ((w >> 32) as u32, (w >> 24 & 0xff) as u32, (w & ID_MASK) as u32)
+    }
+    type Order = u64;
+    #[inline]
+    fn check(words: &[u64]) -> Result<(u64, u32), &'static str> {
+        let w = words[0];
+        let (len, id) = check_meta(w & u64::from(u32::MAX), 32)?;
+        if (w >> 32) as u32 & u32::MAX.checked_shr(len).unwrap_or(0) != 0 {
+            return Err("host bits set");
+        }
+        Ok((w >> 24, id))
     }
 }
 
@@ -71,5 +98,15 @@ impl Routes for u128 {
     fn get(words: &[u64]) -> (u128, u32, u32) {
         let addr = u128::from(words[0]) << 64 | u128::from(words[1]);
         (addr, (words[2] >> 24 & 0xff) as u32, (words[2] & ID_MASK) as u32)
+    }
+    type Order = (u128, u32);
+    #[inline]
+    fn check(words: &[u64]) -> Result<((u128, u32), u32), &'static str> {
+        let (len, id) = check_meta(words[2], 128)?;
+        let addr = u128::from(words[0]) << 64 | u128::from(words[1]);
+        if addr & u128::MAX.checked_shr(len).unwrap_or(0) != 0 {
+            return Err("host bits set");
+        }
+        Ok(((addr, len), id))
     }
 }

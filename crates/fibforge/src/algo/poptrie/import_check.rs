@@ -208,29 +208,38 @@ impl Claims {
         Claims { bits: vec![0; n.div_ceil(64)], array }
     }
 
-    /// Claims `start..start + len` (in range: checked per node) for `owner` (named only in
-    /// an error: formatting a name per node would cost more than the check).
+    /// Claims `start..start + len` (in range: checked per node; at most 64 slots, a node's
+    /// block) for `owner` (named only in an error: formatting a name per node would cost
+    /// more than the check). Whole words at a time: two at most.
     fn claim(
         &mut self,
         start: u32,
         len: u32,
         owner: impl Fn() -> String,
     ) -> Result<(), ExportError> {
-        for i in start as usize..start as usize + len as usize {
-            let (w, b) = (i / 64, 1u64 << (i % 64));
-            if self.bits[w] & b != 0 {
+        debug_assert!(len <= 64);
+        let (mut at, end) = (start as usize, start as usize + len as usize);
+        while at < end {
+            let (w, bit) = (at / 64, at % 64);
+            let n = (end - at).min(64 - bit);
+            let mask = (u64::MAX >> (64 - n)) << bit;
+            if self.bits[w] & mask != 0 {
+                let i = w * 64 + (self.bits[w] & mask).trailing_zeros() as usize;
                 let what =
                     format!("{} {i} is in two blocks ({} reaches it again)", self.array, owner());
                 return Err(invalid(self.array, what));
             }
-            self.bits[w] |= b;
+            self.bits[w] |= mask;
+            at += n;
         }
         Ok(())
     }
 }
 
-/// Walks the structure from the roots, level by level: no slot in two blocks (so no sharing
-/// and no cycle), no node deeper than `depth` levels.
+/// Walks the structure from each root, depth first: no slot in two blocks (so no sharing and
+/// no cycle), no node deeper than `depth` levels. Depth first, so the walk holds at most 64
+/// nodes per level (a breadth-first frontier holds a whole level: hundreds of KiB that a
+/// mapped snapshot's open would leave in each process's heap).
 pub(super) fn check_tree(
     dir: &[u32],
     nodes: &[Node],
@@ -239,29 +248,24 @@ pub(super) fn check_tree(
 ) -> Result<(), ExportError> {
     let mut node_claims = Claims::new(nodes.len(), "nodes");
     let mut leaf_claims = Claims::new(leaves, "leaves");
-    let mut frontier = Vec::new();
-    for (i, &d) in dir.iter().enumerate() {
-        if d & DIRECT_LEAF == 0 {
-            node_claims.claim(d, 1, || format!("dir entry {i}"))?;
-            frontier.push(d);
+    let mut stack: Vec<(u32, u32)> = Vec::with_capacity(64 * depth as usize + 1);
+    for (e, &d) in dir.iter().enumerate() {
+        if d & DIRECT_LEAF != 0 {
+            continue;
         }
-    }
-    let mut level = 1;
-    while let Some(&deepest) = frontier.first() {
-        if level > depth {
-            let what = format!("node {deepest} at depth {level} (at most {depth} for this s)");
-            return Err(invalid("nodes", what));
-        }
-        let mut next = Vec::new();
-        for &i in &frontier {
+        node_claims.claim(d, 1, || format!("dir entry {e}"))?;
+        stack.push((d, 1));
+        while let Some((i, level)) = stack.pop() {
+            if level > depth {
+                let what = format!("node {i} at depth {level} (at most {depth} for this s)");
+                return Err(invalid("nodes", what));
+            }
             let n = &nodes[i as usize];
             let owner = || format!("node {i}");
             node_claims.claim(n.base1, n.children(), owner)?;
             leaf_claims.claim(n.base0, n.leaf_count(), owner)?;
-            next.extend(n.base1..n.base1 + n.children());
+            stack.extend((n.base1..n.base1 + n.children()).map(|c| (c, level + 1)));
         }
-        frontier = next;
-        level += 1;
     }
     Ok(())
 }

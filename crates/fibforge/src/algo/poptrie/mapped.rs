@@ -17,6 +17,15 @@ use crate::mapped::{Plain, Region, Slab};
 use std::ops::Range;
 use std::sync::Arc;
 
+/// What next hops a mapped structure may answer (the table above it knows).
+pub(crate) trait AcceptHop {
+    /// True when raw next hop `raw` (not 0) is one the table can read: called for every leaf,
+    /// so plain arithmetic that the compiler can vectorise.
+    fn accepts(&self, raw: u32) -> bool;
+    /// Why `raw` is refused (for the error).
+    fn why(&self, raw: u32) -> String;
+}
+
 /// Where a Poptrie's arrays lie in a region (byte ranges) and how to read them.
 #[derive(Clone, Debug)]
 pub(crate) struct MappedArrays {
@@ -34,12 +43,12 @@ pub(crate) struct MappedArrays {
 
 impl<A: Key> Fib<A> {
     /// The structure of `arrays` in `region`, every length and index checked first, and
-    /// every raw next hop it can answer (not 0) passed to `hop`, which returns why it refuses
-    /// one. Lookups walk the region's bytes in place.
+    /// every raw next hop it can answer (not 0) accepted by `hop` (an [`AcceptHop`]). Lookups
+    /// walk the region's bytes in place.
     pub(crate) fn in_region(
         region: &Arc<Region>,
         arrays: &MappedArrays,
-        hop: impl Fn(u32) -> Option<String>,
+        hop: &impl AcceptHop,
     ) -> Result<Self, ExportError> {
         if arrays.s > MAX_S {
             return Err(invalid("header", format!("s = {} (at most {MAX_S})", arrays.s)));
@@ -72,7 +81,7 @@ fn slab<T: Plain>(
 fn mapped_core<A: Key, L: Leaf + Plain>(
     region: &Arc<Region>,
     arrays: &MappedArrays,
-    hop: impl Fn(u32) -> Option<String>,
+    hop: &impl AcceptHop,
 ) -> Result<Core<A, L>, ExportError> {
     let s = arrays.s;
     let dir: Slab<u32> = slab(region, &arrays.dir, "dir")?;
@@ -84,14 +93,10 @@ fn mapped_core<A: Key, L: Leaf + Plain>(
         return Err(invalid("nodes", format!("{} records (at most {MAX_NODES})", nodes.len())));
     }
     let leaves: Slab<L> = slab(region, &arrays.leaves, "leaves")?;
-    let max_leaf = check_leaves(&leaves, &hop)?;
+    let max_leaf = check_hops(leaves.iter().map(|l| l.raw()), hop, "leaves", "leaf")?;
     check_dir(&dir, nodes.len(), max_leaf, arrays.leaf_bytes)?;
-    for (i, &d) in dir.iter().enumerate() {
-        let raw = d & !DIRECT_LEAF;
-        if let Some(why) = (d & DIRECT_LEAF != 0 && raw != 0).then(|| hop(raw)).flatten() {
-            return Err(invalid("dir", format!("entry {i}: {why}")));
-        }
-    }
+    let direct = dir.iter().map(|&d| if d & DIRECT_LEAF != 0 { d & !DIRECT_LEAF } else { 0 });
+    check_hops(direct, hop, "dir", "entry")?;
     for (i, n) in nodes.iter().enumerate() {
         check_node(i, n, nodes.len(), leaves.len())?;
     }
@@ -106,28 +111,27 @@ fn mapped_core<A: Key, L: Leaf + Plain>(
     ))
 }
 
-/// Checks every leaf's next hop (within the structure's limit, and accepted by `hop`);
-/// returns the largest.
-fn check_leaves<L: Leaf>(
-    leaves: &[L],
-    hop: &impl Fn(u32) -> Option<String>,
+/// Checks every raw next hop of `raws` (0: none): within the structure's limit, and accepted
+/// by `hop`; returns the largest. Folds chunks without a branch per element, and looks for
+/// the culprit only in a chunk that fails.
+fn check_hops(
+    raws: impl ExactSizeIterator<Item = u32> + Clone,
+    hop: &impl AcceptHop,
+    array: &'static str,
+    item: &str,
 ) -> Result<u32, ExportError> {
-    if leaves.len() > u32::MAX as usize {
-        return Err(invalid("leaves", format!("{} leaves (at most {})", leaves.len(), u32::MAX)));
+    if raws.len() > u32::MAX as usize {
+        return Err(invalid(array, format!("{} entries (at most {})", raws.len(), u32::MAX)));
     }
-    let mut max = 0;
-    for (i, l) in leaves.iter().enumerate() {
-        let raw = l.raw();
-        if raw > MAX_DIRECT_RAW {
-            return Err(invalid(
-                "leaves",
-                format!("leaf {i}: next hop {raw} above {MAX_DIRECT_RAW}"),
-            ));
-        }
-        if let Some(why) = (raw != 0).then(|| hop(raw)).flatten() {
-            return Err(invalid("leaves", format!("leaf {i}: {why}")));
-        }
-        max = max.max(raw);
+    let good = |r: u32| r <= MAX_DIRECT_RAW && (r == 0 || hop.accepts(r));
+    let (max, all_good) = raws.clone().fold((0, true), |(m, ok), r| (m.max(r), ok & good(r)));
+    if let Some((i, r)) = (!all_good).then(|| raws.enumerate().find(|&(_, r)| !good(r))).flatten() {
+        let why = if r > MAX_DIRECT_RAW {
+            format!("next hop {r} above {MAX_DIRECT_RAW}")
+        } else {
+            hop.why(r)
+        };
+        return Err(invalid(array, format!("{item} {i}: {why}")));
     }
     Ok(max)
 }

@@ -158,7 +158,7 @@ pub use counts::UpdateCounts;
 use dir::DirTable;
 use layout::{Arena, Basic, Core, MAX_DIRECT_RAW, Node, Record};
 pub use layout::{Key, Leaf};
-pub(crate) use mapped::MappedArrays;
+pub(crate) use mapped::{AcceptHop, MappedArrays};
 pub use raw::{RAW_LAYOUT_VERSION, RawArrays};
 use reclaim::Reclaim;
 use std::sync::Arc;

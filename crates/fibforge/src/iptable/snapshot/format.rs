@@ -22,7 +22,7 @@ use super::super::routes::{List, Routes, id_and_len};
 use super::super::values::Values;
 use super::super::{IpTable, Structures};
 use super::SnapshotError;
-use crate::algo::poptrie::{self, MappedArrays, Poptrie};
+use crate::algo::poptrie::{self, AcceptHop, MappedArrays, Poptrie};
 use crate::export::container::{self, ArrayView, Header, Kind, PARAMS};
 use crate::export::{ExportError, ExportFile};
 use crate::fib::Compile;
@@ -119,21 +119,43 @@ fn encode_values<'v, V: Serialize + 'v>(
 }
 
 /// The table a snapshot in `region` holds, every part checked; lookups walk the region.
-pub(super) fn decode<V: DeserializeOwned>(
+///
+/// The checksum, the values and routes, and each family's structure are checked side by side
+/// (rayon): each check is sound on any bytes, so none waits for the checksum, and a damaged
+/// or cut file reports that (the checksum's error) whatever else failed.
+pub(super) fn decode<V: DeserializeOwned + Send>(
     region: &Arc<Region>,
 ) -> Result<IpTable<V>, SnapshotError> {
-    let view = container::parse(&SNAPSHOT, region.bytes())?;
+    let bytes = region.bytes();
+    // The decode first: `join` runs it on this thread, so the values are allocated here.
+    let (table, sum) =
+        rayon::join(|| decode_unverified(region), || container::verify(&SNAPSHOT, bytes));
+    sum?;
+    table
+}
+
+/// [`decode`] without the checksum.
+fn decode_unverified<V: DeserializeOwned + Send>(
+    region: &Arc<Region>,
+) -> Result<IpTable<V>, SnapshotError> {
+    let view = container::layout(&SNAPSHOT, region.bytes())?;
     let p = check_header(&view.header, view.arrays.len())?;
     let a = &view.arrays;
-    let slots: Vec<Option<V>> = decode_values(&a[8], &a[9], p[4])?;
-    let mut counts = vec![0u32; slots.len()];
-    let routes4 = route_list::<u32, V>(region, &a[6], &slots, &mut counts)?;
-    let routes6 = route_list::<u128, V>(region, &a[7], &slots, &mut counts)?;
-    let v4 = mapped_family::<u32>(region, [&a[0], &a[1], &a[2]], [p[0], p[1]], slots.len())?;
-    let v6 = mapped_family::<u128>(region, [&a[3], &a[4], &a[5]], [p[2], p[3]], slots.len())?;
+    let values_and_routes = || -> Result<_, SnapshotError> {
+        let slots: Vec<Option<V>> = decode_values(&a[8], &a[9], p[4])?;
+        let mut counts = vec![0u32; slots.len()];
+        let routes4 = route_list::<u32, V>(region, &a[6], &slots, &mut counts)?;
+        let routes6 = route_list::<u128, V>(region, &a[7], &slots, &mut counts)?;
+        Ok((slots, counts, routes4, routes6))
+    };
+    let n = p[4].min(usize::MAX as u64) as usize;
+    let v4 = || mapped_family::<u32>(region, [&a[0], &a[1], &a[2]], [p[0], p[1]], n);
+    let v6 = || mapped_family::<u128>(region, [&a[3], &a[4], &a[5]], [p[2], p[3]], n);
+    let (values_and_routes, (v4, v6)) = rayon::join(values_and_routes, || rayon::join(v4, v6));
+    let (slots, counts, routes4, routes6) = values_and_routes?;
     Ok(IpTable {
-        v4: Family::Mapped(Mapped { fib: v4, routes: routes4, rib: OnceLock::new() }),
-        v6: Family::Mapped(Mapped { fib: v6, routes: routes6, rib: OnceLock::new() }),
+        v4: Family::Mapped(Mapped { fib: v4?, routes: routes4, rib: OnceLock::new() }),
+        v6: Family::Mapped(Mapped { fib: v6?, routes: routes6, rib: OnceLock::new() }),
         structures: Structures {
             v4: Structure::default_for::<u32>(),
             v6: Structure::default_for::<u128>(),
@@ -210,21 +232,21 @@ fn route_list<A: AnyKey + Routes, V>(
     let list: Slab<u64> = Slab::in_region(region, array.range())
         .filter(|l| array.elem_bytes as usize == 8 * A::WORDS && l.len() % A::WORDS == 0)
         .ok_or_else(|| bad(format!("element size {}", array.elem_bytes)))?;
+    let present: Vec<bool> = slots.iter().map(Option::is_some).collect();
     let mut last = None;
     for (i, words) in list.chunks_exact(A::WORDS).enumerate() {
-        let (addr, len, id) = A::get(words);
-        let prefix =
-            crate::prefix::Prefix::new(addr, len).map_err(|e| bad(format!("route {i}: {e}")))?;
-        if A::words(prefix, id)[..A::WORDS] != *words {
-            return Err(bad(format!("route {i}: unused bits set")));
+        let (order, id) = A::check(words).map_err(|why| bad(format!("route {i}: {why}")))?;
+        let route = || {
+            let (addr, len, _) = A::get(words);
+            crate::prefix::Prefix::new(addr, len).map_or_else(|e| e.to_string(), |p| p.to_string())
+        };
+        if !present.get(id as usize).copied().unwrap_or(false) {
+            return Err(bad(format!("route {i} ({}): value {id} is not stored", route())));
         }
-        if slots.get(id as usize).is_none_or(Option::is_none) {
-            return Err(bad(format!("route {i} ({prefix}): value {id} is not stored")));
+        if last.is_some_and(|l| l >= order) {
+            return Err(bad(format!("route {i} ({}): out of order or repeated", route())));
         }
-        if last.is_some_and(|l| l >= (addr, len)) {
-            return Err(bad(format!("route {i} ({prefix}): out of order or repeated")));
-        }
-        last = Some((addr, len));
+        last = Some(order);
         counts[id as usize] += 1;
     }
     Ok(list)
@@ -254,21 +276,35 @@ fn mapped_family<A: AnyKey>(
         nodes: nodes.range(),
         leaves: leaves.range(),
     };
-    let hop = |raw: u32| {
-        let (id, len) = id_and_len(NextHop::from_raw(raw)?);
-        let why = if len > A::BITS {
-            format!("prefix length {len} in an {family} table")
-        } else if id as usize >= values {
-            format!("value {id} of {values}")
-        } else {
-            return None;
-        };
-        Some(why)
-    };
-    poptrie::Fib::in_region(region, &arrays, hop).map_err(|e| match e {
+    let hop = TableHops { family, bits: A::BITS, values: values as u32 };
+    poptrie::Fib::in_region(region, &arrays, &hop).map_err(|e| match e {
         ExportError::Invalid { array, what, .. } => {
             SnapshotError::Invalid { part: format!("{family} {array}"), what }
         }
         other => SnapshotError::Invalid { part: family.into(), what: other.to_string() },
     })
+}
+
+/// The next hops a table's structure may hold (`hop.rs`): `(id << 8 | length) + 1` with an id
+/// of one of `values` and a length the family has.
+struct TableHops {
+    family: &'static str,
+    bits: u32,
+    values: u32,
+}
+
+impl AcceptHop for TableHops {
+    #[inline(always)]
+    fn accepts(&self, raw: u32) -> bool {
+        let index = raw.wrapping_sub(1);
+        (index >> 8) < self.values && (index & 0xff) <= self.bits
+    }
+
+    fn why(&self, raw: u32) -> String {
+        let (id, len) = id_and_len(NextHop::from_raw(raw).expect("not 0"));
+        match len > self.bits {
+            true => format!("prefix length {len} in an {} table", self.family),
+            false => format!("value {id} of {}", self.values),
+        }
+    }
 }

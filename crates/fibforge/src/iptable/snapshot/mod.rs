@@ -129,7 +129,7 @@ impl<V: Serialize> IpTable<V> {
     }
 }
 
-impl<V: DeserializeOwned> IpTable<V> {
+impl<V: DeserializeOwned + Send> IpTable<V> {
     /// Opens the snapshot at `path` (written by [`IpTable::save`]) by mapping it into memory.
     ///
     /// The whole file is checked first — container, version, checksum, every index of both
