@@ -70,11 +70,16 @@ fn probe_export<A: ExportKey>(file: &ExportFile, data: &[u8]) {
     }
 }
 
-/// `read_export`: export files (`docs/reference/export-format.md`): any bytes, with the checksum made
-/// right so that the fuzzer reaches the structural checks behind it, either parse and import
-/// into a structure whose lookups stay in bounds and end, or are refused with an error;
-/// never a panic.
+/// `read_export`: export files (`docs/reference/export-format.md`) and `IpTable` snapshots
+/// (`docs/reference/snapshot-format.md`, bytes that start like one): any bytes, with the
+/// checksum made right so that the fuzzer reaches the structural checks behind it, either
+/// parse and import into a structure whose lookups stay in bounds and end, or are refused
+/// with an error; never a panic.
 pub fn read_export(data: &[u8]) {
+    #[cfg(feature = "serde")]
+    if data.starts_with(&SNAPSHOT_MAGIC[..4]) {
+        return read_snapshot(data);
+    }
     let mut bytes = data.to_vec();
     if bytes.len() >= 32 {
         let sum = fnv1a64(&bytes[32..]);
@@ -83,6 +88,43 @@ pub fn read_export(data: &[u8]) {
     let Ok(file) = ExportFile::from_bytes(&bytes) else { return };
     probe_export::<u32>(&file, data);
     probe_export::<u128>(&file, data);
+}
+
+#[cfg(feature = "serde")]
+const SNAPSHOT_MAGIC: &[u8; 8] = b"FIBFSNAP";
+
+/// A snapshot (checksum made right) opens as a table whose lookups of both families, single
+/// and batch, stay in bounds and end; whose routes read back (`len`, `iter`, `get` agree)
+/// and which takes a change, or it is refused with an error.
+#[cfg(feature = "serde")]
+fn read_snapshot(data: &[u8]) {
+    let mut bytes = data.to_vec();
+    if bytes.len() >= 32 {
+        let sum = crate::export::container::xxh3_64(&bytes[32..]);
+        bytes[24..32].copy_from_slice(&sum.to_le_bytes());
+    }
+    let Ok(mut table) = crate::IpTable::<u32>::from_snapshot(&bytes) else { return };
+    let mut v4 = vec![std::net::Ipv4Addr::BROADCAST, std::net::Ipv4Addr::UNSPECIFIED];
+    let mut v6 = vec![std::net::Ipv6Addr::UNSPECIFIED, std::net::Ipv6Addr::from(u128::MAX)];
+    for chunk in data.chunks_exact(16).take(64) {
+        let x = u128::from_le_bytes(chunk.try_into().expect("chunks_exact(16) yields 16 bytes"));
+        v4.push(std::net::Ipv4Addr::from(x as u32));
+        v6.push(std::net::Ipv6Addr::from(x));
+    }
+    let single: Vec<_> = v4.iter().map(|&a| table.lookup_v4(a)).collect();
+    let mut batch = vec![None; v4.len()];
+    table.lookup_batch_v4(&v4, &mut batch);
+    assert_eq!(single, batch, "snapshot: single and batch IPv4 lookups differ");
+    let single: Vec<_> = v6.iter().map(|&a| table.lookup_v6(a)).collect();
+    let mut batch = vec![None; v6.len()];
+    table.lookup_batch_v6(&v6, &mut batch);
+    assert_eq!(single, batch, "snapshot: single and batch IPv6 lookups differ");
+    let routes: Vec<_> = table.iter().map(|(n, &v)| (n, v)).collect();
+    assert_eq!(routes.len(), table.len(), "snapshot: iter and len differ");
+    for &(net, value) in &routes {
+        assert_eq!(table.get(net), Some(&value), "snapshot: get({net})");
+    }
+    let _ = table.try_insert("10.0.0.0/8".parse::<ipnet::IpNet>().expect("a network"), 7);
 }
 
 /// The IPv4 subjects whose compile fills a fixed array of 2^18 entries or more

@@ -48,8 +48,9 @@
 //! 6. algo multi                    (the structures, one table and many)
 //! 7. sync                          (the concurrent Table, LeftRight, AnyTable)
 //! 8. registry                      (one descriptor per structure: names to builders)
-//! 9. verify fuzzing export        (checks against the RIB, export and import by name)
+//! 9. verify export                (checks against the RIB, export and import by name)
 //! 10. iptable                      (the embedder's table: ipnet keys, the user's values)
+//! 11. fuzzing                      (the fuzz targets' bodies)
 //! ```
 //!
 //! Addresses are `u32` (IPv4) and `u128` (IPv6) through the [`Address`] trait; next hops are

@@ -12,7 +12,7 @@ use super::import_check::{check_dir, check_node, check_tree, invalid, max_depth}
 use super::layout::{Arena, Core, DIRECT_LEAF, Key, Leaf, MAX_DIRECT_RAW, MAX_NODES, Node};
 use super::{Cores, Fib, MAX_S};
 use crate::cpu::Isa;
-use crate::export::ExportError;
+use crate::export::file::ExportError;
 use crate::mapped::{Plain, Region, Slab};
 use std::ops::Range;
 use std::sync::Arc;
