@@ -61,6 +61,8 @@ enum Command {
     Soak(cmd::soak::Args),
     /// Write a compiled structure (sail_l, poptrie, bloomfwd) to a file that lookup and stats read.
     Export(cmd::export::Args),
+    /// Write a table (both families) as an IpTable snapshot that Rust programs map and query.
+    Snapshot(cmd::snapshot::Args),
 }
 
 fn main() -> ExitCode {
@@ -96,6 +98,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Replay(a) => cmd::replay::run(a),
         Command::Soak(a) => cmd::soak::run(a),
         Command::Export(a) => cmd::export::run(a),
+        Command::Snapshot(a) => cmd::snapshot::run(a),
     }
 }
 

@@ -15,6 +15,7 @@ pub mod lookup;
 pub mod replay;
 pub mod replay_algos;
 pub mod replay_vrf;
+pub mod snapshot;
 pub mod soak;
 pub mod stats;
 pub mod verify;
