@@ -186,6 +186,6 @@ fn damaged_cut_foreign_and_other_version_files_are_refused() {
 #[test]
 fn values_of_another_type_are_refused() {
     let bytes = sample().to_snapshot().unwrap();
-    let e = IpTable::<u8>::from_snapshot(&bytes).err().expect("strings are not u8");
+    let e = IpTable::<u8>::from_snapshot(&bytes).expect_err("strings are not u8");
     assert!(matches!(e, SnapshotError::Value { .. }), "{e}");
 }
