@@ -58,6 +58,15 @@ fn main() {
         .collect();
     opens.sort_by(f64::total_cmp);
     println!("open: median {:.2} ms (min {:.2}, max {:.2})", opens[10], opens[0], opens[20]);
+    let opened: IpTable<String> = IpTable::open(&path).unwrap();
+    for round in 0..3 {
+        let (b4, b6) = (rate(&table), rate(&opened));
+        println!(
+            "round {round}: lookups, Mlps IPv4 / IPv6: built {:.1} / {:.1}, opened {:.1} / {:.1}",
+            b4.0, b4.1, b6.0, b6.1
+        );
+    }
+    drop(opened);
     let p = path.to_str().unwrap();
     let sum = |m: &[(u64, u64)]| m.iter().fold((0, 0), |(r, s), &(a, b)| (r + a, s + b));
     // Processes without a table: what the program itself costs, alone and side by side.
@@ -101,6 +110,29 @@ fn build(v4: &str, v6: &str) -> IpTable<String> {
     let routes4 = f4.v4.iter().map(|(p, h)| (net(p.to_string()), name4(h)));
     let routes6 = f6.v6.iter().map(|(p, h)| (net(p.to_string()), name6(h)));
     routes4.chain(routes6).collect()
+}
+
+/// Single `lookup`s of 2^20 random addresses per family (IPv6 under 2000::/4, where the
+/// table's routes are): millions per second.
+fn rate(table: &IpTable<String>) -> (f64, f64) {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let v4: Vec<std::net::Ipv4Addr> = (0..1 << 20).map(|_| (next() as u32).into()).collect();
+    let v6: Vec<std::net::Ipv6Addr> =
+        (0..1 << 20).map(|_| ((0x2u128 << 124) | u128::from(next()) << 60).into()).collect();
+    let t = Instant::now();
+    let hits = v4.iter().filter(|&&a| table.lookup(a).is_some()).count();
+    let r4 = v4.len() as f64 / t.elapsed().as_secs_f64() / 1e6;
+    let t = Instant::now();
+    let hits6 = v6.iter().filter(|&&a| table.lookup(a).is_some()).count();
+    let r6 = v6.len() as f64 / t.elapsed().as_secs_f64() / 1e6;
+    std::hint::black_box((hits, hits6));
+    (r4, r6)
 }
 
 /// Starts `n` children of `mode`, waits until each has its table and has looked up, reads
