@@ -158,7 +158,7 @@ fn with_hint(e: fibforge_io::LoadError, lenient: bool) -> anyhow::Error {
 /// Prints a warning on stderr (`warning: ...`, coloured on a terminal).
 pub fn warn(message: &str) {
     use owo_colors::OwoColorize;
-    anstream::eprintln!("{} {message}", "warning:".yellow().bold());
+    crate::out::diag!("{} {message}", "warning:".yellow().bold());
 }
 
 /// Checks an algorithm spec before any work: a registered name (else the error lists them)

@@ -104,7 +104,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
 
 fn report(e: &anyhow::Error) {
     use owo_colors::OwoColorize;
-    anstream::eprintln!("{} {e:#}", "error:".red().bold());
+    crate::out::diag!("{} {e:#}", "error:".red().bold());
 }
 
 /// Prints clap's help, version or usage error and exits with clap's status; help or version

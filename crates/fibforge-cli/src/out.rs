@@ -50,3 +50,14 @@ pub fn closed_pipe(e: &anyhow::Error) -> bool {
 pub fn is_closed_pipe(e: &io::Error) -> bool {
     e.kind() == io::ErrorKind::BrokenPipe
 }
+
+/// `eprintln!` that cannot panic: a diagnostic (progress, a warning, the final error) goes to
+/// standard error if it can, and a closed or full standard error neither panics (as
+/// `eprintln!` does) nor changes the command's outcome.
+macro_rules! diag {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(anstream::stderr(), $($arg)*);
+    }};
+}
+pub(crate) use diag;

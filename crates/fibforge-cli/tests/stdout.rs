@@ -151,3 +151,29 @@ fn a_closed_pipe_ends_every_command_quietly() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Standard error that cannot be written: diagnostics are dropped, never a panic. A failing
+/// command still ends with status 2, a warning (a table of comments only) does not change a
+/// successful run's status, and a command that writes progress to stderr (`verify`) succeeds.
+#[test]
+fn a_full_standard_error_never_panics() {
+    let Ok(full) = File::options().write(true).open("/dev/full") else {
+        eprintln!("no /dev/full here: skipped");
+        return;
+    };
+    let dir = fixture("stderr");
+    let comments = dir.join("c.txt");
+    std::fs::write(&comments, "# only a comment\n").unwrap();
+    let table = dir.join("t.tsv").display().to_string();
+    let cases: [(&[&str], i32); 3] = [
+        (&["lookup", "/nonexistent/table", "10.0.0.1"], 2),
+        (&["stats", comments.to_str().unwrap()], 0),
+        (&["verify", &table, "--algo", "poptrie"], 0),
+    ];
+    for (args, status) in cases {
+        let err = Stdio::from(full.try_clone().unwrap());
+        let out = fibforge(args).stdout(Stdio::null()).stderr(err).output().unwrap();
+        assert_eq!(out.status.code(), Some(status), "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -17,6 +17,7 @@
 //! detection as it is (the latter with one warning on stderr).
 
 use crate::fib::BuildError;
+use std::io::Write;
 use std::sync::OnceLock;
 
 /// An instruction-set level, ordered from the narrowest to the widest.
@@ -45,7 +46,8 @@ impl Isa {
             let env = std::env::var(ENV).ok();
             let (isa, warning) = Isa::capped(Isa::best(), env.as_deref());
             if let Some(w) = warning {
-                eprintln!("fibforge: {w}");
+                // Not `eprintln!`: a closed standard error must not panic the embedding program.
+                let _ = writeln!(std::io::stderr(), "fibforge: {w}");
             }
             isa
         })

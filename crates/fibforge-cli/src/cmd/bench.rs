@@ -159,7 +159,7 @@ fn run_single(args: &Args, base: &Settings) -> anyhow::Result<Measured> {
     for part in parts {
         let (mut settings, mut paths) = (base.clone(), args.tables.clone());
         if !part.is_empty() {
-            eprintln!("preset {part}");
+            crate::out::diag!("preset {part}");
             presets::apply(part, &mut settings, &mut paths)?;
         }
         if paths.is_empty() {
@@ -190,7 +190,7 @@ fn run_with_progress(settings: &mut Settings, loaded: &[NamedTable]) -> Vec<Row>
     settings.progress = Some(counter.clone());
     let steps = settings.steps(loaded);
     crate::progress::follow(steps, "bench", &counter, |bar| {
-        let mut log = |msg: &str| bar.suspend(|| eprintln!("{msg}"));
+        let mut log = |msg: &str| bar.suspend(|| crate::out::diag!("{msg}"));
         runner::run(settings, loaded, &mut log)
     })
 }
@@ -216,17 +216,21 @@ fn write_outputs(report: &Report, args: &Args) -> anyhow::Result<()> {
     let json = serde_json::to_string_pretty(report)?;
     if let Some(f) = &args.json {
         crate::files::write_file(f, json.as_bytes())?;
-        eprintln!("wrote {}", f.display());
+        crate::out::diag!("wrote {}", f.display());
     }
     if args.out.as_os_str() != "none" {
         std::fs::create_dir_all(&args.out)
             .with_context(|| format!("cannot create {}", args.out.display()))?;
         let f = args.out.join("bench.json");
         crate::files::write_file(&f, json.as_bytes())?;
-        eprintln!("wrote {}", f.display());
+        crate::out::diag!("wrote {}", f.display());
         let plots = fibforge_bench::report::plots::write_all(&report.results, &args.out)
             .map_err(anyhow::Error::msg)?;
-        eprintln!("wrote {} plots (PNG and SVG) to {}", plots.len() / 2, args.out.display());
+        crate::out::diag!(
+            "wrote {} plots (PNG and SVG) to {}",
+            plots.len() / 2,
+            args.out.display()
+        );
     }
     Ok(())
 }
@@ -364,7 +368,11 @@ fn load_tables(
         }
         let hops: std::collections::HashSet<_> =
             v4.iter().map(|(_, h)| h).chain(v6.iter().map(|(_, h)| h)).collect();
-        eprintln!("loaded {name}: {} IPv4 + {} IPv6 routes in {load_s:.2} s", v4.len(), v6.len());
+        crate::out::diag!(
+            "loaded {name}: {} IPv4 + {} IPv6 routes in {load_s:.2} s",
+            v4.len(),
+            v6.len()
+        );
         let info = TableInfo {
             name,
             path: file.display().to_string(),

@@ -59,13 +59,13 @@ pub fn run(sets: &[PathBuf], s: &MultiSettings) -> anyhow::Result<Vec<Row>> {
     for set in sets {
         let name = set.display().to_string();
         let (v4, v6) = load_set(set)?;
-        eprintln!(
+        crate::out::diag!(
             "loaded {name}: {} tables, {} IPv4 + {} IPv6 routes",
             v4.len().max(v6.len()),
             v4.iter().map(|r| r.len()).sum::<usize>(),
             v6.iter().map(|r| r.len()).sum::<usize>()
         );
-        let mut log = |m: &str| eprintln!("{m}");
+        let mut log = |m: &str| crate::out::diag!("{m}");
         if v4.iter().any(|r| !r.is_empty()) {
             rows.extend(run_multi(&name, &v4, s, &mut log));
         }

@@ -223,7 +223,7 @@ fn run_family<A: ReplayFamily>(
         let report = replay_any(job);
         match &report {
             Ok(r) => print(r)?,
-            Err(e) => eprintln!("{name}: {e:#}"),
+            Err(e) => crate::out::diag!("{name}: {e:#}"),
         }
         writeln!(crate::out::stdout())?;
         runs.push(Run { algo: name.to_string(), report });

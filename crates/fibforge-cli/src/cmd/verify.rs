@@ -87,12 +87,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if let Ok(r) = &o.verdict
             && !r.is_ok()
         {
-            eprintln!(
+            crate::out::diag!(
                 "{} {}: {} mismatches of {} checked; first ones:",
-                o.algo, o.family, r.mismatches, r.checked
+                o.algo,
+                o.family,
+                r.mismatches,
+                r.checked
             );
             for e in &r.examples {
-                eprintln!("  {e}");
+                crate::out::diag!("  {e}");
             }
         }
     }

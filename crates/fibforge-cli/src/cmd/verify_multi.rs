@@ -60,12 +60,14 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     }
     for (vrf, o) in outcomes.iter().filter(|(_, o)| !o.report.is_ok()) {
-        eprintln!(
+        crate::out::diag!(
             "{} {} vrf {vrf}: {} mismatches; first ones:",
-            o.algo, o.family, o.report.mismatches
+            o.algo,
+            o.family,
+            o.report.mismatches
         );
         for e in &o.report.examples {
-            eprintln!("  {e}");
+            crate::out::diag!("  {e}");
         }
     }
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })

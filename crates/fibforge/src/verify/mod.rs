@@ -62,10 +62,12 @@ pub const CASES_ENV: &str = "FIBFORGE_CASES";
 /// ignored).
 #[doc(hidden)]
 pub fn cases(default: u32) -> u32 {
+    use std::io::Write;
     match std::env::var(CASES_ENV) {
         Err(_) => default,
         Ok(v) => v.trim().parse().ok().filter(|&n| n > 0).unwrap_or_else(|| {
-            eprintln!("{CASES_ENV}={v:?} is not a positive whole number: {default} cases");
+            let what = format!("{CASES_ENV}={v:?} is not a positive whole number: {default} cases");
+            let _ = writeln!(std::io::stderr(), "{what}"); // never a panic on a closed stderr
             default
         }),
     }
