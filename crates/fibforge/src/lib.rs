@@ -94,7 +94,7 @@ pub mod verify;
 
 pub use addr::{Address, Family};
 pub use fib::{BuildError, Compile, Incremental, Lookup};
-pub use iptable::{AsIpNet, IpTable, IpTableError};
+pub use iptable::{AsIpNet, IpPinned, IpReader, IpTable, IpTableError};
 pub use nexthop::{Interner, NextHop};
 pub use prefix::{AnyPrefix, ParseMode, Prefix, Prefix4, Prefix6, PrefixError};
 pub use rib::Rib;

@@ -4,25 +4,34 @@
 //!
 //! Layout: one concurrent table per family ([`AnyTable`]: its RIB, the truth, and its
 //! compiled structure, Poptrie unless another is named), and the distinct values
-//! (`values.rs`). The structures hold, as next hop, the value id and the prefix length of
-//! each route (`hop.rs`); a lookup walks the structure once, reads the value by id and
-//! rebuilds the matched network from the address and the length.
+//! (`values.rs`, their slots in `slots.rs`). The structures hold, as next hop, the value id
+//! and the prefix length of each route (`hop.rs`); a lookup walks the structure once, reads
+//! the value by id and rebuilds the matched network from the address and the length.
+//! Readers on other threads ([`IpReader`], `reader.rs`) hold one reader of each family's
+//! table and share the value slots.
 //!
 //! Invariants: both RIBs hold exactly the table's routes; every id a route carries is live
 //! in the values, counted once per route; a failed change (a structural limit of the
-//! compiled structure) leaves the table as it was.
+//! compiled structure) leaves the table as it was. A value whose last route goes is retired
+//! against the grace domains of both families' tables (every reader is registered with
+//! both), after the structure's change is published, and freed on a later change once both
+//! have passed (`slots.rs` states the whole protocol); the table never replaces its two
+//! `AnyTable`s while a reader exists (the readers would be left on the old ones).
 
 mod hop;
 mod iter;
 mod keys;
 mod lookup;
+mod reader;
 #[cfg(feature = "serde")]
 mod serde;
+mod slots;
 #[cfg(test)]
 mod tests;
 mod values;
 
 pub use keys::AsIpNet;
+pub use reader::{IpPinned, IpReader};
 
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
@@ -31,6 +40,7 @@ use crate::registry::StructureError;
 use crate::rib::Rib;
 use crate::sync::{AnyKey, AnyTable, Structure};
 use ipnet::IpNet;
+use slots::Graces;
 use std::hash::Hash;
 use values::{MAX_VALUES, Values};
 
@@ -141,9 +151,16 @@ impl<V> IpTable<V> {
     }
 
     /// Bytes of the compiled structures and the value slots (the RIBs and what values own
-    /// on the heap are not counted).
+    /// on the heap are not counted; slots of removed values that wait for readers are).
     pub fn memory_bytes(&self) -> usize {
         self.v4.memory_bytes() + self.v6.memory_bytes() + self.values.memory_bytes()
+    }
+
+    /// Removed values that readers may still hold, kept until their grace period passes
+    /// (freed on later changes).
+    #[doc(hidden)]
+    pub fn retired_values(&self) -> usize {
+        self.values.retired()
     }
 
     /// The value of exactly this network (no longest match: see [`IpTable::lookup`]).
@@ -175,15 +192,19 @@ impl<V: Clone + Eq + Hash> IpTable<V> {
     /// [`IpTable::insert`], with a structural limit or a full value table as an error (the
     /// table is then unchanged).
     pub fn try_insert(&mut self, net: impl AsIpNet, value: V) -> Result<Option<V>, IpTableError> {
+        self.values.reclaim(graces(&self.v4, &self.v6));
         let id = self.values.acquire(value).map_err(|_| IpTableError::TooManyValues)?;
         let old = match net.as_ip_net() {
             IpNet::V4(n) => insert_route(&mut self.v4, keys::prefix4(n), id),
             IpNet::V6(n) => insert_route(&mut self.v6, keys::prefix6(n), id),
         };
+        let graces = graces(&self.v4, &self.v6);
         match old {
-            Ok(old) => Ok(old.map(|hop| self.values.release(hop::decode(hop).0))),
+            Ok(old) => Ok(old.map(|hop| self.values.release(hop::decode(hop).0, graces))),
             Err(e) => {
-                self.values.drop_route(id);
+                // Retired, not freed at once: a failed update may have shown the route to a
+                // reader for a moment before putting the structure back.
+                self.values.drop_route(id, graces);
                 Err(e.into())
             }
         }
@@ -199,12 +220,19 @@ impl<V: Clone + Eq + Hash> IpTable<V> {
 
     /// [`IpTable::remove`], with a structural limit as an error (the table is then unchanged).
     pub fn try_remove(&mut self, net: impl AsIpNet) -> Result<Option<V>, IpTableError> {
+        self.values.reclaim(graces(&self.v4, &self.v6));
         let old = match net.as_ip_net() {
             IpNet::V4(n) => self.v4.remove(&keys::prefix4(n))?,
             IpNet::V6(n) => self.v6.remove(&keys::prefix6(n))?,
         };
-        Ok(old.map(|hop| self.values.release(hop::decode(hop).0)))
+        let graces = graces(&self.v4, &self.v6);
+        Ok(old.map(|hop| self.values.release(hop::decode(hop).0, graces)))
     }
+}
+
+/// The grace domains of both families' tables, which every reader is registered with.
+fn graces<'t>(v4: &'t AnyTable<u32>, v6: &'t AnyTable<u128>) -> Graces<'t> {
+    [v4.grace(), v6.grace()]
 }
 
 /// Stores the route `prefix` with value `id` in `table`: the previous next hop.
