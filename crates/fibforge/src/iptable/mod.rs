@@ -50,7 +50,8 @@ use values::{MAX_VALUES, Values};
 /// [`Ipv6Net`](ipnet::Ipv6Net)); host bits of a network are ignored (`10.1.2.3/8` is
 /// `10.0.0.0/8`). Equal values are stored once, however many networks carry them, so
 /// changing a table needs `V: Clone + Eq + Hash` (a removal hands back a clone while other
-/// networks still carry the value); lookups need nothing of `V`.
+/// networks still carry the value, or readers may still read it); lookups need nothing of
+/// `V`, readers on other threads `V: Send + Sync`.
 ///
 /// ```
 /// use fibforge::IpTable;
@@ -68,6 +69,48 @@ use values::{MAX_VALUES, Values};
 /// assert_eq!(table.lookup("192.0.2.1".parse::<IpAddr>()?), None);
 /// assert_eq!(table.remove("10.1.0.0/16".parse::<IpNet>()?), Some("gw-b"));
 /// assert_eq!(table.len(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Readers on other threads
+///
+/// The table's owner changes it through `&mut`; other threads look up through an
+/// [`IpReader`] each ([`IpTable::reader`], for `V: Send + Sync`), without locks, and see
+/// every change the owner makes. A reader must call:
+///
+/// - [`online`](IpReader::online) before its lookups (a lookup offline panics);
+/// - [`quiescent`](IpReader::quiescent) between bursts, holding no answer (it takes
+///   `&mut self`, so the borrow checker sees to that): the values and structure blocks the
+///   table removed before may then be freed;
+/// - [`offline`](IpReader::offline) when the thread idles ([`pin`](IpReader::pin) wraps a
+///   burst: online, then a report).
+///
+/// A removed value stays readable until every reader online when it was removed has
+/// reported (the removal hands back a clone meanwhile); the table frees it on a later
+/// change and never waits. A reader online that never reports delays the freeing of removed
+/// values and structure blocks (memory grows), it never makes a lookup unsafe.
+///
+/// ```
+/// use fibforge::IpTable;
+/// use ipnet::IpNet;
+/// use std::net::Ipv4Addr;
+///
+/// let mut table: IpTable<String> = IpTable::new();
+/// table.insert("10.0.0.0/8".parse::<IpNet>()?, "gw-a".to_string());
+/// let mut reader = table.reader(); // one per thread (Send, not Sync)
+/// let worker = std::thread::spawn(move || {
+///     reader.online(); // before looking up
+///     for _ in 0..1000 {
+///         let (net, hop) = reader.lookup(Ipv4Addr::new(10, 1, 2, 3)).unwrap();
+///         assert!(matches!((net.prefix_len(), hop.as_str()), (8, "gw-a") | (16, "gw-b")));
+///         reader.quiescent(); // between bursts: no answer held
+///     }
+///     reader.offline(); // idle: the table no longer waits for this reader
+/// });
+/// table.insert("10.1.0.0/16".parse::<IpNet>()?, "gw-b".to_string()); // meanwhile
+/// let old = table.remove("10.0.0.0/8".parse::<IpNet>()?); // "gw-a" is freed later
+/// assert_eq!(old.as_deref(), Some("gw-a"));
+/// worker.join().unwrap();
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct IpTable<V> {

@@ -52,7 +52,7 @@ impl<V: Send + Sync> IpTable<V> {
 /// `Send` when `V: Send + Sync` (values are read on the reader's thread, and the last holder
 /// drops them), never `Sync`:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0277
 /// fn shared<T: Sync>(_: &T) {}
 /// let table: fibforge::IpTable<String> = fibforge::IpTable::new();
 /// shared(&table.reader());
@@ -60,7 +60,7 @@ impl<V: Send + Sync> IpTable<V> {
 ///
 /// and an answer cannot be held across a report:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0502
 /// let table: fibforge::IpTable<String> = fibforge::IpTable::new();
 /// let mut reader = table.reader();
 /// reader.online();
