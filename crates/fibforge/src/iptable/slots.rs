@@ -70,6 +70,8 @@ const FIRST_BITS: u32 = 4;
 const FIRST: usize = 1 << FIRST_BITS;
 /// Segments: enough for every id below `2^24` (`ilog2(2^24 - 1 + 16) - 4 = 20`).
 const SEGMENTS: usize = 21;
+/// Entries of `Slots::own`, indexed by `ilog2(id + FIRST)`.
+const OWN: usize = SEGMENTS + FIRST_BITS as usize;
 const _: () = assert!((MAX_VALUES as usize) < (FIRST << SEGMENTS) - FIRST);
 
 /// One value, or `None` in a free slot.
@@ -126,23 +128,22 @@ impl<V> Segments<V> {
         Some(unsafe { &*p.add(offset) })
     }
 
-    /// The value in slot `id`. The caller reads only a slot nobody writes while the
-    /// reference lives (see the module docs).
+    /// The value in slot `id`, for a reader (see [`ReadSlots::get`]).
     #[inline(always)]
     fn get(&self, id: u32) -> Option<&V> {
         let slot = self.slot(id)?;
-        // SAFETY: the writer writes a slot only through `&mut Slots` (so not while the table
-        // lends this reference) and only when no reader can reach it (the module's
-        // invariants), and readers only read: no write overlaps this shared borrow.
+        // SAFETY: read under the reader's contract (`ReadSlots::get`): nothing writes the
+        // slot while the reference lives.
         unsafe { (*slot.get()).as_ref() }
     }
 
-    /// Allocates segment `k` (empty slots) and publishes it.
-    fn grow(&self, k: usize) {
+    /// Allocates segment `k` (empty slots) and publishes it: its pointer.
+    fn grow(&self, k: usize) -> *const Slot<V> {
         debug_assert!(self.ptrs[k].load(Ordering::Relaxed).is_null());
         let segment: Box<[Slot<V>]> = (0..segment_len(k)).map(|_| UnsafeCell::new(None)).collect();
         let p = Box::into_raw(segment) as *mut Slot<V>;
         self.ptrs[k].store(p, Ordering::Release);
+        p
     }
 
     /// Allocated bytes of the slots.
@@ -175,6 +176,13 @@ struct Retired {
 /// The table's handle on its value slots (see the module docs).
 pub(super) struct Slots<V> {
     segments: Arc<Segments<V>>,
+    /// The table's own path to the slots, for its lookups: `own[t]` is the pointer of the
+    /// segment whose ids `id` have `ilog2(id + FIRST) = t`, moved back by `2^t` slots (with
+    /// wrapping arithmetic: it may point before the segment), so that slot `id` is at
+    /// `own[t] + id + FIRST`; null below `FIRST_BITS` and for segments not allocated. Plain
+    /// pointers (the writer's copies of what it published): a lookup is a compare with `len`,
+    /// a bit scan and two loads, no atomic.
+    own: [*const Slot<V>; OWN],
     /// Ids created: `0..len`.
     len: u32,
     /// Free ids, reused last freed first.
@@ -195,6 +203,7 @@ impl<V> Slots<V> {
     pub(super) fn new() -> Self {
         Slots {
             segments: Arc::new(Segments::new()),
+            own: [ptr::null(); OWN],
             len: 0,
             free: Vec::new(),
             retired: VecDeque::new(),
@@ -204,7 +213,23 @@ impl<V> Slots<V> {
     /// The value of `id` (in use or retired; `None`: free or never created).
     #[inline(always)]
     pub(super) fn get(&self, id: u32) -> Option<&V> {
-        self.segments.get(id)
+        if id >= self.len {
+            return None;
+        }
+        let biased = id as usize + FIRST;
+        let slot = self.own.get(biased.ilog2() as usize)?.wrapping_add(biased);
+        // SAFETY: `id < len`, so its segment `k = ilog2(biased) - FIRST_BITS` was allocated
+        // (`grow`, as ids are created in order) and `self.segments` keeps it alive while `self`
+        // is borrowed; `own[k + FIRST_BITS] + biased` is its slot `biased - 2^(k + FIRST_BITS)`
+        // (`locate`), inside the segment. Nothing writes the slot meanwhile: the writer writes
+        // only through `&mut self`, and readers never write.
+        unsafe { (*(*slot).get()).as_ref() }
+    }
+
+    /// Allocates segment `k` and publishes it.
+    fn grow(&mut self, k: usize) {
+        let top = k + FIRST_BITS as usize;
+        self.own[top] = self.segments.grow(k).wrapping_sub(1 << top);
     }
 
     /// Stores `value` in a free or new slot: its id (`Err`: every id is taken). The id is then
@@ -215,7 +240,7 @@ impl<V> Slots<V> {
             None if self.len < MAX_VALUES => {
                 let (k, offset) = locate(self.len);
                 if offset == 0 {
-                    self.segments.grow(k);
+                    self.grow(k);
                 }
                 self.len += 1;
                 self.len - 1
@@ -310,13 +335,12 @@ impl<V: Clone> Clone for Slots<V> {
     /// are free in the copy (it has no readers).
     fn clone(&self) -> Self {
         let mut copy = Slots::new();
+        for k in (0..SEGMENTS).take_while(|&k| segment_len(k) - FIRST < self.len as usize) {
+            copy.grow(k); // segment `k` starts at id `segment_len(k) - FIRST`
+        }
         let retired: std::collections::HashSet<u32> = self.retired.iter().map(|r| r.id).collect();
         let segments = Arc::get_mut(&mut copy.segments).expect("new slots are unshared");
         for id in 0..self.len {
-            let (k, offset) = locate(id);
-            if offset == 0 {
-                segments.grow(k);
-            }
             if !retired.contains(&id)
                 && let Some(value) = self.get(id)
             {
