@@ -1,20 +1,28 @@
 //! The value slots of an [`IpTable`](super::IpTable), shared with its readers on other
-//! threads ([`IpReader`](super::IpReader)): slots that never move, read by id with no lock,
-//! written by the table only where no reader can reach them, and freed by the QSBR grace
-//! periods of the table's two structures. All the `unsafe` of `IpTable` is in this file.
+//! threads ([`IpReader`](super::IpReader)): slots that never move while a reader may read
+//! them, read by id with no lock, written by the table only where no reader can reach them,
+//! and freed by the QSBR grace periods of the table's two structures. All the `unsafe` of
+//! `IpTable` is in this file.
 //!
 //! # Layout
 //!
-//! Slot `id` lives in segment `k = ilog2(id + 16) - 4`, at offset `id + 16 - 2^(k + 4)`:
-//! segment `k` holds `2^(k + 4)` slots (16, 32, 64, ...), and [`SEGMENTS`] of them cover
-//! every id a next hop can carry (below 2^24, `hop.rs`). A slot is an `UnsafeCell<Option<V>>`
-//! (`None`: free). The segments are allocated as the ids grow, each when its first id is
-//! created, their pointers kept in a fixed array of atomic pointers ([`Segments`], in an
-//! `Arc` that the table and each reader hold) and published with a `Release` store; a segment
-//! never moves and is freed only when the last holder drops the array. So a lookup reads slot
-//! `id` with one `Acquire` load of a segment pointer (a plain load on x86) and no lock,
-//! whatever the writer does meanwhile; the slots allocated are fewer than twice those used,
-//! as with a `Vec`'s capacity.
+//! A slot is an `UnsafeCell<Option<V>>` (`None`: free). The slots live in [`Segments`], in an
+//! `Arc` that the table and each reader hold:
+//!
+//! - the *head*, one boxed slice for ids `0..head.len()`, grown as a `Vec` grows (doubled,
+//!   its values moved) but only while no reader holds the segments ([`Arc::get_mut`]
+//!   succeeds: the exclusive borrow proves that nobody reads); a table's own lookup of an id
+//!   there costs what a `Vec`'s does, a bounds check and a load;
+//! - the *tail*, for ids created while readers exist: segment `k` holds `2^(k + 4)` slots
+//!   (16, 32, 64, ...), tail id `t = id - head.len()` lives in segment
+//!   `k = ilog2(t + 16) - 4` at offset `t + 16 - 2^(k + 4)`, and [`TAIL`] segments cover every
+//!   id a next hop can carry (below 2^24, `hop.rs`). Each is allocated when its first id is
+//!   created, its pointer published with a `Release` store in a fixed array of atomic
+//!   pointers, and it never moves; a lookup there takes one more (`Acquire`) load.
+//!
+//! When the table grows with no reader left, the head takes every value again (head and tail
+//! merged into one doubled head), so a table used from one thread only ever has a head. The
+//! slots allocated are fewer than about twice those used, as with a `Vec`'s capacity.
 //!
 //! The writer's handle ([`Slots`], owned by the table, changed only through `&mut`) also
 //! holds how many ids exist, the free ids, and the retired ids with their tickets.
@@ -30,15 +38,16 @@
 //!   any more, but a reader online since before its retirement may still read the slot,
 //!   which keeps its value; nothing writes the slot until both tickets have passed.
 //!
-//! The writer writes a slot only when taking a free (or fresh) id into use ([`Slots::insert`])
-//! and when freeing a retired id whose grace period has passed ([`Slots::reclaim`]); or when
-//! no reader exists at all ([`Arc::get_mut`] succeeds on the segments, the exclusive borrow
-//! then proves that nobody else reads). This rests on what the table, the only caller, does:
+//! While a reader holds the segments, the writer writes a slot only when taking a free (or
+//! fresh) id into use ([`Slots::insert`]) and when freeing a retired id whose grace period has
+//! passed ([`Slots::reclaim`]), and moves nothing (the head is fixed, tail segments never
+//! move). With no reader it may do anything, through `&mut`. This rests on what the table,
+//! the only caller, does:
 //!
 //! - **Publication.** The table stores a route carrying an id in a structure only after
 //!   `insert` wrote the slot; the structure publishes the route with a `Release` store that a
 //!   reader's walk loads with `Acquire` (the sync layer's protocol), so the slot's write
-//!   happens before the reader's read of it, as does the segment's allocation.
+//!   happens before the reader's read of it, as does the allocation of its tail segment.
 //! - **Retirement.** The table retires an id ([`Slots::retire`]) only after the last route
 //!   carrying it is unlinked from both structures, and the tickets are taken then, after the
 //!   unlinking stores, from the grace domains of both structures, with which every reader is
@@ -47,7 +56,9 @@
 //!   the slot are over and happen before the writer's scan that saw the report, and its later
 //!   walks cannot find the id. An offline reader does not look up (`IpReader` refuses to).
 //! - **Readers.** A reader reads a slot only by an id its walk found while online, and lets go
-//!   of the reference before its next report (`IpReader`'s reports take `&mut self`).
+//!   of the reference before its next report (`IpReader`'s reports take `&mut self`). A
+//!   reader that drops its handle ends its reads before the `Arc`'s release, which the
+//!   writer's `Arc::get_mut` acquires.
 //!
 //! # Threads
 //!
@@ -64,15 +75,14 @@ use std::ptr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
-/// The first segment holds `2^FIRST_BITS` slots.
+/// The first tail segment holds `2^FIRST_BITS` slots.
 const FIRST_BITS: u32 = 4;
-/// Slots of the first segment.
+/// Slots of the first tail segment.
 const FIRST: usize = 1 << FIRST_BITS;
-/// Segments: enough for every id below `2^24` (`ilog2(2^24 - 1 + 16) - 4 = 20`).
-const SEGMENTS: usize = 21;
-/// Entries of `Slots::own`, indexed by `ilog2(id + FIRST)`.
-const OWN: usize = SEGMENTS + FIRST_BITS as usize;
-const _: () = assert!((MAX_VALUES as usize) < (FIRST << SEGMENTS) - FIRST);
+/// Tail segments: enough for every id below `2^24` with an empty head
+/// (`ilog2(2^24 - 1 + 16) - 4 = 20`).
+const TAIL: usize = 21;
+const _: () = assert!((MAX_VALUES as usize) < (FIRST << TAIL) - FIRST);
 
 /// One value, or `None` in a free slot.
 type Slot<V> = UnsafeCell<Option<V>>;
@@ -80,24 +90,32 @@ type Slot<V> = UnsafeCell<Option<V>>;
 /// The grace domains of the table's readers: IPv4's structure's and IPv6's.
 pub(super) type Graces<'a> = [&'a Grace; 2];
 
-/// The segment and offset of slot `id`.
+/// The tail segment and offset of tail id `t` (an id minus the head's length).
 #[inline(always)]
-fn locate(id: u32) -> (usize, usize) {
-    let biased = id as usize + FIRST;
+fn locate(t: usize) -> (usize, usize) {
+    let biased = t + FIRST;
     let top = biased.ilog2();
     ((top - FIRST_BITS) as usize, biased - (1 << top))
 }
 
-/// Slots in segment `k`.
+/// Slots in tail segment `k`.
 const fn segment_len(k: usize) -> usize {
     FIRST << k
 }
 
-/// The segment pointers, shared by the table and its readers (null: not allocated yet). A
-/// non-null `ptrs[k]` comes from `Box::into_raw` of a boxed slice of `segment_len(k)` slots
-/// that this struct owns.
+/// `n` empty slots.
+fn empty<V>(n: usize) -> Box<[Slot<V>]> {
+    (0..n).map(|_| UnsafeCell::new(None)).collect()
+}
+
+/// The slots, shared by the table and its readers (see the module docs).
 struct Segments<V> {
-    ptrs: [AtomicPtr<Slot<V>>; SEGMENTS],
+    /// Ids `0..head.len()`; replaced only through `&mut Segments`, so never while a reader
+    /// holds them.
+    head: Box<[Slot<V>]>,
+    /// Tail segment pointers (null: not allocated yet). A non-null `tail[k]` comes from
+    /// `Box::into_raw` of a boxed slice of `segment_len(k)` slots that this struct owns.
+    tail: [AtomicPtr<Slot<V>>; TAIL],
 }
 
 // SAFETY: the slots hold `V`s that any thread holding the segments may read (`&V`: `V: Sync`)
@@ -109,60 +127,91 @@ unsafe impl<V: Send + Sync> Sync for Segments<V> {}
 
 impl<V> Segments<V> {
     fn new() -> Self {
-        Segments { ptrs: std::array::from_fn(|_| AtomicPtr::new(ptr::null_mut())) }
+        let tail = std::array::from_fn(|_| AtomicPtr::new(ptr::null_mut()));
+        Segments { head: empty(0), tail }
     }
 
-    /// Slot `id`, if its segment is allocated.
+    /// Slot `id`, if allocated.
     #[inline(always)]
     fn slot(&self, id: u32) -> Option<&Slot<V>> {
-        let (k, offset) = locate(id);
+        match self.head.get(id as usize) {
+            Some(slot) => Some(slot),
+            None => self.tail_slot(id),
+        }
+    }
+
+    /// Slot `id` past the head, if its tail segment is allocated.
+    #[inline]
+    fn tail_slot(&self, id: u32) -> Option<&Slot<V>> {
+        let (k, offset) = locate((id as usize).checked_sub(self.head.len())?);
         // Acquire: pairs with the Release store of `grow` (the table's publication of the
         // routes orders it already; this makes the segment's own publication explicit).
-        let p = self.ptrs.get(k)?.load(Ordering::Acquire);
+        let p = self.tail.get(k)?.load(Ordering::Acquire);
         if p.is_null() {
             return None;
         }
-        // SAFETY: a non-null `ptrs[k]` points to `segment_len(k)` slots that live as long as
-        // `self` (freed only by `Drop`, which `&self` excludes), and `offset < segment_len(k)`
-        // by `locate` (`biased < 2^(top + 1)`).
+        // SAFETY: a non-null `tail[k]` points to `segment_len(k)` slots that live as long as
+        // `self` (freed only by `Drop` or `merge`, which need `&mut self`), and
+        // `offset < segment_len(k)` by `locate` (`biased < 2^(top + 1)`).
         Some(unsafe { &*p.add(offset) })
     }
 
-    /// The value in slot `id`, for a reader (see [`ReadSlots::get`]).
-    #[inline(always)]
-    fn get(&self, id: u32) -> Option<&V> {
-        let slot = self.slot(id)?;
-        // SAFETY: read under the reader's contract (`ReadSlots::get`): nothing writes the
-        // slot while the reference lives.
-        unsafe { (*slot.get()).as_ref() }
+    /// Allocates tail segment `k` (empty slots) and publishes it.
+    fn grow(&self, k: usize) {
+        debug_assert!(self.tail[k].load(Ordering::Relaxed).is_null());
+        let p = Box::into_raw(empty::<V>(segment_len(k))) as *mut Slot<V>;
+        self.tail[k].store(p, Ordering::Release);
     }
 
-    /// Allocates segment `k` (empty slots) and publishes it: its pointer.
-    fn grow(&self, k: usize) -> *const Slot<V> {
-        debug_assert!(self.ptrs[k].load(Ordering::Relaxed).is_null());
-        let segment: Box<[Slot<V>]> = (0..segment_len(k)).map(|_| UnsafeCell::new(None)).collect();
-        let p = Box::into_raw(segment) as *mut Slot<V>;
-        self.ptrs[k].store(p, Ordering::Release);
-        p
+    /// Moves the first `len` values into a new head of `capacity` slots and frees the tail.
+    fn merge(&mut self, len: usize, capacity: usize) {
+        let mut head = empty::<V>(capacity);
+        for (id, slot) in head.iter_mut().enumerate().take(len) {
+            *slot.get_mut() = self.take(id as u32);
+        }
+        self.head = head;
+        self.free_tail();
+    }
+
+    /// Takes the value out of slot `id` (exclusive access: no reader, no borrow).
+    fn take(&mut self, id: u32) -> Option<V> {
+        let slot = self.slot(id)?;
+        // SAFETY: `&mut self`: the segments have no other holder, so no reader, and no
+        // borrow of the table's either.
+        unsafe { (*slot.get()).take() }
+    }
+
+    /// Puts `value` in slot `id` (exclusive access).
+    fn put(&mut self, id: u32, value: V) {
+        let slot = self.slot(id).expect("an allocated slot");
+        // SAFETY: as in `take`.
+        unsafe { *slot.get() = Some(value) };
+    }
+
+    /// Frees the tail segments (and the values left in them).
+    fn free_tail(&mut self) {
+        for (k, p) in self.tail.iter_mut().enumerate() {
+            let p = std::mem::replace(p.get_mut(), ptr::null_mut());
+            if !p.is_null() {
+                // SAFETY: `p` came from `Box::into_raw` of a boxed slice of `segment_len(k)`
+                // slots (`grow`), owned by this struct alone (`&mut self`: no holder is left),
+                // and its pointer is cleared above.
+                drop(unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(p, segment_len(k))) });
+            }
+        }
     }
 
     /// Allocated bytes of the slots.
     fn bytes(&self) -> usize {
-        let allocated = (0..SEGMENTS).filter(|&k| !self.ptrs[k].load(Ordering::Relaxed).is_null());
-        allocated.map(|k| segment_len(k) * size_of::<Slot<V>>()).sum::<usize>() + size_of::<Self>()
+        let tail = (0..TAIL).filter(|&k| !self.tail[k].load(Ordering::Relaxed).is_null());
+        (self.head.len() + tail.map(segment_len).sum::<usize>()) * size_of::<Slot<V>>()
+            + size_of::<Self>()
     }
 }
 
 impl<V> Drop for Segments<V> {
     fn drop(&mut self) {
-        for (k, p) in self.ptrs.iter_mut().enumerate() {
-            let p = *p.get_mut();
-            if !p.is_null() {
-                // SAFETY: `p` came from `Box::into_raw` of a boxed slice of `segment_len(k)`
-                // slots (`grow`), owned by this struct alone (`&mut self`: no holder is left).
-                drop(unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(p, segment_len(k))) });
-            }
-        }
+        self.free_tail();
     }
 }
 
@@ -176,15 +225,15 @@ struct Retired {
 /// The table's handle on its value slots (see the module docs).
 pub(super) struct Slots<V> {
     segments: Arc<Segments<V>>,
-    /// The table's own path to the slots, for its lookups: `own[t]` is the pointer of the
-    /// segment whose ids `id` have `ilog2(id + FIRST) = t`, moved back by `2^t` slots (with
-    /// wrapping arithmetic: it may point before the segment), so that slot `id` is at
-    /// `own[t] + id + FIRST`; null below `FIRST_BITS` and for segments not allocated. Plain
-    /// pointers (the writer's copies of what it published): a lookup is a compare with `len`,
-    /// a bit scan and two loads, no atomic.
-    own: [*const Slot<V>; OWN],
+    /// `segments.head`'s pointer and length, copied here (updated whenever the head is
+    /// replaced, which takes `&mut self`) so that the table's own lookup reads a slot as from
+    /// a `Vec` held inline, without first loading the head through the `Arc`.
+    head: *const Slot<V>,
+    head_len: usize,
     /// Ids created: `0..len`.
     len: u32,
+    /// Tail segments allocated (the first `tails`).
+    tails: usize,
     /// Free ids, reused last freed first.
     free: Vec<u32>,
     /// Retired ids, oldest first (their tickets grow along the queue).
@@ -201,10 +250,13 @@ unsafe impl<V: Sync> Sync for Slots<V> {}
 
 impl<V> Slots<V> {
     pub(super) fn new() -> Self {
+        let segments = Arc::new(Segments::new());
         Slots {
-            segments: Arc::new(Segments::new()),
-            own: [ptr::null(); OWN],
+            head: segments.head.as_ptr(),
+            head_len: 0,
+            segments,
             len: 0,
+            tails: 0,
             free: Vec::new(),
             retired: VecDeque::new(),
         }
@@ -213,23 +265,33 @@ impl<V> Slots<V> {
     /// The value of `id` (in use or retired; `None`: free or never created).
     #[inline(always)]
     pub(super) fn get(&self, id: u32) -> Option<&V> {
-        if id >= self.len {
-            return None;
+        if (id as usize) >= self.head_len {
+            return self.tail_get(id);
         }
-        let biased = id as usize + FIRST;
-        let slot = self.own.get(biased.ilog2() as usize)?.wrapping_add(biased);
-        // SAFETY: `id < len`, so its segment `k = ilog2(biased) - FIRST_BITS` was allocated
-        // (`grow`, as ids are created in order) and `self.segments` keeps it alive while `self`
-        // is borrowed; `own[k + FIRST_BITS] + biased` is its slot `biased - 2^(k + FIRST_BITS)`
-        // (`locate`), inside the segment. Nothing writes the slot meanwhile: the writer writes
-        // only through `&mut self`, and readers never write.
-        unsafe { (*(*slot).get()).as_ref() }
+        // SAFETY: `head` and `head_len` are `segments.head`'s (kept so by `copy_head`), which
+        // `self.segments` keeps alive and in place while `self` is borrowed; the writer writes
+        // slots only through `&mut self`, which this borrow excludes, and readers never write.
+        unsafe { (*(*self.head.add(id as usize)).get()).as_ref() }
     }
 
-    /// Allocates segment `k` and publishes it.
-    fn grow(&mut self, k: usize) {
-        let top = k + FIRST_BITS as usize;
-        self.own[top] = self.segments.grow(k).wrapping_sub(1 << top);
+    /// [`Slots::get`] past the head (only after readers made the table grow a tail): out of
+    /// line, so that the head's path stays a `Vec`'s.
+    #[cold]
+    #[inline(never)]
+    fn tail_get(&self, id: u32) -> Option<&V> {
+        let slot = self.segments.tail_slot(id)?;
+        // SAFETY: as in `get`.
+        unsafe { (*slot.get()).as_ref() }
+    }
+
+    /// Copies the head's pointer and length after it was replaced.
+    fn copy_head(&mut self) {
+        (self.head, self.head_len) = (self.segments.head.as_ptr(), self.segments.head.len());
+    }
+
+    /// Slots allocated: the head and the tail segments.
+    fn capacity(&self) -> usize {
+        self.head_len + (0..self.tails).map(segment_len).sum::<usize>()
     }
 
     /// Stores `value` in a free or new slot: its id (`Err`: every id is taken). The id is then
@@ -238,20 +300,36 @@ impl<V> Slots<V> {
         let id = match self.free.pop() {
             Some(id) => id,
             None if self.len < MAX_VALUES => {
-                let (k, offset) = locate(self.len);
-                if offset == 0 {
-                    self.grow(k);
+                if self.len as usize == self.capacity() {
+                    self.grow();
                 }
                 self.len += 1;
                 self.len - 1
             }
             None => return Err(value),
         };
-        let slot = self.segments.slot(id).expect("a created id's segment is allocated");
+        let slot = self.segments.slot(id).expect("a created id's slot is allocated");
         // SAFETY: `id` was free or fresh, so no reader can reach the slot (module invariants),
         // and `&mut self` excludes the table's own borrows of values.
         unsafe { *slot.get() = Some(value) };
         Ok(id)
+    }
+
+    /// Room for one more id: without readers, a doubled head that takes every value; with
+    /// readers, the next tail segment.
+    fn grow(&mut self) {
+        let len = self.len as usize;
+        match Arc::get_mut(&mut self.segments) {
+            Some(segments) => {
+                segments.merge(len, (2 * len).clamp(FIRST, MAX_VALUES as usize));
+                self.tails = 0;
+                self.copy_head();
+            }
+            None => {
+                self.segments.grow(self.tails);
+                self.tails += 1;
+            }
+        }
     }
 
     /// Retires `id` once no route carries it (the caller unlinked the last one from both
@@ -261,7 +339,7 @@ impl<V> Slots<V> {
     pub(super) fn retire(&mut self, id: u32, graces: Graces<'_>) -> Option<V> {
         if let Some(segments) = Arc::get_mut(&mut self.segments) {
             self.free.push(id);
-            return take(segments, id);
+            return segments.take(id);
         }
         self.retired.push_back(Retired { id, tickets: graces.map(Grace::retire) });
         None
@@ -275,7 +353,7 @@ impl<V> Slots<V> {
         }
         if let Some(segments) = Arc::get_mut(&mut self.segments) {
             for Retired { id, .. } in self.retired.drain(..) {
-                drop(take(segments, id));
+                drop(segments.take(id));
                 self.free.push(id);
             }
             return;
@@ -286,7 +364,7 @@ impl<V> Slots<V> {
                 break;
             }
             self.retired.pop_front();
-            let slot = self.segments.slot(id).expect("a retired id's segment is allocated");
+            let slot = self.segments.slot(id).expect("a retired id's slot is allocated");
             // SAFETY: `id` is retired and both its tickets have passed: no route carries it,
             // and every reader that could have found it has reported since (module
             // invariants), so none reads the slot; `&mut self` excludes the table's borrows.
@@ -322,33 +400,20 @@ impl<V> Slots<V> {
     }
 }
 
-/// Takes the value out of slot `id` through exclusive access to the segments.
-fn take<V>(segments: &mut Segments<V>, id: u32) -> Option<V> {
-    let slot = segments.slot(id)?;
-    // SAFETY: `&mut Segments` (from `Arc::get_mut`): no other holder, so no reader, and no
-    // borrow of the table's either.
-    unsafe { (*slot.get()).take() }
-}
-
 impl<V: Clone> Clone for Slots<V> {
-    /// Independent slots holding copies of the values in use at the same ids; retired ids
-    /// are free in the copy (it has no readers).
+    /// Independent slots (one head) holding copies of the values in use at the same ids;
+    /// retired ids are free in the copy (it has no readers).
     fn clone(&self) -> Self {
         let mut copy = Slots::new();
-        for k in (0..SEGMENTS).take_while(|&k| segment_len(k) - FIRST < self.len as usize) {
-            copy.grow(k); // segment `k` starts at id `segment_len(k) - FIRST`
-        }
-        let retired: std::collections::HashSet<u32> = self.retired.iter().map(|r| r.id).collect();
         let segments = Arc::get_mut(&mut copy.segments).expect("new slots are unshared");
-        for id in 0..self.len {
-            if !retired.contains(&id)
-                && let Some(value) = self.get(id)
-            {
-                let slot = segments.slot(id).expect("just allocated");
-                // SAFETY: `segments` is borrowed exclusively (`Arc::get_mut`).
-                unsafe { *slot.get() = Some(value.clone()) };
+        segments.head = empty(self.len as usize);
+        let retired: std::collections::HashSet<u32> = self.retired.iter().map(|r| r.id).collect();
+        for id in (0..self.len).filter(|id| !retired.contains(id)) {
+            if let Some(value) = self.get(id) {
+                segments.put(id, value.clone());
             }
         }
+        copy.copy_head();
         copy.len = self.len;
         copy.free = self.free.clone();
         copy.free.extend(self.retired.iter().map(|r| r.id));
@@ -372,7 +437,11 @@ impl<V> ReadSlots<V> {
     /// reference must be let go of before the reader's next report (module docs).
     #[inline(always)]
     pub(super) fn get(&self, id: u32) -> Option<&V> {
-        self.segments.get(id)
+        let slot = self.segments.slot(id)?;
+        // SAFETY: the reader's contract above: the id is in use, or retired and waiting for
+        // this reader, so nothing writes the slot while the reference lives (module docs);
+        // and the head does not move while this handle holds the segments.
+        unsafe { (*slot.get()).as_ref() }
     }
 }
 
@@ -381,24 +450,54 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ids_locate_in_doubling_segments() {
+    fn tail_ids_locate_in_doubling_segments() {
         assert_eq!(locate(0), (0, 0));
         assert_eq!(locate(15), (0, 15));
         assert_eq!(locate(16), (1, 0));
         assert_eq!(locate(47), (1, 31));
         assert_eq!(locate(48), (2, 0));
-        let (k, offset) = locate(MAX_VALUES - 1);
-        assert!(k < SEGMENTS && offset < segment_len(k));
+        let (k, offset) = locate(MAX_VALUES as usize - 1);
+        assert!(k < TAIL && offset < segment_len(k));
         let mut next = 0;
-        for k in 0..SEGMENTS {
-            assert_eq!(
-                locate(next as u32),
-                (k, 0),
-                "segment {k} starts where {} ends",
-                k.max(1) - 1
-            );
+        for k in 0..TAIL {
+            assert_eq!(locate(next), (k, 0), "segment {k} starts where {} ends", k.max(1) - 1);
             next += segment_len(k);
         }
+    }
+
+    #[test]
+    fn with_readers_slots_stay_put_and_new_ids_go_to_the_tail_then_merge_when_alone() {
+        let mut slots = Slots::new();
+        for i in 0..20 {
+            assert_eq!(slots.insert(i), Ok(i));
+        }
+        assert_eq!((slots.segments.head.len(), slots.tails), (32, 0), "a doubled head");
+        let reader = slots.share();
+        let before: Vec<*const u32> =
+            (0..20).map(|id| reader.get(id).unwrap() as *const _).collect();
+        for i in 20..100 {
+            assert_eq!(slots.insert(i), Ok(i));
+        }
+        assert_eq!((slots.segments.head.len(), slots.tails), (32, 3), "16 + 32 + 64 more");
+        let after: Vec<*const u32> =
+            (0..20).map(|id| reader.get(id).unwrap() as *const _).collect();
+        assert_eq!(before, after, "no value moved under the reader");
+        for id in 0..100 {
+            assert_eq!((slots.get(id), reader.get(id)), (Some(&id), Some(&id)));
+        }
+        assert_eq!((slots.get(100), reader.get(100)), (None, None), "allocated, not created");
+        assert_eq!(slots.get(10_000), None);
+        drop(reader);
+        for i in 100..200 {
+            assert_eq!(slots.insert(i), Ok(i));
+        }
+        assert_eq!(
+            (slots.segments.head.len(), slots.tails),
+            (288, 0),
+            "merged (144 doubled) when alone"
+        );
+        assert!((0..200).all(|id| slots.get(id) == Some(&id)));
+        assert!(slots.memory_bytes() >= 200 * size_of::<Slot<u32>>());
     }
 
     #[test]
