@@ -389,7 +389,7 @@ impl<V> Slots<V> {
     where
         V: Send + Sync,
     {
-        ReadSlots { segments: self.segments.clone() }
+        ReadSlots::new(self.segments.clone())
     }
 
     /// Bytes of the slots and of the lists of free and retired ids (not what values own on
@@ -425,24 +425,52 @@ impl<V: Clone> Clone for Slots<V> {
 /// A reader's handle on the value slots ([`Slots::share`]).
 pub(super) struct ReadSlots<V> {
     segments: Arc<Segments<V>>,
+    /// `segments.head`'s pointer and length, fixed while this handle holds the segments (the
+    /// head is replaced only through `Arc::get_mut`): a lookup reads the head as the table's
+    /// own does.
+    head: *const Slot<V>,
+    head_len: usize,
 }
 
-impl<V> Clone for ReadSlots<V> {
-    fn clone(&self) -> Self {
-        ReadSlots { segments: self.segments.clone() }
-    }
-}
+// SAFETY: as `Arc<Segments<V>>` (which is `Send` and `Sync` for `V: Send + Sync`, the only
+// `V` `share` makes this for): `head` points into the segments this handle holds.
+unsafe impl<V: Send + Sync> Send for ReadSlots<V> {}
+// SAFETY: as for `Send`.
+unsafe impl<V: Send + Sync> Sync for ReadSlots<V> {}
 
 impl<V> ReadSlots<V> {
+    fn new(segments: Arc<Segments<V>>) -> Self {
+        let (head, head_len) = (segments.head.as_ptr(), segments.head.len());
+        ReadSlots { segments, head, head_len }
+    }
+
     /// The value of an id that the caller's walk found while its reader is online; the
     /// reference must be let go of before the reader's next report (module docs).
     #[inline(always)]
     pub(super) fn get(&self, id: u32) -> Option<&V> {
-        let slot = self.segments.slot(id)?;
-        // SAFETY: the reader's contract above: the id is in use, or retired and waiting for
-        // this reader, so nothing writes the slot while the reference lives (module docs);
-        // and the head does not move while this handle holds the segments.
+        if (id as usize) >= self.head_len {
+            return self.tail_get(id);
+        }
+        // SAFETY: `head` and `head_len` are the head's, which stays in place while this
+        // handle holds the segments; the reader's contract above: the id is in use, or retired
+        // and waiting for this reader, so nothing writes the slot while the reference lives
+        // (module docs).
+        unsafe { (*(*self.head.add(id as usize)).get()).as_ref() }
+    }
+
+    /// [`ReadSlots::get`] past the head, cold as [`Slots::get`]'s.
+    #[cold]
+    #[inline(always)]
+    fn tail_get(&self, id: u32) -> Option<&V> {
+        let slot = self.segments.tail_slot(id)?;
+        // SAFETY: as in `get`.
         unsafe { (*slot.get()).as_ref() }
+    }
+}
+
+impl<V> Clone for ReadSlots<V> {
+    fn clone(&self) -> Self {
+        ReadSlots::new(self.segments.clone())
     }
 }
 
