@@ -11,14 +11,16 @@
 //!
 //! - the *head*, one boxed slice for ids `0..head.len()`, grown as a `Vec` grows (doubled,
 //!   its values moved) but only while no reader holds the segments ([`Arc::get_mut`]
-//!   succeeds: the exclusive borrow proves that nobody reads); a table's own lookup of an id
+//!   succeeds: the exclusive borrow proves that nobody reads). The table's handle and each
+//!   reader's keep a copy of its pointer and length (fixed while readers exist), so a lookup
 //!   there costs what a `Vec`'s does, a bounds check and a load;
 //! - the *tail*, for ids created while readers exist: segment `k` holds `2^(k + 4)` slots
 //!   (16, 32, 64, ...), tail id `t = id - head.len()` lives in segment
 //!   `k = ilog2(t + 16) - 4` at offset `t + 16 - 2^(k + 4)`, and [`TAIL`] segments cover every
 //!   id a next hop can carry (below 2^24, `hop.rs`). Each is allocated when its first id is
 //!   created, its pointer published with a `Release` store in a fixed array of atomic
-//!   pointers, and it never moves; a lookup there takes one more (`Acquire`) load.
+//!   pointers, and it never moves; a lookup there (a cold path) takes one more (`Acquire`)
+//!   load, of the segment's pointer.
 //!
 //! When the table grows with no reader left, the head takes every value again (head and tail
 //! merged into one doubled head), so a table used from one thread only ever has a head. The
