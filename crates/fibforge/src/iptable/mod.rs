@@ -76,7 +76,8 @@ use values::{MAX_VALUES, Values};
 ///
 /// The table's owner changes it through `&mut`; other threads look up through an
 /// [`IpReader`] each ([`IpTable::reader`], for `V: Send + Sync`), without locks, and see
-/// every change the owner makes. A reader must call:
+/// every change the owner makes (at once, or from their next report where a change rebuilt
+/// a structure). A reader must call:
 ///
 /// - [`online`](IpReader::online) before its lookups (a lookup offline panics);
 /// - [`quiescent`](IpReader::quiescent) between bursts, holding no answer (it takes

@@ -305,8 +305,16 @@ mod tests {
     }
 
     #[test]
-    fn a_reader_is_send() {
+    fn a_reader_is_send_and_the_table_as_sendable_and_shareable_as_its_values() {
         fn send<T: Send>(_: &T) {}
+        fn sync<T: Sync>(_: &T) {}
         send(&IpTable::<String>::new().reader());
+        let table = IpTable::<String>::new();
+        send(&table);
+        sync(&table);
+        // No stricter than before readers: a `Vec<V>` inside made the table `Send` for
+        // `V: Send` and `Sync` for `V: Sync`.
+        send(&IpTable::<std::cell::Cell<u32>>::new());
+        sync(&IpTable::<std::sync::MutexGuard<'static, u32>>::new());
     }
 }

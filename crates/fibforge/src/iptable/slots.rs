@@ -47,9 +47,14 @@
 //! the only caller, does:
 //!
 //! - **Publication.** The table stores a route carrying an id in a structure only after
-//!   `insert` wrote the slot; the structure publishes the route with a `Release` store that a
-//!   reader's walk loads with `Acquire` (the sync layer's protocol), so the slot's write
-//!   happens before the reader's read of it, as does the allocation of its tail segment.
+//!   `insert` wrote the slot (and allocated its tail segment); the structure publishes the
+//!   route with a `Release` store (the sync layer's protocol). A reader's walk loads it with
+//!   `Acquire` (Poptrie's directory and nodes) or `Relaxed` (the B+-tree's directory words,
+//!   which may hold a next hop itself: enough for the tree, whose hop leads to no further
+//!   read, not for the slot the hop names), so [`ReadSlots::get`] begins with an `Acquire`
+//!   fence: a load that reads a `Release` store, followed by an `Acquire` fence, synchronises
+//!   with that store, and the slot's write happens before the read (on x86 the fence is no
+//!   instruction). ThreadSanitizer does not model fences, so it reports the B+-tree's case.
 //! - **Retirement.** The table retires an id ([`Slots::retire`]) only after the last route
 //!   carrying it is unlinked from both structures, and the tickets are taken then, after the
 //!   unlinking stores, from the grace domains of both structures, with which every reader is
@@ -75,7 +80,7 @@ use std::cell::UnsafeCell;
 use std::collections::VecDeque;
 use std::ptr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, Ordering, fence};
 
 /// The first tail segment holds `2^FIRST_BITS` slots.
 const FIRST_BITS: u32 = 4;
@@ -450,13 +455,16 @@ impl<V> ReadSlots<V> {
     /// reference must be let go of before the reader's next report (module docs).
     #[inline(always)]
     pub(super) fn get(&self, id: u32) -> Option<&V> {
+        // Orders the slot's read after the walk that found `id`, whatever ordering the walk's
+        // loads had (module docs, Publication): no instruction on x86.
+        fence(Ordering::Acquire);
         if (id as usize) >= self.head_len {
             return self.tail_get(id);
         }
         // SAFETY: `head` and `head_len` are the head's, which stays in place while this
         // handle holds the segments; the reader's contract above: the id is in use, or retired
         // and waiting for this reader, so nothing writes the slot while the reference lives
-        // (module docs).
+        // (module docs), and the fence above makes the slot's write happen before this read.
         unsafe { (*(*self.head.add(id as usize)).get()).as_ref() }
     }
 
