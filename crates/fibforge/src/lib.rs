@@ -98,7 +98,7 @@ pub use addr::{Address, Family};
 pub use fib::{BuildError, Compile, Incremental, Lookup};
 #[cfg(feature = "serde")]
 pub use iptable::SnapshotError;
-pub use iptable::{AsIpNet, IpTable, IpTableError};
+pub use iptable::{AsIpNet, IpPinned, IpReader, IpTable, IpTableError};
 pub use nexthop::{Interner, NextHop};
 pub use prefix::{AnyPrefix, ParseMode, Prefix, Prefix4, Prefix6, PrefixError};
 pub use rib::Rib;

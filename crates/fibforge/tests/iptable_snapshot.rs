@@ -189,3 +189,25 @@ fn values_of_another_type_are_refused() {
     let e = IpTable::<u8>::from_snapshot(&bytes).expect_err("strings are not u8");
     assert!(matches!(e, SnapshotError::Value { .. }), "{e}");
 }
+
+#[test]
+fn readers_of_an_opened_table_follow_its_changes() {
+    let mut opened: IpTable<String> =
+        IpTable::from_snapshot(&sample().to_snapshot().unwrap()).unwrap();
+    let mut reader = opened.reader();
+    reader.online();
+    assert_eq!(reader.lookup_value(addr("10.1.9.9")).map(String::as_str), Some("b"));
+    assert!(opened.is_mapped(), "a reader does not take the table off its snapshot");
+    reader.quiescent();
+    opened.insert(net("10.1.0.0/16"), "changed".into());
+    opened.remove(net("2001:db8:1::/48"));
+    assert_eq!(reader.lookup_value(addr("10.1.9.9")).map(String::as_str), Some("changed"));
+    assert_eq!(reader.lookup_value(addr("2001:db8:1::5")).map(String::as_str), Some("b"));
+    reader.offline();
+    assert_eq!(answers(&opened), {
+        let mut t = sample();
+        t.insert(net("10.1.0.0/16"), "changed".into());
+        t.remove(net("2001:db8:1::/48"));
+        answers(&t)
+    });
+}

@@ -4,14 +4,17 @@
 //!
 //! A mapped family answers lookups from the mapping at once; [`Family::rib`] reads the
 //! snapshot's route list into a RIB on first use (iteration, exact `get`, covering), and
-//! [`Family::live`] compiles it into a live table before the first change.
+//! [`Family::live`] compiles it into a live table before the first change. Readers on other
+//! threads need a live table to follow changes: the first [`Family::reader`] compiles it
+//! (through `&self`, kept aside while the table's own lookups stay on the mapping, which
+//! answers the same), and the first change makes that one the family's.
 
 use super::routes::{List, Routes};
 use crate::algo::poptrie;
 use crate::fib::BuildError;
 use crate::nexthop::NextHop;
 use crate::rib::Rib;
-use crate::sync::{AnyKey, AnyTable, Structure};
+use crate::sync::{AnyKey, AnyReader, AnyTable, Grace, Structure};
 use std::sync::OnceLock;
 
 /// A family's lookup structure and routes (see the module docs).
@@ -31,6 +34,24 @@ pub(super) struct Mapped<A: AnyKey + Routes> {
     pub(super) routes: List,
     /// Those routes as a RIB, read on first use.
     pub(super) rib: OnceLock<Rib<A>>,
+    /// The live table compiled for readers (the first [`Family::reader`]).
+    pub(super) live: OnceLock<AnyTable<A>>,
+    /// The grace domain of a family without readers (no reader registered: every grace
+    /// period has passed at once).
+    pub(super) idle: Grace,
+}
+
+impl<A: AnyKey + Routes> Mapped<A> {
+    /// A mapped family of structure `fib` and route list `routes`.
+    pub(super) fn new(fib: poptrie::Fib<A>, routes: List) -> Self {
+        Mapped { fib, routes, rib: OnceLock::new(), live: OnceLock::new(), idle: Grace::new() }
+    }
+
+    /// The routes compiled on `structure`.
+    fn compile(&self, structure: &Structure) -> Result<AnyTable<A>, BuildError> {
+        let rib = self.rib.get().cloned().unwrap_or_else(|| A::rib_of(&self.routes));
+        AnyTable::new(rib, structure)
+    }
 }
 
 impl<A: AnyKey + Routes> Family<A> {
@@ -80,12 +101,42 @@ impl<A: AnyKey + Routes> Family<A> {
         matches!(self, Family::Mapped(_))
     }
 
+    /// The grace domain the family's readers are registered with.
+    pub(super) fn grace(&self) -> &Grace {
+        match self {
+            Family::Live(t) => t.grace(),
+            Family::Mapped(m) => m.live.get().map_or(&m.idle, AnyTable::grace),
+        }
+    }
+
+    /// A reader of the family's live table (a mapped family compiles it on `structure` first,
+    /// once; see the module docs).
+    ///
+    /// # Panics
+    /// When the snapshot's routes do not compile on `structure` (a structural limit that the
+    /// snapshot's own Poptrie, holding the same routes, did not meet).
+    pub(super) fn reader(&self, structure: &Structure) -> AnyReader<A> {
+        match self {
+            Family::Live(t) => t.reader(),
+            Family::Mapped(m) => m
+                .live
+                .get_or_init(|| {
+                    m.compile(structure).unwrap_or_else(|e| panic!("IpTable::reader: {e}"))
+                })
+                .reader(),
+        }
+    }
+
     /// The live table, compiled on `structure` from the snapshot's routes first if the family
-    /// is mapped (the change that follows then goes to memory of its own).
+    /// is mapped (the change that follows then goes to memory of its own); the one readers
+    /// already follow, if any.
     pub(super) fn live(&mut self, structure: &Structure) -> Result<&mut AnyTable<A>, BuildError> {
         if let Family::Mapped(m) = self {
-            let rib = m.rib.take().unwrap_or_else(|| A::rib_of(&m.routes));
-            *self = Family::Live(AnyTable::new(rib, structure)?);
+            let live = match m.live.take() {
+                Some(live) => live,
+                None => m.compile(structure)?,
+            };
+            *self = Family::Live(live);
         }
         match self {
             Family::Live(t) => Ok(t),

@@ -62,12 +62,14 @@ fn ipv6((p, hop): (Prefix<u128>, NextHop)) -> (IpNet, NextHop) {
 
 impl<V: Clone + Eq + Hash> IpTable<V> {
     /// Adds every `(network, value)` of `routes` (a later value for the same network
-    /// replaces an earlier one). Into an empty table the routes are compiled at once.
+    /// replaces an earlier one). Into an empty table without [readers](IpTable::reader) the
+    /// routes are compiled at once.
     pub fn try_extend<N: AsIpNet>(
         &mut self,
         routes: impl IntoIterator<Item = (N, V)>,
     ) -> Result<(), IpTableError> {
-        if !self.is_empty() {
+        // A fresh compile replaces the structures, which readers must keep seeing.
+        if !self.is_empty() || self.values.shared() {
             for (net, value) in routes {
                 self.try_insert(net, value)?;
             }
@@ -82,7 +84,8 @@ impl<V: Clone + Eq + Hash> IpTable<V> {
                 IpNet::V6(n) => add(&mut v6, keys::prefix6(n), id),
             };
             if let Some(old) = old {
-                values.drop_route(hop::decode(old).0);
+                // No reader holds the new values: a value no route carries goes at once.
+                values.drop_route(hop::decode(old).0, [self.v4.grace(), self.v6.grace()]);
             }
         }
         *self = IpTable::compiled(v4, v6, self.structures.clone(), values)?;

@@ -4,22 +4,30 @@
 //!
 //! Layout: one concurrent table per family ([`AnyTable`]: its RIB, the truth, and its
 //! compiled structure, Poptrie unless another is named), and the distinct values
-//! (`values.rs`). The structures hold, as next hop, the value id and the prefix length of
-//! each route (`hop.rs`); a lookup walks the structure once, reads the value by id and
-//! rebuilds the matched network from the address and the length.
+//! (`values.rs`, their slots in `slots.rs`). The structures hold, as next hop, the value id
+//! and the prefix length of each route (`hop.rs`); a lookup walks the structure once, reads
+//! the value by id and rebuilds the matched network from the address and the length.
+//! Readers on other threads ([`IpReader`], `reader.rs`) hold one reader of each family's
+//! table and share the value slots.
 //!
 //! Invariants: both RIBs hold exactly the table's routes; every id a route carries is live
 //! in the values, counted once per route; a failed change (a structural limit of the
-//! compiled structure) leaves the table as it was.
+//! compiled structure) leaves the table as it was. A value whose last route goes is retired
+//! against the grace domains of both families' tables (every reader is registered with
+//! both), after the structure's change is published, and freed on a later change once both
+//! have passed (`slots.rs` states the whole protocol); the table never replaces its two
+//! `AnyTable`s while a reader exists (the readers would be left on the old ones).
 
 mod family;
 mod hop;
 mod iter;
 mod keys;
 mod lookup;
+mod reader;
 mod routes;
 #[cfg(feature = "serde")]
 mod serde;
+mod slots;
 #[cfg(feature = "serde")]
 mod snapshot;
 #[cfg(test)]
@@ -27,6 +35,7 @@ mod tests;
 mod values;
 
 pub use keys::AsIpNet;
+pub use reader::{IpPinned, IpReader};
 #[cfg(feature = "serde")]
 pub use snapshot::SnapshotError;
 
@@ -38,6 +47,7 @@ use crate::rib::Rib;
 use crate::sync::{AnyKey, AnyTable, Structure};
 use family::Family;
 use ipnet::IpNet;
+use slots::Graces;
 use std::hash::Hash;
 use values::{MAX_VALUES, Values};
 
@@ -47,7 +57,8 @@ use values::{MAX_VALUES, Values};
 /// [`Ipv6Net`](ipnet::Ipv6Net)); host bits of a network are ignored (`10.1.2.3/8` is
 /// `10.0.0.0/8`). Equal values are stored once, however many networks carry them, so
 /// changing a table needs `V: Clone + Eq + Hash` (a removal hands back a clone while other
-/// networks still carry the value); lookups need nothing of `V`.
+/// networks still carry the value, or readers may still read it); lookups need nothing of
+/// `V`, readers on other threads `V: Send + Sync`.
 ///
 /// ```
 /// use fibforge::IpTable;
@@ -65,6 +76,49 @@ use values::{MAX_VALUES, Values};
 /// assert_eq!(table.lookup("192.0.2.1".parse::<IpAddr>()?), None);
 /// assert_eq!(table.remove("10.1.0.0/16".parse::<IpNet>()?), Some("gw-b"));
 /// assert_eq!(table.len(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Readers on other threads
+///
+/// The table's owner changes it through `&mut`; other threads look up through an
+/// [`IpReader`] each ([`IpTable::reader`], for `V: Send + Sync`), without locks, and see
+/// every change the owner makes (at once, or from their next report where a change rebuilt
+/// a structure). A reader must call:
+///
+/// - [`online`](IpReader::online) before its lookups (a lookup offline panics);
+/// - [`quiescent`](IpReader::quiescent) between bursts, holding no answer (it takes
+///   `&mut self`, so the borrow checker sees to that): the values and structure blocks the
+///   table removed before may then be freed;
+/// - [`offline`](IpReader::offline) when the thread idles ([`pin`](IpReader::pin) wraps a
+///   burst: online, then a report).
+///
+/// A removed value stays readable until every reader online when it was removed has
+/// reported (the removal hands back a clone meanwhile); the table frees it on a later
+/// change and never waits. A reader online that never reports delays the freeing of removed
+/// values and structure blocks (memory grows), it never makes a lookup unsafe.
+///
+/// ```
+/// use fibforge::IpTable;
+/// use ipnet::IpNet;
+/// use std::net::Ipv4Addr;
+///
+/// let mut table: IpTable<String> = IpTable::new();
+/// table.insert("10.0.0.0/8".parse::<IpNet>()?, "gw-a".to_string());
+/// let mut reader = table.reader(); // one per thread (Send, not Sync)
+/// let worker = std::thread::spawn(move || {
+///     reader.online(); // before looking up
+///     for _ in 0..1000 {
+///         let (net, hop) = reader.lookup(Ipv4Addr::new(10, 1, 2, 3)).unwrap();
+///         assert!(matches!((net.prefix_len(), hop.as_str()), (8, "gw-a") | (16, "gw-b")));
+///         reader.quiescent(); // between bursts: no answer held
+///     }
+///     reader.offline(); // idle: the table no longer waits for this reader
+/// });
+/// table.insert("10.1.0.0/16".parse::<IpNet>()?, "gw-b".to_string()); // meanwhile
+/// let old = table.remove("10.0.0.0/8".parse::<IpNet>()?); // "gw-a" is freed later
+/// assert_eq!(old.as_deref(), Some("gw-a"));
+/// worker.join().unwrap();
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct IpTable<V> {
@@ -148,9 +202,16 @@ impl<V> IpTable<V> {
     }
 
     /// Bytes of the compiled structures and the value slots (the RIBs and what values own
-    /// on the heap are not counted).
+    /// on the heap are not counted; slots of removed values that wait for readers are).
     pub fn memory_bytes(&self) -> usize {
         self.v4.memory_bytes() + self.v6.memory_bytes() + self.values.memory_bytes()
+    }
+
+    /// Removed values that readers may still hold, kept until their grace period passes
+    /// (freed on later changes).
+    #[doc(hidden)]
+    pub fn retired_values(&self) -> usize {
+        self.values.retired()
     }
 
     /// The value of exactly this network (no longest match: see [`IpTable::lookup`]).
@@ -182,15 +243,19 @@ impl<V: Clone + Eq + Hash> IpTable<V> {
     /// [`IpTable::insert`], with a structural limit or a full value table as an error (the
     /// table is then unchanged).
     pub fn try_insert(&mut self, net: impl AsIpNet, value: V) -> Result<Option<V>, IpTableError> {
+        self.values.reclaim(graces(&self.v4, &self.v6));
         let id = self.values.acquire(value).map_err(|_| IpTableError::TooManyValues)?;
         let old = match net.as_ip_net() {
             IpNet::V4(n) => insert_route(&mut self.v4, &self.structures.v4, keys::prefix4(n), id),
             IpNet::V6(n) => insert_route(&mut self.v6, &self.structures.v6, keys::prefix6(n), id),
         };
+        let graces = graces(&self.v4, &self.v6);
         match old {
-            Ok(old) => Ok(old.map(|hop| self.values.release(hop::decode(hop).0))),
+            Ok(old) => Ok(old.map(|hop| self.values.release(hop::decode(hop).0, graces))),
             Err(e) => {
-                self.values.drop_route(id);
+                // Retired, not freed at once: a failed update may have shown the route to a
+                // reader for a moment before putting the structure back.
+                self.values.drop_route(id, graces);
                 Err(e.into())
             }
         }
@@ -206,12 +271,19 @@ impl<V: Clone + Eq + Hash> IpTable<V> {
 
     /// [`IpTable::remove`], with a structural limit as an error (the table is then unchanged).
     pub fn try_remove(&mut self, net: impl AsIpNet) -> Result<Option<V>, IpTableError> {
+        self.values.reclaim(graces(&self.v4, &self.v6));
         let old = match net.as_ip_net() {
             IpNet::V4(n) => self.v4.live(&self.structures.v4)?.remove(&keys::prefix4(n))?,
             IpNet::V6(n) => self.v6.live(&self.structures.v6)?.remove(&keys::prefix6(n))?,
         };
-        Ok(old.map(|hop| self.values.release(hop::decode(hop).0)))
+        let graces = graces(&self.v4, &self.v6);
+        Ok(old.map(|hop| self.values.release(hop::decode(hop).0, graces)))
     }
+}
+
+/// The grace domains of both families' tables, which every reader is registered with.
+fn graces<'t>(v4: &'t Family<u32>, v6: &'t Family<u128>) -> Graces<'t> {
+    [v4.grace(), v6.grace()]
 }
 
 /// Stores the route `prefix` with value `id` in `table`: the previous next hop.

@@ -19,7 +19,7 @@
 
 use super::super::family::{Family, Mapped};
 use super::super::routes::{List, Routes, id_and_len};
-use super::super::values::Values;
+use super::super::values::{MAX_VALUES, Values};
 use super::super::{IpTable, Structures};
 use super::SnapshotError;
 use crate::algo::poptrie::{self, AcceptHop, MappedArrays, Poptrie};
@@ -31,7 +31,7 @@ use crate::nexthop::NextHop;
 use crate::sync::{AnyKey, AnyTable, Structure};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// Snapshot files in the shared container.
 pub(super) const SNAPSHOT: Kind = Kind {
@@ -54,7 +54,7 @@ pub(super) fn encode<V: Serialize>(table: &IpTable<V>) -> Result<Vec<u8>, Snapsh
     let v4 = family_export(&table.v4)?;
     let v6 = family_export(&table.v6)?;
     let (routes4, routes6) = (route_words(&table.v4), route_words(&table.v6));
-    let (offsets, value_bytes) = encode_values(table.values.slots())?;
+    let (offsets, value_bytes) = encode_values(table.values.in_use())?;
     let mut params = [0u64; PARAMS];
     params[..4].copy_from_slice(&[v4.params[0], v4.params[1], v6.params[0], v6.params[1]]);
     params[4] = offsets.len() as u64 - 1;
@@ -154,13 +154,13 @@ fn decode_unverified<V: DeserializeOwned + Send>(
     let (values_and_routes, (v4, v6)) = rayon::join(values_and_routes, || rayon::join(v4, v6));
     let (slots, counts, routes4, routes6) = values_and_routes?;
     Ok(IpTable {
-        v4: Family::Mapped(Mapped { fib: v4?, routes: routes4, rib: OnceLock::new() }),
-        v6: Family::Mapped(Mapped { fib: v6?, routes: routes6, rib: OnceLock::new() }),
+        v4: Family::Mapped(Mapped::new(v4?, routes4)),
+        v6: Family::Mapped(Mapped::new(v6?, routes6)),
         structures: Structures {
             v4: Structure::default_for::<u32>(),
             v6: Structure::default_for::<u128>(),
         },
-        values: Values::from_slots(slots, &counts),
+        values: Values::from_snapshot(slots, counts),
     })
 }
 
@@ -172,6 +172,9 @@ fn check_header(h: &Header, arrays: usize) -> Result<[u64; PARAMS], SnapshotErro
     }
     if arrays != ARRAYS {
         return bad(format!("{arrays} arrays (expected {ARRAYS})"));
+    }
+    if h.params[4] > u64::from(MAX_VALUES) {
+        return bad(format!("{} values (at most {MAX_VALUES})", h.params[4]));
     }
     if h.params[5] != POSTCARD {
         return bad(format!("value encoding {} (this reads {POSTCARD}: postcard)", h.params[5]));
