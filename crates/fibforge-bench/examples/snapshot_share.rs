@@ -9,8 +9,9 @@
 //! and `Pss` (its share of pages mapped by several processes) are read from
 //! `/proc/PID/smaps_rollup`.
 //!
-//! `cargo run --release -p fibforge-bench --features fibforge/serde --example snapshot_share
-//! -- V4TABLE V6TABLE [PROCESSES]`
+//! `cargo run --release -p fibforge-bench --example snapshot_share -- V4TABLE V6TABLE
+//! [PROCESSES]`; for profiling, `--save V4TABLE V6TABLE FILE` writes the snapshot and
+//! `--open-loop FILE N` opens it N times (under `perf record`).
 
 use fibforge::IpTable;
 use ipnet::IpNet;

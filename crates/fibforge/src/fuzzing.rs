@@ -71,13 +71,13 @@ fn probe_export<A: ExportKey>(file: &ExportFile, data: &[u8]) {
 }
 
 /// `read_export`: export files (`docs/reference/export-format.md`) and `IpTable` snapshots
-/// (`docs/reference/snapshot-format.md`, bytes that start like one): any bytes, with the
+/// (`docs/reference/snapshot-format.md`, bytes that start with its magic): any bytes, with the
 /// checksum made right so that the fuzzer reaches the structural checks behind it, either
 /// parse and import into a structure whose lookups stay in bounds and end, or are refused
 /// with an error; never a panic.
 pub fn read_export(data: &[u8]) {
     #[cfg(feature = "serde")]
-    if data.starts_with(&SNAPSHOT_MAGIC[..4]) {
+    if data.starts_with(&crate::iptable::SNAPSHOT_MAGIC) {
         return read_snapshot(data);
     }
     let mut bytes = data.to_vec();
@@ -89,9 +89,6 @@ pub fn read_export(data: &[u8]) {
     probe_export::<u32>(&file, data);
     probe_export::<u128>(&file, data);
 }
-
-#[cfg(feature = "serde")]
-const SNAPSHOT_MAGIC: &[u8; 8] = b"FIBFSNAP";
 
 /// A snapshot (checksum made right) opens as a table whose lookups of both families, single
 /// and batch, stay in bounds and end; whose routes read back (`len`, `iter`, `get` agree)

@@ -37,6 +37,8 @@ mod values;
 pub use keys::AsIpNet;
 pub use reader::{IpPinned, IpReader};
 #[cfg(feature = "serde")]
+pub(crate) use snapshot::MAGIC as SNAPSHOT_MAGIC;
+#[cfg(feature = "serde")]
 pub use snapshot::SnapshotError;
 
 use crate::fib::BuildError;

@@ -304,7 +304,7 @@ impl<V> Slots<V> {
 
     /// [`Slots::get`] past the head (only after readers made the table grow a tail): cold, so
     /// that the compiler keeps it off the head's path, which stays a `Vec`'s (inlined: a call
-    /// there cost batches 10 %, spilling the head's pointer and length out of registers).
+    /// there spilled the head's pointer and length out of registers).
     #[cold]
     #[inline(always)]
     fn tail_get(&self, id: u32) -> Option<&V> {

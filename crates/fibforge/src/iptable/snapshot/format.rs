@@ -35,7 +35,7 @@ use std::sync::Arc;
 
 /// Snapshot files in the shared container.
 pub(super) const SNAPSHOT: Kind = Kind {
-    magic: *b"FIBFSNAP",
+    magic: super::MAGIC,
     version: 1,
     checksum: container::xxh3_64,
     name: "a fibforge snapshot",
@@ -143,9 +143,10 @@ fn decode_unverified<V: DeserializeOwned + Send>(
     let a = &view.arrays;
     let values_and_routes = || -> Result<_, SnapshotError> {
         let slots: Vec<Option<V>> = decode_values(&a[8], &a[9], p[4])?;
+        let stored: Vec<bool> = slots.iter().map(Option::is_some).collect();
         let mut counts = vec![0u32; slots.len()];
-        let routes4 = route_list::<u32, V>(region, &a[6], &slots, &mut counts)?;
-        let routes6 = route_list::<u128, V>(region, &a[7], &slots, &mut counts)?;
+        let routes4 = route_list::<u32>(region, &a[6], &stored, &mut counts)?;
+        let routes6 = route_list::<u128>(region, &a[7], &stored, &mut counts)?;
         Ok((slots, counts, routes4, routes6))
     };
     let n = p[4].min(usize::MAX as u64) as usize;
@@ -222,12 +223,12 @@ fn decode_value<V: DeserializeOwned>(id: u32, b: &[u8]) -> Result<Option<V>, Sna
     }
 }
 
-/// A family's route list, each route checked (length, host bits, a live value id, strictly
-/// increasing order) and counted in `counts`.
-fn route_list<A: AnyKey + Routes, V>(
+/// A family's route list, each route checked (length, host bits, a value id that `stored`
+/// holds, strictly increasing order) and counted in `counts`.
+fn route_list<A: AnyKey + Routes>(
     region: &Arc<Region>,
     array: &ArrayView<'_>,
-    slots: &[Option<V>],
+    stored: &[bool],
     counts: &mut [u32],
 ) -> Result<List, SnapshotError> {
     let name = if A::BITS == 32 { "IPv4 routes" } else { "IPv6 routes" };
@@ -235,7 +236,6 @@ fn route_list<A: AnyKey + Routes, V>(
     let list: Slab<u64> = Slab::in_region(region, array.range())
         .filter(|l| array.elem_bytes as usize == 8 * A::WORDS && l.len() % A::WORDS == 0)
         .ok_or_else(|| bad(format!("element size {}", array.elem_bytes)))?;
-    let present: Vec<bool> = slots.iter().map(Option::is_some).collect();
     let mut last = None;
     for (i, words) in list.chunks_exact(A::WORDS).enumerate() {
         let (order, id) = A::check(words).map_err(|why| bad(format!("route {i}: {why}")))?;
@@ -243,7 +243,7 @@ fn route_list<A: AnyKey + Routes, V>(
             let (addr, len, _) = A::get(words);
             crate::prefix::Prefix::new(addr, len).map_or_else(|e| e.to_string(), |p| p.to_string())
         };
-        if !present.get(id as usize).copied().unwrap_or(false) {
+        if !stored.get(id as usize).copied().unwrap_or(false) {
             return Err(bad(format!("route {i} ({}): value {id} is not stored", route())));
         }
         if last.is_some_and(|l| l >= order) {

@@ -5,8 +5,8 @@
 //! [`IpTable::open`] checks the file (container, checksum, every index of the structures,
 //! every route and value) and then looks up in the mapped pages themselves: nothing is
 //! compiled or copied but the values, so processes that open one file share one copy of the
-//! lookup arrays (the page cache's). An opened table is read-only in place: its first change
-//! compiles its routes into memory of its own (`family.rs`), and the first call that needs
+//! lookup arrays (the page cache's). An opened table is read-only in place: a family's first
+//! change compiles that family's routes into memory of its own (`family.rs`), and the first call that needs
 //! the routes (`get`, `iter`, `covering`, `covered`) reads them into a RIB.
 
 mod format;
@@ -18,6 +18,9 @@ use crate::mapped::Region;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::path::{Path, PathBuf};
+
+/// A snapshot file's first eight bytes.
+pub(crate) const MAGIC: [u8; 8] = *b"FIBFSNAP";
 
 /// Why a snapshot could not be written or read.
 #[derive(Debug, thiserror::Error)]
@@ -136,8 +139,8 @@ impl<V: DeserializeOwned + Send> IpTable<V> {
     /// structures, every route and value — and a damaged, truncated, foreign or other-version
     /// file is refused with an error naming the part. Then lookups walk the mapped pages: no
     /// compile, no copy of the lookup arrays (processes that open one file share them), only
-    /// the values are decoded. The table is read-only in place: the first change compiles its
-    /// routes into memory of its own, and the first `get`, `iter`, `covering` or `covered`
+    /// the values are decoded. The table is read-only in place: a family's first change
+    /// compiles that family's routes into memory of its own, and the first `get`, `iter`, `covering` or `covered`
     /// reads the routes into a RIB (tens of milliseconds for a full Internet table).
     ///
     /// The file must not be modified while the table is open (replace it whole, as
@@ -157,8 +160,10 @@ impl<V: DeserializeOwned + Send> IpTable<V> {
 }
 
 impl<V> IpTable<V> {
-    /// True while the table looks up in a snapshot mapped from its file (since
-    /// [`IpTable::open`], until its first change).
+    /// True while a family of the table looks up in a snapshot's arrays where they lie: the
+    /// file's mapping after [`IpTable::open`], the aligned copy after
+    /// [`IpTable::from_snapshot`]. A family's first change compiles that family into memory of
+    /// its own; false once both have changed.
     pub fn is_mapped(&self) -> bool {
         self.v4.is_mapped() || self.v6.is_mapped()
     }
