@@ -6,8 +6,8 @@
 //! every route and value) and then looks up in the mapped pages themselves: nothing is
 //! compiled or copied but the values, so processes that open one file share one copy of the
 //! lookup arrays (the page cache's). An opened table is read-only in place: a family's first
-//! change compiles that family's routes into memory of its own (`family.rs`), and the first call that needs
-//! the routes (`get`, `iter`, `covering`, `covered`) reads them into a RIB.
+//! change compiles that family's routes into memory of its own (`family.rs`), and the first
+//! call that needs the routes (`get`, `iter`, `covering`, `covered`) reads them into a RIB.
 
 mod format;
 
@@ -140,8 +140,9 @@ impl<V: DeserializeOwned + Send> IpTable<V> {
     /// file is refused with an error naming the part. Then lookups walk the mapped pages: no
     /// compile, no copy of the lookup arrays (processes that open one file share them), only
     /// the values are decoded. The table is read-only in place: a family's first change
-    /// compiles that family's routes into memory of its own, and the first `get`, `iter`, `covering` or `covered`
-    /// reads the routes into a RIB (tens of milliseconds for a full Internet table).
+    /// compiles that family's routes into memory of its own, and the first `get`, `iter`,
+    /// `covering` or `covered` reads the routes into a RIB (tens of milliseconds for a full
+    /// Internet table).
     ///
     /// The file must not be modified while the table is open (replace it whole, as
     /// [`IpTable::save`] does: the open table keeps the old file's pages).
