@@ -1,3 +1,6 @@
+// Each test file uses a part of this module.
+#![allow(dead_code)]
+
 //! What the tests that compile C programs share: the compiler, the static library cargo
 //! built for this test run, and one compile step.
 //!
