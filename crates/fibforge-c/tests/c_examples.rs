@@ -56,5 +56,10 @@ fn the_benchmark_examples_run() {
         support::compile(&cc, &support::crate_dir().join(format!("examples/{name}.c")), &exe);
         let out = support::run(&exe, &[&table, std::path::Path::new("4096")]);
         assert!(out.contains("M"), "{name}: {out}");
+        // Every path sums the same next hops of the same addresses.
+        let mut sums: Vec<&str> =
+            out.lines().filter_map(|l| l.split("(checksum ").nth(1)).collect();
+        sums.dedup();
+        assert!(sums.len() <= 1, "{name}: paths disagree: {out}");
     }
 }
