@@ -102,6 +102,10 @@ pub struct ReadConfig {
     /// an address is reported as "expected an IPv4 prefix" rather than with the other
     /// family's parse error. Both families are still read (mixed files are allowed).
     pub family: Option<Family>,
+    /// The value's column by header name (CSV tables) or field path (MaxMind DB files,
+    /// dot-separated: `country.iso_code`); `None`: the format's default (see
+    /// [`crate::delimited`], [`crate::mmdb`]). Other formats refuse it.
+    pub value_field: Option<String>,
 }
 
 /// A routing table of either or both families, as read from a file (`fibforge::Table` is
