@@ -10,7 +10,8 @@
 //! - With [`ValueColumn::OriginAs`] and no field: `autonomous_system_number` (the GeoLite2-ASN
 //!   layout).
 //! - Otherwise the whole record. A text field or record is its text; anything else its
-//!   compact JSON (`{"country":{"iso_code":"NL"}}`).
+//!   compact JSON (`{"country":{"iso_code":"NL"}}`); with [`ReadConfig::json_values`], every
+//!   value is JSON (`"NL"` quoted), for faces that decode them into objects.
 //!
 //! # Networks
 //!
@@ -78,7 +79,9 @@ pub fn read_mmdb(bytes: Vec<u8>, name: &str, cfg: &ReadConfig) -> Result<LoadedT
     };
     let mut table = LoadedTable::new(cfg);
     let mut routes = RouteBatch::default();
-    let mut records = Records { cache: HashMap::new(), path: value_path(cfg) };
+    table.json_values = cfg.json_values && cfg.value == ValueColumn::NextHop;
+    let mut records =
+        Records { cache: HashMap::new(), path: value_path(cfg), json: table.json_values };
     let roots: &[&str] =
         if reader.metadata().ip_version == 6 { &["0.0.0.0/0", "::/0"] } else { &["0.0.0.0/0"] };
     for root in roots {
@@ -139,6 +142,8 @@ fn value_path(cfg: &ReadConfig) -> Option<Vec<String>> {
 struct Records {
     cache: HashMap<usize, Option<NextHop>>,
     path: Option<Vec<String>>,
+    /// Every value as JSON, strings quoted ([`ReadConfig::json_values`]).
+    json: bool,
 }
 
 impl Records {
@@ -166,7 +171,10 @@ impl Records {
         };
         let hop = match value {
             None | Some(serde_json::Value::Null) => None,
-            Some(v) => Some(table.hops.intern(value_text(v)).map_err(|e| e.to_string())?),
+            Some(v) => {
+                let text = if self.json { v.to_string() } else { value_text(v) };
+                Some(table.hops.intern(text).map_err(|e| e.to_string())?)
+            }
         };
         self.cache.insert(offset, hop);
         Ok(hop)

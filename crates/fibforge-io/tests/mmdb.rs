@@ -80,3 +80,25 @@ fn damaged_and_foreign_files_are_refused() {
         );
     }
 }
+
+#[test]
+fn json_values_quote_strings_for_faces_that_decode_them() {
+    let cfg = ReadConfig {
+        json_values: true,
+        value_field: Some("country.iso_code".into()),
+        ..ReadConfig::default()
+    };
+    let t = load("country-v6.mmdb", &cfg);
+    assert!(t.json_values);
+    assert_eq!(routes(&t)[0], "1.0.0.0/24 \"AU\"");
+    let t = load("asn-v4.mmdb", &ReadConfig { json_values: true, ..ReadConfig::default() });
+    assert!(routes(&t)[0].starts_with("1.0.0.0/24 {\"autonomous_system_number\":13335"));
+    // Not a MaxMind DB: the flag changes nothing.
+    let text = read_table_from(std::io::Cursor::new(b"10.0.0.0/8 a\n".to_vec()), "t", &cfg_json())
+        .unwrap();
+    assert!(!text.json_values);
+}
+
+fn cfg_json() -> ReadConfig {
+    ReadConfig { json_values: true, ..ReadConfig::default() }
+}
