@@ -412,6 +412,15 @@ impl PyTable {
         self.to_python(py, self.all_routes())
     }
 
+    /// The prefixes whose value is `value`, IPv4 then IPv6 in prefix order (pyasn's
+    /// `get_as_prefixes`).
+    fn prefixes_of(&self, value: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let ids = self.values.ids_of(value)?;
+        let routes = self.all_routes();
+        let mine = |h: &NextHop| ids.contains(&values::decode(*h).0);
+        Ok(routes.into_iter().filter(|(_, h)| mine(h)).map(|(p, _)| p.to_string()).collect())
+    }
+
     /// Value ids of a numpy array of addresses (see `__init__.pyi`); with `lengths=True` a
     /// pair (ids, matched prefix lengths). Runs without the GIL, on `threads` threads.
     #[pyo3(signature = (addrs, out = None, threads = 1, lengths = false))]

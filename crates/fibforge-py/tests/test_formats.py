@@ -123,3 +123,18 @@ def test_from_arrays_builds_a_full_table_as_load_does(data_dir):
     assert len(built) == len(loaded)
     probes = [str(ipaddress.ip_network(p)[0]) for p in prefixes[::97]]
     assert built.lookup_values(probes).tolist() == loaded.lookup_values(probes).tolist()
+
+
+def test_prefixes_of_a_value_as_pyasn_gives_them(data_dir):
+    t = fibforge.Table.load(data_dir / "ris2015-as3856.tsv.gz", value="origin_as")
+    by_value = {}
+    for prefix, asn in t.routes():
+        by_value.setdefault(asn, []).append(prefix)
+    for asn in [15169, 13335, 3356]:
+        assert t.prefixes_of(asn) == by_value.get(asn, [])
+    assert t.prefixes_of(15169)
+    assert t.prefixes_of("15169") == []  # a str is not the int
+    u = fibforge.Table()
+    u["10.0.0.0/8"], u["11.0.0.0/8"], u["12.0.0.0/8"] = [1], 1, True
+    assert u.prefixes_of([1]) == ["10.0.0.0/8"]
+    assert u.prefixes_of(1) == ["11.0.0.0/8"]

@@ -142,6 +142,10 @@ class Table:
         """Routes covering ``prefix``, longest first (as py-radix)."""
     def search_covered(self, prefix: Network) -> List[Route]:
         """py-radix name of ``covered``."""
+    def prefixes_of(self, value: Any) -> List[str]:
+        """The prefixes whose value is ``value`` (pyasn's ``get_as_prefixes(asn)``), IPv4 then
+        IPv6 in prefix order; values compare as the table stores them (``1``, ``1.0`` and
+        ``True`` apart)."""
     def routes(self) -> List[Route]:
         """Every route, IPv4 first, in prefix order."""
     @overload
