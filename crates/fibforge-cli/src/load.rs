@@ -106,6 +106,7 @@ impl TableArgs {
             },
             family: self.family,
             value_field: self.value_field.clone(),
+            json_values: false,
         }
     }
 }
