@@ -12,8 +12,9 @@
 //!   table's slot is an empty `Word` column (every read gives "no route").
 //!
 //! A lookup reads the cell, then the port list at its code: the one dependent miss is still the
-//! cell (a byte column's list stays in cache), and the list needs no bounds branch beyond the
-//! slice check, since the code space is the list's length.
+//! cell (a byte column's list stays in cache), and the list is as long as the code space, so
+//! reading it needs no bounds check. The list costs one more dependent load, a cache hit, per
+//! lookup (history and figures: `docs/lab/loop.md`).
 //!
 //! **Invariants.** Codes are never reassigned: a port stays listed after its last route goes,
 //! until the column is built again. A port is appended to the list before any cell holds its
@@ -30,20 +31,26 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// A table's port list: code → raw next hop (`raw[0] = 0`), and the writer's reverse map.
+/// A table's port list of code space `N`: code → raw next hop (`raw[0] = 0`), and the writer's
+/// reverse map. The list is as long as the code space, so a code indexes it without a check.
 #[derive(Clone)]
-pub(in crate::multi::loop_) struct Ports {
-    raw: Arc<[AtomicU32]>,
+pub(in crate::multi::loop_) struct Ports<const N: usize> {
+    raw: Arc<[AtomicU32; N]>,
     /// Raw next hop → code; only the writer uses it (a mutex because columns are shared with
     /// the readers' structure, never contended).
     codes: Arc<Mutex<HashMap<u32, u32>>>,
 }
 
-impl Ports {
-    /// A list with room for `space - 1` ports holding `hops` (non-zero raw next hops).
-    fn new(space: usize, hops: &[u32]) -> Ports {
-        let raw: Arc<[AtomicU32]> = (0..space).map(|_| AtomicU32::new(0)).collect();
-        let p = Ports { raw, codes: Arc::default() };
+/// `N` zero words (built on the heap: a 256 KiB array would not fit a thread's stack).
+fn zeros<const N: usize>() -> Arc<[AtomicU32; N]> {
+    let words: Arc<[AtomicU32]> = (0..N).map(|_| AtomicU32::new(0)).collect();
+    words.try_into().unwrap_or_else(|_| unreachable!("N words"))
+}
+
+impl<const N: usize> Ports<N> {
+    /// A list with room for `N - 1` ports holding `hops` (non-zero raw next hops).
+    fn new(hops: &[u32]) -> Ports<N> {
+        let p = Ports { raw: zeros(), codes: Arc::default() };
         for &h in hops {
             p.admit(h);
         }
@@ -71,19 +78,28 @@ impl Ports {
         self.codes.lock().expect("port list lock").len()
     }
 
-    /// A copy with a code space of `space`.
-    fn widened(&self, space: usize) -> Ports {
-        let raw: Arc<[AtomicU32]> = (0..space).map(|_| AtomicU32::new(0)).collect();
+    /// A copy with the code space `M` (> `N`).
+    fn widened<const M: usize>(&self) -> Ports<M> {
+        let raw = zeros::<M>();
         for (to, from) in raw.iter().zip(self.raw.iter()) {
             to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
         }
         let codes = self.codes.lock().expect("port list lock").clone();
         Ports { raw, codes: Arc::new(Mutex::new(codes)) }
     }
+}
 
+impl Ports<256> {
     #[inline]
-    fn hop(&self, code: usize) -> u32 {
-        self.raw[code].load(Ordering::Relaxed)
+    fn hop(&self, code: u8) -> u32 {
+        self.raw[code as usize].load(Ordering::Relaxed)
+    }
+}
+
+impl Ports<65536> {
+    #[inline]
+    fn hop(&self, code: u16) -> u32 {
+        self.raw[code as usize].load(Ordering::Relaxed)
     }
 }
 
@@ -91,9 +107,9 @@ impl Ports {
 #[derive(Clone)]
 pub(in crate::multi::loop_) enum Column {
     /// One byte per cell: a code into at most 255 ports.
-    Byte(Arc<[AtomicU8]>, Ports),
+    Byte(Arc<[AtomicU8]>, Ports<256>),
     /// Two bytes per cell: a code into at most 65,535 ports.
-    Half(Arc<[AtomicU16]>, Ports),
+    Half(Arc<[AtomicU16]>, Ports<65536>),
     /// Four bytes per cell: the raw next hop.
     Word(Arc<[AtomicU32]>),
 }
@@ -112,12 +128,8 @@ impl Column {
     /// non-zero), as narrow as their number allows.
     pub(in crate::multi::loop_) fn new(hops: &[u32], len: usize) -> Column {
         match hops.len() {
-            n if n < 1 << 8 => {
-                Column::Byte(cells(len, || AtomicU8::new(0)), Ports::new(1 << 8, hops))
-            }
-            n if n < 1 << 16 => {
-                Column::Half(cells(len, || AtomicU16::new(0)), Ports::new(1 << 16, hops))
-            }
+            n if n < 1 << 8 => Column::Byte(cells(len, || AtomicU8::new(0)), Ports::new(hops)),
+            n if n < 1 << 16 => Column::Half(cells(len, || AtomicU16::new(0)), Ports::new(hops)),
             _ => Column::Word(cells(len, || AtomicU32::new(0))),
         }
     }
@@ -149,8 +161,8 @@ impl Column {
     pub(in crate::multi::loop_) fn get(&self, i: u32) -> u32 {
         let i = i as usize;
         match self {
-            Column::Byte(c, p) => c.get(i).map_or(0, |x| p.hop(x.load(Ordering::Relaxed) as usize)),
-            Column::Half(c, p) => c.get(i).map_or(0, |x| p.hop(x.load(Ordering::Relaxed) as usize)),
+            Column::Byte(c, p) => c.get(i).map_or(0, |x| p.hop(x.load(Ordering::Relaxed))),
+            Column::Half(c, p) => c.get(i).map_or(0, |x| p.hop(x.load(Ordering::Relaxed))),
             Column::Word(c) => c.get(i).map_or(0, |x| x.load(Ordering::Relaxed)),
         }
     }
@@ -178,7 +190,8 @@ impl Column {
     /// The code of raw next hop `hop`, listing it when new; `None` when the list is full.
     pub(in crate::multi::loop_) fn encode(&self, hop: u32) -> Option<u32> {
         match self {
-            Column::Byte(_, p) | Column::Half(_, p) => p.admit(hop),
+            Column::Byte(_, p) => p.admit(hop),
+            Column::Half(_, p) => p.admit(hop),
             Column::Word(_) => Some(hop),
         }
     }
@@ -222,9 +235,7 @@ impl Column {
     pub(in crate::multi::loop_) fn widened(&self) -> Column {
         let len = self.len();
         let out = match self {
-            Column::Byte(_, p) => {
-                Column::Half(cells(len, || AtomicU16::new(0)), p.widened(1 << 16))
-            }
+            Column::Byte(_, p) => Column::Half(cells(len, || AtomicU16::new(0)), p.widened()),
             _ => Column::Word(cells(len, || AtomicU32::new(0))),
         };
         for i in 0..len {
@@ -239,7 +250,8 @@ impl Column {
     /// Bytes of `entries` cells and of the ports listed.
     pub(in crate::multi::loop_) fn used_bytes(&self, entries: usize) -> usize {
         let ports = match self {
-            Column::Byte(_, p) | Column::Half(_, p) => p.len(),
+            Column::Byte(_, p) => p.len(),
+            Column::Half(_, p) => p.len(),
             Column::Word(_) => 0,
         };
         entries * self.cell_bytes() + 4 * ports
@@ -248,7 +260,8 @@ impl Column {
     /// Bytes allocated: every cell and the whole port list.
     pub(in crate::multi::loop_) fn allocated_bytes(&self) -> usize {
         let list = match self {
-            Column::Byte(_, p) | Column::Half(_, p) => p.raw.len(),
+            Column::Byte(..) => 1 << 8,
+            Column::Half(..) => 1 << 16,
             Column::Word(_) => 0,
         };
         self.len() * self.cell_bytes() + 4 * list
