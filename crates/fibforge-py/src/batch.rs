@@ -12,6 +12,7 @@
 //! none matches): a new array, or `out` (a contiguous `uint32` array of the same length, reused
 //! across calls to save the allocation). Non-contiguous inputs are copied first.
 
+use crate::arrow_in;
 use crate::columns;
 use crate::in_place;
 pub use crate::side::Sides;
@@ -81,6 +82,11 @@ pub fn lookup_batch<'py>(
             }
         });
     }
+    if let Some(column) = arrow_in::column(addrs, false)? {
+        let threads = target.threads;
+        return target
+            .finish(column.len(), |answers| column.lookup(&sides, answers, threads).map(drop));
+    }
     if let Some(keys) = columns::integers(addrs)? {
         let side = family(sides.v4, "IPv4")?;
         return target
@@ -89,19 +95,20 @@ pub fn lookup_batch<'py>(
     if let Some((n, parsed)) = in_place::parse(addrs, target.threads) {
         let threads = target.threads;
         return target
-            .finish(n, |answers| columns::lookup_parsed(&sides, parsed, answers, threads));
+            .finish(n, |answers| columns::lookup_parsed(&sides, &parsed, answers, threads));
     }
     if let Some(texts) = texts::texts(addrs)? {
         let threads = target.threads;
         let parts = texts.parts();
         return target.finish(texts.len(), |answers| {
-            columns::lookup_texts(&sides, &parts, answers, threads)
+            columns::lookup_texts(&sides, &parts, answers, threads).map(drop)
         });
     }
     Err(PyTypeError::new_err(
         "addresses must be a numpy array (1-D of any integer dtype: IPv4; (n, 2) uint64 or \
-         (n, 16) uint8: IPv6), or a column of address texts (list, numpy str_, bytes_ or \
-         object array, pandas Series, pyarrow array)",
+         (n, 16) uint8: IPv6), a column of address texts (list, numpy str_, bytes_ or \
+         object array, pandas Series), or an Arrow column (__arrow_c_array__ or \
+         __arrow_c_stream__: pyarrow, Polars, DuckDB, nanoarrow)",
     ))
 }
 

@@ -10,6 +10,7 @@
 
 use crate::parse_ip::{self, Parsed, Part};
 use crate::side::{Answers, Lookups, Sides};
+use crate::values::{NO_LENGTH, NO_ROUTE};
 use fibforge::sync::AnyKey;
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
@@ -68,15 +69,16 @@ pub fn lookup_texts(
     parts: &[Part<'_>],
     answers: Answers<'_>,
     threads: usize,
-) -> Result<(), String> {
+) -> Result<Parsed, String> {
     let parsed = parse_ip::parse(parts, answers.ids.len(), threads)?;
-    lookup_parsed(sides, parsed, answers, threads)
+    lookup_parsed(sides, &parsed, answers, threads)?;
+    Ok(parsed)
 }
 
 /// Looks up each family's rows of a parsed column together.
 pub fn lookup_parsed(
     sides: &Sides<'_>,
-    parsed: Parsed,
+    parsed: &Parsed,
     answers: Answers<'_>,
     threads: usize,
 ) -> Result<(), String> {
@@ -100,8 +102,20 @@ pub fn lookup_parsed(
             scatter(Some(side), "IPv4", &rows, &keys, ids, lens.as_deref_mut(), threads)?;
         }
     }
-    let (rows, keys): (Vec<usize>, Vec<u128>) = parsed.v6.into_iter().unzip();
-    scatter(sides.v6, "IPv6", &rows, &keys, ids, lens, threads)
+    let (rows, keys): (Vec<usize>, Vec<u128>) = parsed.v6.iter().copied().unzip();
+    scatter(sides.v6, "IPv6", &rows, &keys, ids, lens.as_deref_mut(), threads)?;
+    no_route(&parsed.nulls, ids, lens);
+    Ok(())
+}
+
+/// Answers "no route" in `rows` (null rows, whose lookups wrote whatever key 0 matched).
+pub fn no_route(rows: &[usize], ids: &mut [u32], mut lens: Option<&mut [u8]>) {
+    for &row in rows {
+        ids[row] = NO_ROUTE;
+        if let Some(lens) = lens.as_deref_mut() {
+            lens[row] = NO_LENGTH;
+        }
+    }
 }
 
 /// The rows `0..n` not in `v6` (ascending).

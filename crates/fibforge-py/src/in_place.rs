@@ -69,7 +69,7 @@ pub fn parse(obj: &Bound<'_, PyAny>, threads: usize) -> Option<(usize, Parsed)> 
         }
         let len = CHUNK.min(n - base);
         borrow_chunk(obj, get, base, len, &mut texts)?;
-        let part = Part { base, len, rows: Rows::Slices(&texts) };
+        let part = Part { base, len, rows: Rows::Slices(&texts), nulls: None, packed: false };
         let parsed = parse_ip::parse(std::slice::from_ref(&part), len, threads);
         texts.clear();
         let parsed = parsed.ok()?;

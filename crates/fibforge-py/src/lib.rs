@@ -9,7 +9,9 @@
 //! - [`columns`]: other integer dtypes and text columns (parsed in Rust) for the batches;
 //! - [`texts`]: text columns read where they lie (Arrow buffers, numpy buffers, joined str);
 //! - [`in_place`]: lists and tuples of str parsed from the str objects' own texts;
-//! - [`arrow`]: pyarrow string columns' buffers, for [`texts`];
+//! - [`arrow`]: pyarrow string columns' buffers (pandas columns backed by them), for [`texts`];
+//! - [`arrow_in`]: Arrow columns through the C data interface (pyarrow, Polars, DuckDB);
+//! - [`arrow_out`]: `Table.lookup_arrow`, typed Arrow answers (`fibforge.ArrowColumn`);
 //! - [`parse_ip`]: address texts to addresses, in parallel;
 //! - [`convert`]: Python objects to addresses and prefixes;
 //! - [`ids`]: the value ids `values_of` takes;
@@ -24,6 +26,8 @@
 
 pub mod algos;
 pub mod arrow;
+pub mod arrow_in;
+pub mod arrow_out;
 pub mod batch;
 pub mod bulk;
 pub mod columns;
@@ -51,6 +55,7 @@ use pyo3::prelude::*;
 fn fibforge_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<table::PyTable>()?;
     m.add_class::<compiled::PyCompiled>()?;
+    m.add_class::<arrow_out::ArrowColumn>()?;
     m.add_function(wrap_pyfunction!(table::rebuild, m)?)?;
     m.add_function(wrap_pyfunction!(export::export, m)?)?;
     m.add("NO_ROUTE", values::NO_ROUTE)?;

@@ -30,6 +30,10 @@ pub struct Part<'a> {
     pub len: usize,
     /// Where the texts lie.
     pub rows: Rows<'a>,
+    /// Arrow validity: null rows are no address and answer "no route".
+    pub nulls: Option<&'a arrow_buffer::NullBuffer>,
+    /// The rows are addresses in network byte order (4 or 16 bytes), not texts.
+    pub packed: bool,
 }
 
 /// A parsed column.
@@ -41,6 +45,8 @@ pub struct Parsed {
     pub v4_rows: (usize, Option<usize>),
     /// The IPv6 rows, ascending, with their addresses.
     pub v6: Vec<(usize, u128)>,
+    /// The null rows (Arrow nulls, None, NaN, NA), ascending: no address, no route.
+    pub nulls: Vec<usize>,
 }
 
 /// The least rows a thread is given (fewer are parsed on the calling thread).
@@ -95,6 +101,7 @@ pub fn parse(parts: &[Part<'_>], n: usize, threads: usize) -> Result<Parsed, Str
         parsed.v4_rows.0 += found.v4_count;
         parsed.v4_rows.1 = parsed.v4_rows.1.or(found.v4_first);
         parsed.v6.extend(found.v6);
+        parsed.nulls.extend(found.nulls);
     }
     parsed.v4 = v4;
     Ok(parsed)
@@ -105,24 +112,36 @@ struct Found {
     v4_count: usize,
     v4_first: Option<usize>,
     v6: Vec<(usize, u128)>,
+    nulls: Vec<usize>,
 }
 
 /// Parses rows `start..start + keys.len()` of `part` into `keys` (IPv4) and the IPv6 list.
 fn parse_task(part: &Part<'_>, start: usize, keys: &mut [u32]) -> Result<Found, String> {
-    let mut found = Found { v4_count: 0, v4_first: None, v6: Vec::new() };
+    let mut found = Found { v4_count: 0, v4_first: None, v6: Vec::new(), nulls: Vec::new() };
     let mut scratch = Vec::new();
     part.rows.each(start, keys.len(), &mut scratch, |i, text| {
         let row = part.base + start + i;
+        if part.nulls.is_some_and(|n| n.is_null(start + i)) {
+            found.nulls.push(row);
+            return Ok(());
+        }
         let Some(text) = text else {
             return Err(format!("row {row}: its Arrow offsets point outside the data buffer"));
         };
-        match address(text) {
+        let parsed = if part.packed { packed(text) } else { address(text) };
+        match parsed {
             Some(IpAddr::V4(a)) => {
                 keys[i] = u32::from(a);
                 found.v4_count += 1;
                 found.v4_first.get_or_insert(row);
             }
             Some(IpAddr::V6(a)) => found.v6.push((row, u128::from(a))),
+            None if part.packed => {
+                return Err(format!(
+                    "row {row}: {} bytes are not an IPv4 (4 bytes) or IPv6 (16 bytes) address",
+                    text.len()
+                ));
+            }
             None => {
                 return Err(format!(
                     "row {row}: {:?} is not an IPv4 or IPv6 address",
@@ -133,6 +152,15 @@ fn parse_task(part: &Part<'_>, start: usize, keys: &mut [u32]) -> Result<Found, 
         Ok(())
     })?;
     Ok(found)
+}
+
+/// The address of 4 or 16 bytes in network byte order.
+fn packed(bytes: &[u8]) -> Option<IpAddr> {
+    match bytes.len() {
+        4 => Some(IpAddr::from(<[u8; 4]>::try_from(bytes).ok()?)),
+        16 => Some(IpAddr::from(<[u8; 16]>::try_from(bytes).ok()?)),
+        _ => None,
+    }
 }
 
 /// One text's address, as `std::str::from_utf8(text)?.trim().parse::<IpAddr>()` reads it

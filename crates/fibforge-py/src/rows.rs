@@ -22,6 +22,11 @@ pub enum Rows<'a> {
     Arrow64 { offsets: &'a [i64], data: &'a [u8] },
     /// One slice per row (texts borrowed from Python str objects: [`crate::in_place`]).
     Slices(&'a [&'a [u8]]),
+    /// Rows of exactly `width` bytes (Arrow `fixed_size_binary`).
+    Width { data: &'a [u8], width: usize },
+    /// Arrow `string_view` / `binary_view`: 16-byte views, inline up to 12 bytes, else
+    /// pointing into `buffers`.
+    View { views: &'a [u128], buffers: &'a [arrow_buffer::Buffer] },
 }
 
 impl Rows<'_> {
@@ -81,6 +86,25 @@ impl Rows<'_> {
             Rows::Slices(texts) => {
                 for (i, &text) in texts[start..start + len].iter().enumerate() {
                     f(i, Some(text))?;
+                }
+            }
+            Rows::Width { data, width } => {
+                for i in 0..len {
+                    f(i, data.get((start + i) * width..(start + i + 1) * width))?;
+                }
+            }
+            Rows::View { views, buffers } => {
+                for (i, &view) in views[start..start + len].iter().enumerate() {
+                    // The Arrow layout: length in the low 32 bits; up to 12 bytes inline
+                    // after it, else buffer index (bits 64..96) and offset (bits 96..128).
+                    let n = view as u32 as usize;
+                    if n <= 12 {
+                        f(i, Some(&view.to_le_bytes()[4..4 + n]))?;
+                    } else {
+                        let (buffer, at) = ((view >> 64) as u32 as usize, (view >> 96) as u32);
+                        let at = at as usize;
+                        f(i, buffers.get(buffer).and_then(|b| b.get(at..at + n)))?;
+                    }
                 }
             }
         }

@@ -466,6 +466,24 @@ impl PyTable {
         self.objects_of(py, &answers.ids.to_vec()?, default)
     }
 
+    /// Typed Arrow answers of an Arrow column of addresses ([`crate::arrow_out`]; see
+    /// `__init__.pyi`). Runs without the GIL, on `threads` threads.
+    #[pyo3(signature = (addrs, fields = None, threads = 1))]
+    fn lookup_arrow(
+        &self,
+        addrs: &Bound<'_, PyAny>,
+        fields: Option<Bound<'_, PyAny>>,
+        threads: i64,
+    ) -> PyResult<crate::arrow_out::ArrowColumn> {
+        crate::arrow_out::lookup_arrow(self.sides(), &self.values, addrs, fields.as_ref(), threads)
+    }
+
+    /// The Arrow type `lookup_arrow` gives the values now: "int64", "float64" or "string".
+    #[getter]
+    fn arrow_value_type(&self, py: Python<'_>) -> PyResult<&'static str> {
+        crate::arrow_out::value_type(py, &self.values)
+    }
+
     /// Registered readers of both families (for tests: one per family at rest; each batch
     /// thread registers its own while it runs and deregisters at the end).
     fn _readers(&self) -> usize {

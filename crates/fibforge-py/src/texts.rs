@@ -11,8 +11,8 @@
 //!   str addresses take [`crate::in_place`] first, on Python 3.10 and later; this path is
 //!   theirs when that one gives up, and its errors are theirs.)
 //!
-//! A column with missing values (Arrow nulls) takes the route numpy's conversion takes, so
-//! None and NaN raise the same `TypeError` naming the row as before. The rows are parsed
+//! Missing values (None, NaN, pandas NA) are null rows, which answer "no route"; so are the
+//! nulls of Arrow columns ([`crate::arrow_in`]). The rows are parsed
 //! without the GIL ([`crate::parse_ip`]) from [`Rows`], plain slices borrowed from the
 //! [`Source`], which holds the Python objects that own the memory.
 
@@ -29,8 +29,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 pub enum Source<'py> {
     /// Rows joined by newlines: row `k * MARK` starts at `marks[k]`.
     Lines { joined: Bound<'py, PyBytes>, marks: Vec<usize>, n: usize },
-    /// Rows copied one by one: row `i` ends at `ends[i]`.
-    Packed { bytes: Vec<u8>, ends: Vec<usize> },
+    /// Rows copied one by one: row `i` ends at `ends[i]`; `nulls` marks the missing ones
+    /// (None, NaN, pandas NA).
+    Packed { bytes: Vec<u8>, ends: Vec<usize>, nulls: Option<arrow_buffer::NullBuffer> },
     /// A numpy fixed-width array as `(n, itemsize)` bytes; UCS-4 (`str_`) or bytes.
     Fixed { view: PyReadonlyArray2<'py, u8>, ucs4: bool },
     /// Arrow string arrays, in order.
@@ -56,12 +57,15 @@ impl Source<'_> {
     /// The rows, as runs of one layout covering `0..len()` in order.
     pub fn parts(&self) -> Vec<Part<'_>> {
         let len = self.len();
-        let whole = |rows| vec![Part { base: 0, len, rows }];
+        let whole = |rows| vec![Part { base: 0, len, rows, nulls: None, packed: false }];
         match self {
             Source::Lines { joined, marks, .. } => {
                 whole(Rows::Lines { bytes: joined.as_bytes(), marks })
             }
-            Source::Packed { bytes, ends } => whole(Rows::Packed { bytes, ends }),
+            Source::Packed { bytes, ends, nulls } => {
+                let rows = Rows::Packed { bytes, ends };
+                vec![Part { base: 0, len, rows, nulls: nulls.as_ref(), packed: false }]
+            }
             Source::Fixed { view, ucs4 } => {
                 let width = view.as_array().ncols();
                 // `fixed` made the view C-contiguous.
@@ -73,7 +77,8 @@ impl Source<'_> {
                 chunks
                     .iter()
                     .map(|c| {
-                        let part = Part { base, len: c.len(), rows: c.rows() };
+                        let part =
+                            Part { base, len: c.len(), rows: c.rows(), nulls: None, packed: false };
                         base += c.len();
                         part
                     })
@@ -147,10 +152,31 @@ fn lines_or_rows<'py>(
     Ok(Source::Lines { joined, marks, n })
 }
 
-/// Rows of Python str objects, copied one by one.
+/// Rows of Python str objects, copied one by one; None, NaN and pandas NA are null rows
+/// (no route), and `ipaddress` addresses are read as their text.
 fn strings<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> PyResult<Source<'py>> {
-    let (mut bytes, mut ends) = (Vec::new(), Vec::new());
+    let (mut bytes, mut ends, mut valid) = (Vec::new(), Vec::new(), Vec::new());
+    let mut ipaddress = None;
     for (i, item) in items.enumerate() {
+        if missing(&item)? {
+            ends.push(bytes.len());
+            valid.push(false);
+            continue;
+        }
+        valid.push(true);
+        if !item.is_instance_of::<PyString>() {
+            let module = match &ipaddress {
+                Some(m) => m,
+                None => ipaddress.insert(item.py().import("ipaddress")?),
+            };
+            let v4 = module.getattr("IPv4Address")?;
+            let v6 = module.getattr("IPv6Address")?;
+            if item.is_instance(&v4)? || item.is_instance(&v6)? {
+                bytes.extend_from_slice(item.str()?.to_cow()?.as_bytes());
+                ends.push(bytes.len());
+                continue;
+            }
+        }
         let s = item.cast::<PyString>().map_err(|_| {
             let kind = item.get_type().name().map_or("?".into(), |n| n.to_string());
             PyTypeError::new_err(format!("row {i}: an address must be a str, not {kind}"))
@@ -160,7 +186,20 @@ fn strings<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> PyResult<Sour
         bytes.extend_from_slice(s.to_cow()?.as_bytes());
         ends.push(bytes.len());
     }
-    Ok(Source::Packed { bytes, ends })
+    let nulls = valid.contains(&false).then(|| arrow_buffer::NullBuffer::from(valid));
+    Ok(Source::Packed { bytes, ends, nulls })
+}
+
+/// None, a float NaN (numpy's and pandas' missing value) or pandas' `NA` / `NaT`.
+fn missing(item: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if item.is_none() {
+        return Ok(true);
+    }
+    if let Ok(f) = item.cast::<pyo3::types::PyFloat>() {
+        return Ok(f.value().is_nan());
+    }
+    let kind = item.get_type().name()?;
+    Ok(kind == "NAType" || kind == "NaTType")
 }
 
 /// A 1-D numpy `str_` or `bytes_` array as `(n, itemsize)` bytes in native order.
@@ -171,7 +210,7 @@ fn fixed<'py>(array: &Bound<'py, PyAny>, ucs4: bool) -> PyResult<Source<'py>> {
     let itemsize: usize = dtype.getattr("itemsize")?.extract()?;
     if itemsize == 0 {
         // Zero-width texts: every row is "" (numpy cannot view them as bytes).
-        return Ok(Source::Packed { bytes: Vec::new(), ends: vec![0; n] });
+        return Ok(Source::Packed { bytes: Vec::new(), ends: vec![0; n], nulls: None });
     }
     let kwargs = PyDict::new(py);
     kwargs.set_item("dtype", dtype)?;

@@ -66,7 +66,6 @@ def test_long_columns_span_chunks_and_threads(table):
 @pytest.mark.parametrize(
     "item, error",
     [
-        (None, (TypeError, "an address must be a str, not NoneType")),
         (167772161, (TypeError, "an address must be a str, not int")),
         (b"10.0.0.1", (TypeError, "an address must be a str, not bytes")),
         (1.5, (TypeError, "an address must be a str, not float")),

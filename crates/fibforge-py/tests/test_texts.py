@@ -106,17 +106,24 @@ def test_bad_rows_are_named_in_every_layout(table, make):
         table.lookup_batch(make(rows), threads=2)
 
 
-def test_missing_values_raise_as_before(table):
-    with pytest.raises(TypeError, match="row 1: an address must be a str, not NoneType"):
-        table.lookup_batch(pa.array(["10.0.0.1", None, "10.0.0.2"]))
-    with pytest.raises(TypeError, match="row 2: an address must be a str, not NoneType"):
-        table.lookup_batch(pa.chunked_array([["10.0.0.1"], ["10.0.0.2", None]]))
-    with pytest.raises(TypeError, match="row 1: an address must be a str, not NoneType"):
-        table.lookup_batch(["10.0.0.1", None])
-    with pytest.raises(TypeError, match="row 1: an address must be a str, not float"):
-        table.lookup_batch(pd.Series(["10.0.0.1", None], dtype="str"))
-    with pytest.raises(TypeError, match="row 0: an address must be a str, not float"):
-        table.lookup_batch(pd.Series([np.nan, "10.0.0.1"], dtype=object))
+def test_missing_values_answer_no_route(table):
+    """None, NaN, pandas NA and Arrow nulls are rows without a route (they raised TypeError
+    before issue 52)."""
+    NR = fibforge.NO_ROUTE
+    want = [table.lookup_batch(["10.0.0.1"])[0], NR, table.lookup_batch(["10.0.0.2"])[0]]
+    for column in [
+        pa.array(["10.0.0.1", None, "10.0.0.2"]),
+        pa.chunked_array([["10.0.0.1"], [None, "10.0.0.2"]]),
+        ["10.0.0.1", None, "10.0.0.2"],
+        ["10.0.0.1", float("nan"), "10.0.0.2"],
+        pd.Series(["10.0.0.1", None, "10.0.0.2"], dtype="str"),
+        pd.Series(["10.0.0.1", np.nan, "10.0.0.2"], dtype=object),
+        pd.Series(["10.0.0.1", pd.NA, "10.0.0.2"], dtype="string"),
+    ]:
+        assert table.lookup_batch(column).tolist() == want, column
+    ids, lens = table.lookup_batch(["0.0.0.1", None], lengths=True)
+    assert ids.tolist() == [table.lookup_batch(["0.0.0.1"])[0], NR]
+    assert lens[1] == fibforge.NO_LENGTH
 
 
 def test_texts_with_newlines_whitespace_or_no_utf8(table):
@@ -133,7 +140,8 @@ def test_texts_with_newlines_whitespace_or_no_utf8(table):
 def test_non_string_arrow_columns_are_refused(table):
     with pytest.raises(TypeError, match="numpy array"):
         table.lookup_batch(pa.array([1.5, 2.5]))
-    with pytest.raises(TypeError, match="row 0: an address must be a str, not bytes"):
+    # Arrow binary rows are packed addresses (4 or 16 bytes), not texts.
+    with pytest.raises(ValueError, match=r"row 0: 8 bytes are not an IPv4 \(4 bytes\)"):
         table.lookup_batch(pa.array([b"10.0.0.1"]))
 
 

@@ -165,8 +165,14 @@ class Table:
         Columns: 1-D integer arrays of any dtype and byte order (IPv4), (n, 2) uint64 or
         (n, 16) uint8 arrays (IPv6), lists of ints, and text columns parsed in Rust (lists,
         numpy str_, bytes_ or object arrays, pandas Series, pyarrow arrays; IPv4 and IPv6 may
-        mix). pyarrow string columns (and pandas columns backed by them) and numpy str_ /
+        mix), and Arrow columns: any object with ``__arrow_c_array__`` or
+        ``__arrow_c_stream__`` (pyarrow arrays and chunked arrays, Polars Series, DuckDB
+        results, nanoarrow) of type ``uint32`` (IPv4), ``string``, ``large_string``,
+        ``string_view``, ``binary`` / ``large_binary`` / ``binary_view`` (4 or 16 bytes a row,
+        network order) or ``fixed_size_binary[4]`` / ``[16]``. Arrow columns and numpy str_ /
         bytes_ arrays are read from their buffers without a copy; lists are joined in C.
+        Missing rows (Arrow nulls, None, NaN, pandas NA) answer NO_ROUTE / NO_LENGTH;
+        ``ipaddress`` addresses in a list are read as their text.
         ``out``: a uint32 array to fill instead of a new one. ValueError names a bad row.
 
         Each row is answered exactly as ``lookup`` answers that address (the same text rule,
@@ -186,6 +192,25 @@ class Table:
         no value id of this table."""
     def lookup_values(self, addrs: Column, threads: int = 1, default: Any = None) -> npt.NDArray[np.object_]:
         """``values_of(lookup_batch(addrs))``."""
+    def lookup_arrow(
+        self, addrs: Any, fields: Union[str, Sequence[str], None] = None, threads: int = 1,
+    ) -> "ArrowColumn":
+        """Typed Arrow answers of an Arrow column of addresses (the Arrow columns
+        ``lookup_batch`` takes, read without a copy), computed without the GIL.
+
+        ``fields``: names among ``"id"`` (value ids, ``uint32``), ``"length"`` (matched
+        prefix lengths, ``uint8``), ``"prefix"`` (the matched prefix as text, ``string``) and
+        ``"value"`` (default ``("prefix", "value")``): a sequence gives a struct array of
+        them, one name a plain array. Values are ``int64`` when every value of the table is
+        an int, ``float64`` when every one is a float, ``string`` when every one is a str,
+        else the ``str()`` of each as ``string`` (None values are nulls; ``arrow_value_type``
+        says which). A row with no route, null rows included, is null in every field.
+
+        >>> pa.array(t.lookup_arrow(pa.array(["10.1.2.3", None])))
+        """
+    @property
+    def arrow_value_type(self) -> Literal["int64", "float64", "string"]:
+        """The Arrow type ``lookup_arrow`` gives the values now."""
     def __getitem__(self, key: Key) -> Any:
         """Like ``lookup``, but KeyError where no route matches."""
     def __setitem__(self, prefix: Network, value: Any) -> None: ...
@@ -194,6 +219,18 @@ class Table:
     def __contains__(self, key: Key) -> bool:
         """True when a route matches the address (or covers the prefix)."""
     def __iter__(self) -> Iterator[Route]: ...
+    def __len__(self) -> int: ...
+
+class ArrowColumn:
+    """``Table.lookup_arrow``'s answers: an Arrow array exported through the Arrow
+    PyCapsule interface, so that ``pyarrow.array(c)``, ``polars.Series(c)`` and
+    ``nanoarrow.c_array(c)`` take it without a copy."""
+    @property
+    def type(self) -> str:
+        """The Arrow type, as Arrow writes it."""
+    def __arrow_c_schema__(self) -> Any: ...
+    def __arrow_c_array__(self, requested_schema: Any = None) -> Tuple[Any, Any]: ...
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any: ...
     def __len__(self) -> int: ...
 
 class CompiledTable:
