@@ -25,7 +25,7 @@ use pyo3_arrow::ffi::{
     ArrayIterator, to_array_pycapsules, to_schema_pycapsule, to_stream_pycapsule,
 };
 use std::fmt::Write;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// The fields `lookup_arrow` can answer.
 const FIELDS: [&str; 4] = ["id", "length", "prefix", "value"];
@@ -97,10 +97,15 @@ fn field_names(fields: Option<&Bound<'_, PyAny>>) -> PyResult<(Vec<String>, bool
     Ok((names, single))
 }
 
+/// A table's values as one Arrow array ([`value_array`]), made again only when values
+/// were added since (a value id never changes its value, so the count tells).
+#[derive(Default)]
+pub struct ValueCache(Mutex<Option<(usize, ArrayRef)>>);
+
 /// `Table.lookup_arrow` (see the module docs and `__init__.pyi`).
 pub fn lookup_arrow(
     sides: Sides<'_>,
-    values: &Values,
+    values: (&Values, &ValueCache),
     addrs: &Bound<'_, PyAny>,
     fields: Option<&Bound<'_, PyAny>>,
     threads: i64,
@@ -151,8 +156,22 @@ pub fn lookup_arrow(
     Ok(ArrowColumn { array: Arc::new(array), field })
 }
 
-/// The table's values as one Arrow array, index = value id (see the module docs).
-fn value_array(py: Python<'_>, values: &Values) -> PyResult<ArrayRef> {
+/// The table's values as one Arrow array, index = value id (see the module docs), from the
+/// cache when no value was added since it was made.
+fn value_array(py: Python<'_>, (values, cache): (&Values, &ValueCache)) -> PyResult<ArrayRef> {
+    let count = values.len(py);
+    let lock = || cache.0.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((n, array)) = lock().as_ref().filter(|(n, _)| *n == count) {
+        debug_assert_eq!(*n, count);
+        return Ok(array.clone());
+    }
+    // Made without the cache's lock: `str()` of a value runs Python code.
+    let array = make_value_array(py, values)?;
+    *lock() = Some((array.len(), array.clone()));
+    Ok(array)
+}
+
+fn make_value_array(py: Python<'_>, values: &Values) -> PyResult<ArrayRef> {
     let list = values.to_list(py)?;
     let items: Vec<Bound<'_, PyAny>> = list.iter().collect();
     let present = || items.iter().filter(|v| !v.is_none());
@@ -261,7 +280,7 @@ fn decimal(out: &mut Vec<u8>, v: u8) {
 
 /// The Arrow type of the `value` field for this table's values now: "int64", "float64" or
 /// "string" (for the Polars and DuckDB helpers' declared return types).
-pub fn value_type(py: Python<'_>, values: &Values) -> PyResult<&'static str> {
+pub fn value_type(py: Python<'_>, values: (&Values, &ValueCache)) -> PyResult<&'static str> {
     Ok(match value_array(py, values)?.data_type() {
         DataType::Int64 => "int64",
         DataType::Float64 => "float64",

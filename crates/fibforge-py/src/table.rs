@@ -34,6 +34,8 @@ pub struct PyTable {
     values: Values,
     /// `pending_reclaim_bytes` has warned (once per table).
     warned_pending: std::sync::atomic::AtomicBool,
+    /// The values as one Arrow array, for `lookup_arrow`.
+    arrow_values: crate::arrow_out::ValueCache,
 }
 
 /// A route as Python sees it: (prefix text, value).
@@ -54,7 +56,8 @@ impl PyTable {
         let v4 = s4.map(|s| Side::new(v4, &s)).transpose().map_err(build_error)?;
         let v6 = s6.map(|s| Side::new(v6, &s)).transpose().map_err(build_error)?;
         let warned_pending = Default::default();
-        Ok(PyTable { mode, algo: algo.to_string(), v4, v6, values, warned_pending })
+        let arrow_values = Default::default();
+        Ok(PyTable { mode, algo: algo.to_string(), v4, v6, values, warned_pending, arrow_values })
     }
 
     fn v4(&self) -> PyResult<&Side<u32>> {
@@ -475,13 +478,14 @@ impl PyTable {
         fields: Option<Bound<'_, PyAny>>,
         threads: i64,
     ) -> PyResult<crate::arrow_out::ArrowColumn> {
-        crate::arrow_out::lookup_arrow(self.sides(), &self.values, addrs, fields.as_ref(), threads)
+        let values = (&self.values, &self.arrow_values);
+        crate::arrow_out::lookup_arrow(self.sides(), values, addrs, fields.as_ref(), threads)
     }
 
     /// The Arrow type `lookup_arrow` gives the values now: "int64", "float64" or "string".
     #[getter]
     fn arrow_value_type(&self, py: Python<'_>) -> PyResult<&'static str> {
-        crate::arrow_out::value_type(py, &self.values)
+        crate::arrow_out::value_type(py, (&self.values, &self.arrow_values))
     }
 
     /// Registered readers of both families (for tests: one per family at rest; each batch

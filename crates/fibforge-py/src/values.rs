@@ -154,6 +154,16 @@ impl Values {
     }
 
     /// Every value in id order.
+    /// Number of values (ids `0..len` are taken; a value id never changes its value).
+    pub fn len(&self, py: Python<'_>) -> usize {
+        self.objects(py).len()
+    }
+
+    /// True when no value has been stored.
+    pub fn is_empty(&self, py: Python<'_>) -> bool {
+        self.len(py) == 0
+    }
+
     pub fn to_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let objects: Vec<Py<PyAny>> = self.objects(py).iter().map(|v| v.clone_ref(py)).collect();
         PyList::new(py, objects)
