@@ -220,7 +220,7 @@ mod tbm {
         pub fn v4(rib: &Rib<u32>) -> Self {
             let mut t = IpLookupTable::new();
             for (p, hop) in rib.iter() {
-                t.insert(p.addr().to_std(), p.len() as u32, hop);
+                t.insert(p.addr().to_std(), p.len(), hop);
             }
             Table(t)
         }
@@ -230,7 +230,7 @@ mod tbm {
         pub fn v6(rib: &Rib<u128>) -> Self {
             let mut t = IpLookupTable::new();
             for (p, hop) in rib.iter() {
-                t.insert(p.addr().to_std(), p.len() as u32, hop);
+                t.insert(p.addr().to_std(), p.len(), hop);
             }
             Table(t)
         }
