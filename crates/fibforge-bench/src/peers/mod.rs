@@ -229,9 +229,14 @@ mod tests {
 
     #[test]
     fn lists_parse() {
-        assert_eq!(parse_list("all").unwrap().len(), 5);
+        assert_eq!(parse_list("all").unwrap(), Peer::ALL.to_vec());
+        assert_eq!(Peer::ALL.len(), 6);
         assert!(parse_list("none").unwrap().is_empty());
         assert_eq!(parse_list("dpdk,bart").unwrap(), vec![Peer::Dpdk, Peer::Bart]);
+        assert_eq!(
+            parse_list("treebitmap,prefix_trie").unwrap(),
+            vec![Peer::TreeBitmap, Peer::PrefixTrie]
+        );
         assert!(parse_list("dpdk,nope").is_err());
     }
 }
