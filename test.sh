@@ -5,8 +5,8 @@
 # Python needs maturin, numpy and pytest for the interpreter in $PYTHON (default python3):
 #   python3 -m pip install maturin numpy pytest
 # The wheel (Cargo profile `checked`: optimised, without release's LTO) is built into
-# target/wheels and unpacked into target/py-test-site (nothing is installed into the
-# interpreter's own site-packages). Extra arguments go to cargo test.
+# target/wheels and installed into the virtual environment target/py-venv (nothing is
+# installed into the interpreter's own site-packages). Extra arguments go to cargo test.
 set -euo pipefail
 cd "$(dirname "$0")"
 PYTHON=${PYTHON:-python3}
@@ -29,8 +29,20 @@ features=(--features fibforge-cli/bench,fibforge/serde)
 cargo test --workspace --exclude fibforge-py "${features[@]}" --tests "$@"
 cargo test --workspace --exclude fibforge-py "${features[@]}" --doc "$@"
 
-rm -rf target/wheels target/py-test-site
-(cd crates/fibforge-py && "$PYTHON" -m maturin build --profile checked --quiet -i "$PYTHON" -o ../../target/wheels)
-"$PYTHON" -m pip install --quiet --no-deps --no-index --disable-pip-version-check --root-user-action=ignore \
-  --target target/py-test-site target/wheels/fibforge-*.whl
-PYTHONPATH="$PWD/target/py-test-site" "$PYTHON" -m pytest -q crates/fibforge-py/tests
+# The wheel is built as users get it: with zig installed (`pip install ziglang`, as CI does), the
+# portable manylinux2014 wheel (glibc 2.17) that tools/build-wheels publishes; without, one for
+# this machine's glibc. It is installed with pip into a fresh virtual environment (numpy, pytest
+# and the optional packages come from the interpreter's own site-packages), and pytest runs
+# there with no Rust toolchain on PATH, against the installed package, not the source tree
+# (test_installed.py checks where `fibforge` comes from).
+rm -rf target/wheels target/py-venv
+portable=()
+if "$PYTHON" -m ziglang version >/dev/null 2>&1; then
+  portable=(--zig --compatibility manylinux2014)
+fi
+(cd crates/fibforge-py && "$PYTHON" -m maturin build --profile checked --quiet "${portable[@]}" -i "$PYTHON" -o ../../target/wheels)
+"$PYTHON" -m venv --system-site-packages target/py-venv
+target/py-venv/bin/python -m pip install --quiet --no-deps --no-index --disable-pip-version-check \
+  target/wheels/fibforge-*.whl
+no_rust_path=$(tr ':' '\n' <<<"$PATH" | grep -v -e '\.cargo' -e rustup | paste -sd: -)
+PATH="$no_rust_path" FIBFORGE_TEST_INSTALLED=1 target/py-venv/bin/python -m pytest -q crates/fibforge-py/tests

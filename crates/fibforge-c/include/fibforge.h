@@ -9,6 +9,9 @@
  *   A table (fibforge_table4 for IPv4, fibforge_table6 for IPv6) holds the routes and a
  *   Poptrie built from them. It is updated in place: insert and remove patch the structure
  *   incrementally and publish each change atomically.
+ *   fibforge_iptable (at the end of this header) holds both families in one handle and adds
+ *   lookups that answer the matched prefix's length, exact gets, cursors over the routes and
+ *   snapshot files opened by mmap; the rules below hold for it too.
  *   A table is used by ONE thread at a time (the writer): its functions are not thread-safe
  *   with respect to each other.
  *   A reader (fibforge_reader4 / fibforge_reader6) is a lookup handle for other threads.
@@ -383,6 +386,247 @@ void fibforge_reader6_online(fibforge_reader6 *reader);
 void fibforge_reader6_offline(fibforge_reader6 *reader);
 void fibforge_reader6_quiescent(fibforge_reader6 *reader);
 void fibforge_reader6_free(fibforge_reader6 *reader);
+
+/* ---- Both families in one table: fibforge_iptable ------------------------------------ */
+
+/* A fibforge_iptable holds IPv4 and IPv6 routes in one handle and answers what the
+ * per-family tables above do not: the matched prefix's length with each lookup (stored
+ * beside the next hop in the compiled structure: one walk answers both), exact gets,
+ * cursors over the routes, and snapshots saved to a file and opened by mmap, shared between
+ * the processes that open it. It is the C face of Rust's fibforge::IpTable<u32>.
+ *
+ * Choose the per-family tables for a data plane that needs the next hop only at the walk's
+ * full speed (and the inline views); choose fibforge_iptable for the rest. Both follow the
+ * same rules: next hops 0..FIBFORGE_MAX_NEXT_HOP (a table holds at most 2^24 - 1 distinct
+ * ones), FIBFORGE_NO_ROUTE for no match, one writer thread per table, readers (QSBR, as in
+ * "Readers" above) for the other threads, errors through fibforge_last_error(). */
+
+typedef struct fibforge_iptable fibforge_iptable;
+typedef struct fibforge_ipreader fibforge_ipreader;
+typedef struct fibforge_ipcursor fibforge_ipcursor;
+
+/* A prefix of either family (24 bytes). */
+typedef struct fibforge_prefix {
+    uint8_t family;      /* 4 or 6 */
+    uint8_t len;         /* prefix length: 0..32 (family 4) or 0..128 (family 6) */
+    uint8_t reserved[2]; /* 0 */
+    uint32_t addr4;      /* family 4: the address, host byte order (10.1.2.3 is 0x0a010203) */
+    fibforge_ip6 addr6;  /* family 6: the address, network byte order */
+} fibforge_prefix;
+
+/* A route: a prefix and its next hop (what a cursor yields). */
+typedef struct fibforge_route {
+    fibforge_prefix prefix;
+    uint32_t next_hop;
+} fibforge_route;
+
+/**
+ * Creates an empty table of both families.
+ *
+ * @param algo  The structure, as for fibforge_table4_new_with ("poptrie", "bplus", with
+ *              options); NULL for the default (Poptrie).
+ * @param out   Receives the table; NULL on failure.
+ * @return FIBFORGE_OK; FIBFORGE_ERR_NULL (out); FIBFORGE_ERR_INVALID (unknown structure or
+ *         option, message naming the valid ones).
+ */
+fibforge_status fibforge_iptable_new(const char *algo, fibforge_iptable **out);
+
+/**
+ * Creates a table from the IPv4 and IPv6 routes of a file (the formats of
+ * fibforge_table4_load: text tables, MRT RIB dumps and update streams, plain, gzip or
+ * bzip2). Next hops are numbered 0, 1, 2, ... in the order the file first names them;
+ * fibforge_iptable_next_hop_name gives back the file's text.
+ *
+ * @param path  The file.
+ * @param algo  The structure, or NULL for the default; checked before the file is read.
+ * @param out   Receives the table; NULL on failure.
+ * @return FIBFORGE_OK; FIBFORGE_ERR_NULL (path, out); FIBFORGE_ERR_INVALID (algo, empty
+ *         path); FIBFORGE_ERR_IO; FIBFORGE_ERR_PARSE ("file:line: problem", or a file with no
+ *         route); FIBFORGE_ERR_LIMIT.
+ */
+fibforge_status fibforge_iptable_load(const char *path, const char *algo,
+                                      fibforge_iptable **out);
+
+/**
+ * Opens a snapshot file (written by fibforge_iptable_save, Rust's IpTable<u32>::save or
+ * `fibforge snapshot --values index`) by mapping it into memory: the file is checked whole
+ * (checksum, every index of the structures, every route and value), then lookups walk the
+ * mapped pages, nothing compiled or copied, so processes that open one file share its
+ * lookup arrays. The table is read-only in place: a family's first change compiles that
+ * family into memory of its own (fibforge_iptable_is_mapped tells). Replace the file whole
+ * (as fibforge_iptable_save does), never modify it in place, while a table has it open.
+ *
+ * @param path  The snapshot file.
+ * @param out   Receives the table; NULL on failure.
+ * @return FIBFORGE_OK; FIBFORGE_ERR_NULL (path, out); FIBFORGE_ERR_IO (cannot open or map);
+ *         FIBFORGE_ERR_PARSE (not a snapshot, another version, cut short, damaged, values not
+ *         u32: the message names the part).
+ */
+fibforge_status fibforge_iptable_open(const char *path, fibforge_iptable **out);
+
+/**
+ * Writes the table as a snapshot file: to a temporary file beside path, synced, then renamed
+ * over path, so that path holds the old or the new snapshot whole, never a part.
+ *
+ * @param table  The table (writer thread, or while it is idle).
+ * @param path   The file to write.
+ * @return FIBFORGE_OK; FIBFORGE_ERR_NULL (table, path); FIBFORGE_ERR_INVALID (empty path);
+ *         FIBFORGE_ERR_IO (the message names the file); FIBFORGE_ERR_UNSUPPORTED.
+ */
+fibforge_status fibforge_iptable_save(const fibforge_iptable *table, const char *path);
+
+/* Frees a table; NULL is ignored. Readers made from it stay usable, cursors too. */
+void fibforge_iptable_free(fibforge_iptable *table);
+
+/* The table's structure: "poptrie" or "bplus" (a static string); NULL for a NULL table. */
+const char *fibforge_iptable_structure(const fibforge_iptable *table);
+
+/* Number of routes of both families (0 for NULL). */
+size_t fibforge_iptable_len(const fibforge_iptable *table);
+
+/* 1 while a family of the table looks up in an opened snapshot's pages, else 0 (and 0 for
+ * NULL). */
+int fibforge_iptable_is_mapped(const fibforge_iptable *table);
+
+/* The text a loaded file used for next hop id, or NULL (no such id, table not loaded from a
+ * file, NULL table). Valid until the table is freed. */
+const char *fibforge_iptable_next_hop_name(const fibforge_iptable *table, uint32_t id);
+
+/**
+ * Inserts the route addr/len -> next_hop, or changes the next hop of an existing one
+ * (insert4: IPv4, insert6: IPv6).
+ *
+ * @param table     The table (writer thread).
+ * @param addr      The prefix's address; its host bits must be zero.
+ * @param len       The prefix length, 0..32 or 0..128.
+ * @param next_hop  0..FIBFORGE_MAX_NEXT_HOP.
+ * @param previous  Out, may be NULL: the prefix's former next hop, or FIBFORGE_NO_ROUTE.
+ * @return FIBFORGE_OK; FIBFORGE_ERR_NULL (table); FIBFORGE_ERR_INVALID (length, host bits,
+ *         next_hop == FIBFORGE_NO_ROUTE); FIBFORGE_ERR_LIMIT (next_hop above
+ *         FIBFORGE_MAX_NEXT_HOP, too many distinct next hops, a structural limit: the table is
+ *         unchanged).
+ */
+fibforge_status fibforge_iptable_insert4(fibforge_iptable *table, uint32_t addr, uint8_t len,
+                                         uint32_t next_hop, uint32_t *previous);
+fibforge_status fibforge_iptable_insert6(fibforge_iptable *table, fibforge_ip6 addr, uint8_t len,
+                                         uint32_t next_hop, uint32_t *previous);
+
+/**
+ * Withdraws the route addr/len (remove4: IPv4, remove6: IPv6).
+ *
+ * @param removed  Out, may be NULL: the route's next hop, or FIBFORGE_NO_ROUTE when there
+ *                 was no such route (not an error).
+ * @return FIBFORGE_OK; FIBFORGE_ERR_NULL (table); FIBFORGE_ERR_INVALID (length, host bits).
+ */
+fibforge_status fibforge_iptable_remove4(fibforge_iptable *table, uint32_t addr, uint8_t len,
+                                         uint32_t *removed);
+fibforge_status fibforge_iptable_remove6(fibforge_iptable *table, fibforge_ip6 addr, uint8_t len,
+                                         uint32_t *removed);
+
+/**
+ * Exact match: the next hop of exactly the prefix addr/len (get4: IPv4, get6: IPv6), not of
+ * a shorter one that covers it.
+ *
+ * @param next_hop  Out: the route's next hop, or FIBFORGE_NO_ROUTE when the table has no
+ *                  route for this prefix.
+ * @return FIBFORGE_OK; FIBFORGE_ERR_NULL (table, next_hop); FIBFORGE_ERR_INVALID (length,
+ *         host bits).
+ */
+fibforge_status fibforge_iptable_get4(const fibforge_iptable *table, uint32_t addr, uint8_t len,
+                                      uint32_t *next_hop);
+fibforge_status fibforge_iptable_get6(const fibforge_iptable *table, fibforge_ip6 addr,
+                                      uint8_t len, uint32_t *next_hop);
+
+/**
+ * Longest-prefix match with the matched prefix (lookup4: IPv4, lookup6: IPv6): the next hop
+ * of the longest prefix containing addr, and that prefix's length. The prefix itself is
+ * addr with the bits past len cleared.
+ *
+ * @param table  The table (writer thread; other threads use a reader).
+ * @param addr   The address.
+ * @param len    Out, may be NULL: the matched prefix's length (0 when none matched).
+ * @return The next hop, or FIBFORGE_NO_ROUTE when no route matches (also for a NULL table,
+ *         which sets the last error).
+ */
+uint32_t fibforge_iptable_lookup4(const fibforge_iptable *table, uint32_t addr, uint8_t *len);
+uint32_t fibforge_iptable_lookup6(const fibforge_iptable *table, fibforge_ip6 addr, uint8_t *len);
+
+/**
+ * Looks up addrs[0..n) (lookup4_batch: IPv4, lookup6_batch: IPv6) through the structure's
+ * batch walk: next_hops[i] and lens[i] as fibforge_iptable_lookup4 answers addrs[i].
+ *
+ * @param addrs      n addresses. IPv4: may be the same array as next_hops (in place).
+ * @param next_hops  Out: n next hops (FIBFORGE_NO_ROUTE where none matches).
+ * @param lens       Out, may be NULL: n prefix lengths (0 where none matches).
+ * @param n          The count; 0 allows NULL arrays.
+ * @return FIBFORGE_OK; FIBFORGE_ERR_NULL (table, addrs, next_hops).
+ */
+fibforge_status fibforge_iptable_lookup4_batch(const fibforge_iptable *table,
+                                               const uint32_t *addrs, uint32_t *next_hops,
+                                               uint8_t *lens, size_t n);
+fibforge_status fibforge_iptable_lookup6_batch(const fibforge_iptable *table,
+                                               const fibforge_ip6 *addrs, uint32_t *next_hops,
+                                               uint8_t *lens, size_t n);
+
+/**
+ * Cursors over routes: every route (IPv4 first, each family in prefix order: by address,
+ * shorter before longer), the routes covering a prefix (itself included, shortest first), or
+ * the routes covered by it (itself included, in prefix order). A cursor copies the routes
+ * it will yield when it is made (24 + 4 bytes each), so the table may change or be freed
+ * while it is read; it sees the table as it was.
+ *
+ * @param table   The table (writer thread, or while it is idle).
+ * @param prefix  covering/covered: the prefix (family 4 or 6, no host bits).
+ * @param out     Receives the cursor; NULL on failure. Free it with fibforge_ipcursor_free.
+ * @return FIBFORGE_OK; FIBFORGE_ERR_NULL (table, prefix, out); FIBFORGE_ERR_INVALID (family,
+ *         length, host bits).
+ */
+fibforge_status fibforge_iptable_routes(const fibforge_iptable *table, fibforge_ipcursor **out);
+fibforge_status fibforge_iptable_covering(const fibforge_iptable *table,
+                                          const fibforge_prefix *prefix, fibforge_ipcursor **out);
+fibforge_status fibforge_iptable_covered(const fibforge_iptable *table,
+                                         const fibforge_prefix *prefix, fibforge_ipcursor **out);
+
+/**
+ * The cursor's next route.
+ *
+ * @param cursor  The cursor (one thread at a time).
+ * @param route   Out: the route.
+ * @return 1 with *route written; 0 at the end (nothing written; later calls return 0 too);
+ *         -1 for a NULL cursor or route (the last error says which).
+ */
+int fibforge_ipcursor_next(fibforge_ipcursor *cursor, fibforge_route *route);
+
+/* Frees a cursor; NULL is ignored. */
+void fibforge_ipcursor_free(fibforge_ipcursor *cursor);
+
+/**
+ * Creates a reader of both families, offline (the contract of "Readers" above: one thread
+ * at a time, online/quiescent/offline). Call it on the writer's thread, or while the writer
+ * is idle, then hand it to a lookup thread. Readers of an opened snapshot work too (the
+ * first reader compiles the table once into memory of its own).
+ *
+ * @param out  Receives the reader; NULL on failure. Free it with fibforge_ipreader_free.
+ * @return FIBFORGE_OK; FIBFORGE_ERR_NULL (table, out).
+ */
+fibforge_status fibforge_iptable_reader(const fibforge_iptable *table, fibforge_ipreader **out);
+
+/* Like fibforge_iptable_lookup4/6 and _lookup4/6_batch, through a reader on its thread: an
+ * online reader only walks; an offline one is online for the call. A NULL reader:
+ * FIBFORGE_NO_ROUTE (length 0) and the last error, or FIBFORGE_ERR_NULL for the batches. */
+uint32_t fibforge_ipreader_lookup4(fibforge_ipreader *reader, uint32_t addr, uint8_t *len);
+uint32_t fibforge_ipreader_lookup6(fibforge_ipreader *reader, fibforge_ip6 addr, uint8_t *len);
+fibforge_status fibforge_ipreader_lookup4_batch(fibforge_ipreader *reader, const uint32_t *addrs,
+                                                uint32_t *next_hops, uint8_t *lens, size_t n);
+fibforge_status fibforge_ipreader_lookup6_batch(fibforge_ipreader *reader,
+                                                const fibforge_ip6 *addrs, uint32_t *next_hops,
+                                                uint8_t *lens, size_t n);
+
+/* Online, offline, quiescent state and free, as fibforge_reader4_* (NULL is ignored). */
+void fibforge_ipreader_online(fibforge_ipreader *reader);
+void fibforge_ipreader_offline(fibforge_ipreader *reader);
+void fibforge_ipreader_quiescent(fibforge_ipreader *reader);
+void fibforge_ipreader_free(fibforge_ipreader *reader);
 
 #ifdef __cplusplus
 }

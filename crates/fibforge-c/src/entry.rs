@@ -18,7 +18,10 @@ use std::ffi::c_char;
 ///
 /// # Safety
 /// `out` is NULL or valid for writing one pointer.
-unsafe fn create<T>(out: *mut *mut T, make: impl FnOnce() -> Result<T, Error>) -> Status {
+pub(crate) unsafe fn create<T>(
+    out: *mut *mut T,
+    make: impl FnOnce() -> Result<T, Error>,
+) -> Status {
     if out.is_null() {
         set_last_error("out is NULL");
         return Status::Null;

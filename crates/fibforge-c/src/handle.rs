@@ -225,7 +225,7 @@ fn read_error(e: &ReadError) -> Error {
 
 /// `name` NUL-terminated, for the life of the process: one leaked copy per structure name
 /// (a handful), so the C side gets the static string `fibforge.h` promises.
-fn c_name(name: &'static str) -> &'static CStr {
+pub(crate) fn c_name(name: &'static str) -> &'static CStr {
     static NAMES: Mutex<Vec<(&'static str, &'static CStr)>> = Mutex::new(Vec::new());
     let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(&(_, c)) = names.iter().find(|(n, _)| *n == name) {

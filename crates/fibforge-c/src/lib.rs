@@ -27,6 +27,7 @@ mod entry;
 pub mod error;
 mod ffi;
 pub mod handle;
+pub mod iptable;
 pub mod ptr;
 pub mod view;
 

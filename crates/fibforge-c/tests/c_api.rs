@@ -1,17 +1,10 @@
 //! Compiles `tests/c/test_fibforge.c` against `include/fibforge.h` with the system C compiler,
 //! links it to the static and to the shared library this crate builds, and runs both.
-//!
-//! Without a C compiler (`$CC`, else `cc`) the test says so and passes, unless
-//! `FIBFORGE_REQUIRE_CC` is set (as CI does), where a missing compiler fails it.
+
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn compiler() -> Option<String> {
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    let works = Command::new(&cc).arg("--version").output().is_ok_and(|o| o.status.success());
-    works.then_some(cc)
-}
 
 /// Where cargo put this crate's `libfibforge_c.a` / `.so` for this test run.
 fn library_dir() -> PathBuf {
@@ -60,14 +53,7 @@ fn run(exe: &Path, tmp: &Path) {
 
 #[test]
 fn c_program_exercises_every_function() {
-    let Some(cc) = compiler() else {
-        assert!(
-            std::env::var_os("FIBFORGE_REQUIRE_CC").is_none(),
-            "FIBFORGE_REQUIRE_CC is set but no C compiler ($CC or cc) runs"
-        );
-        eprintln!("SKIPPED: no C compiler ($CC or cc) found; the C ABI test did not run");
-        return;
-    };
+    let Some(cc) = support::compiler("the C ABI test") else { return };
     let lib = library_dir();
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fibforge-c-test");
     std::fs::create_dir_all(&tmp).expect("temporary directory");

@@ -132,4 +132,44 @@ fn shared_library_exports_fibforge_functions_only() {
     assert!(exported.contains(&"fibforge_table4_lookup"), "{exported:?}");
     let foreign: Vec<&&str> = exported.iter().filter(|s| !s.starts_with("fibforge_")).collect();
     assert!(foreign.is_empty(), "{} exports more than fibforge_*: {foreign:?}", so.display());
+    // The header and the library name the same functions (its inline ones aside).
+    let header = std::fs::read_to_string(crate_dir().join("include/fibforge.h")).unwrap();
+    let declared = declared_functions(&header);
+    let missing: Vec<&String> =
+        declared.iter().filter(|f| !exported.contains(&f.as_str())).collect();
+    assert!(missing.is_empty(), "declared in fibforge.h, not exported: {missing:?}");
+    let undeclared: Vec<&&str> =
+        exported.iter().filter(|e| !declared.iter().any(|d| d == *e)).collect();
+    assert!(undeclared.is_empty(), "exported, not declared in fibforge.h: {undeclared:?}");
+}
+
+/// The names of the functions the header declares (not its `static inline` ones): on a line
+/// outside comments, `fibforge_...(` preceded by a return type only (words and `*`).
+fn declared_functions(header: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut in_comment = false;
+    for line in header.lines() {
+        let code = line.trim_start();
+        if in_comment || code.starts_with("/*") {
+            in_comment = !code.contains("*/");
+            continue;
+        }
+        if code.starts_with("static") {
+            continue;
+        }
+        let is_type = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == ' ' || c == '*';
+        for (at, _) in code.match_indices("fibforge_") {
+            let name: String =
+                code[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            let return_type = &code[..at];
+            if !return_type.trim().is_empty()
+                && return_type.chars().all(is_type)
+                && code[at + name.len()..].starts_with('(')
+                && !names.contains(&name)
+            {
+                names.push(name);
+            }
+        }
+    }
+    names
 }

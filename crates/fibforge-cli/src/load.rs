@@ -17,7 +17,9 @@ pub const DEFAULT_ALGO: &str = registry::DEFAULT;
 /// The table file and how to read it (shared by every subcommand).
 #[derive(clap::Args, Clone, Debug)]
 pub struct TableArgs {
-    /// Table file: text (`prefix nexthop` lines or prefixes only) or MRT; plain, gzip or bzip2.
+    /// Table file: text (`prefix nexthop` lines or prefixes only), CSV (networks or
+    /// `start,end` ranges, with or without a header), MaxMind DB (`.mmdb`) or MRT; plain,
+    /// gzip or bzip2.
     pub path: PathBuf,
     /// From an MRT RIB, the routes of the peer with this AS number.
     #[arg(long, conflicts_with = "peer_ip")]
@@ -49,6 +51,11 @@ pub struct TableArgs {
     /// route's last AS of its AS_PATH).
     #[arg(long, value_enum, default_value_t = ValueArg::NextHop)]
     pub value: ValueArg,
+    /// The value's column by header name (CSV) or field path (MaxMind DB, dot-separated:
+    /// `country.iso_code`); default: a CSV table's first column after the network or range,
+    /// a MaxMind DB's whole record.
+    #[arg(long, value_name = "NAME")]
+    pub value_field: Option<String>,
     /// The family the command will use, when it knows one before loading (`--family`):
     /// named in the error for a line that is not a prefix. Not an option of its own.
     #[arg(skip)]
@@ -98,6 +105,8 @@ impl TableArgs {
                 ValueArg::OriginAs => ValueColumn::OriginAs,
             },
             family: self.family,
+            value_field: self.value_field.clone(),
+            json_values: false,
         }
     }
 }

@@ -242,3 +242,33 @@ fn an_address_list_given_as_the_table_is_called_swapped() {
     assert!(err.contains("looks like an address list") && err.contains("swapped"), "{err}");
     assert!(err.contains("fibforge lookup TABLE"), "{err}");
 }
+
+#[test]
+fn csv_tables_and_maxmind_databases_are_looked_up() {
+    let (dir, _) = scratch("csv-mmdb");
+    let csv = dir.join("asn.csv");
+    std::fs::write(
+        &csv,
+        "network,autonomous_system_number,autonomous_system_organization\n\
+         1.0.0.0/24,13335,\"CLOUDFLARENET\"\n2001:db8::/32,64500,\"Example, Inc.\"\n",
+    )
+    .unwrap();
+    let csv = csv.display().to_string();
+    let (code, out, err) = run(&["lookup", &csv, "1.0.0.9", "2001:db8::1"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "1.0.0.9\t1.0.0.0/24\t13335\n2001:db8::1\t2001:db8::/32\t64500\n");
+    let by_name = ["lookup", "--value-field", "autonomous_system_organization", &csv, "1.0.0.9"];
+    let (code, out, err) = run(&by_name, "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "1.0.0.9\t1.0.0.0/24\tCLOUDFLARENET\n");
+    let (code, _, err) = run(&["lookup", "--value-field", "asn", &csv, "1.0.0.9"], "");
+    assert_ne!(code, 0);
+    assert!(err.contains("no column named 'asn'"), "{err}");
+
+    let mmdb = concat!(env!("CARGO_MANIFEST_DIR"), "/../fibforge-io/tests/data/country-v6.mmdb");
+    let args = ["lookup", "--value-field", "country.iso_code", mmdb, "1.0.0.7", "2a01::1"];
+    let (code, out, err) = run(&args, "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "1.0.0.7\t1.0.0.0/24\tAU\n2a01::1\t2a00::/12\tDE\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -27,6 +27,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("read_mrt", read_mrt),
     ("read_updates", read_updates),
     ("read_trace", read_trace),
+    ("read_db", read_db),
     ("parse_prefix", parse_prefix),
     ("algo_spec", fibforge::fuzzing::algo_spec),
     ("read_export", fibforge::fuzzing::read_export),
@@ -72,6 +73,37 @@ pub fn read_mrt(data: &[u8]) {
     };
     table.v4.check_invariants();
     table.v6.check_invariants();
+}
+
+/// `read_db`: the CSV table reader and the MaxMind DB reader on any bytes (both, without
+/// the format detection: the first byte's low bit picks the origin-AS value column, the
+/// second's a value field by name): an error naming the source or a table whose RIBs keep
+/// their invariants; never a panic, a hang or unbounded memory.
+pub fn read_db(data: &[u8]) {
+    let value = match data.first() {
+        Some(b) if b & 1 == 1 => crate::ValueColumn::OriginAs,
+        _ => crate::ValueColumn::NextHop,
+    };
+    let value_field = match data.get(1) {
+        Some(b) if b & 1 == 1 => Some("country.iso_code".to_string()),
+        _ => None,
+    };
+    let cfg =
+        ReadConfig { value, value_field, json_values: data.len() % 2 == 0, ..Default::default() };
+    for result in [
+        crate::delimited::read_csv_table(data, "fuzz", &cfg),
+        crate::mmdb::read_mmdb(data.to_vec(), "fuzz", &cfg),
+    ] {
+        let table = match result {
+            Ok(t) => Box::new(t),
+            Err(e) => {
+                assert!(e.to_string().contains("fuzz"), "error without its source: {e}");
+                e.partial
+            }
+        };
+        table.v4.check_invariants();
+        table.v6.check_invariants();
+    }
 }
 
 /// `read_updates`: the update-stream reader (MRT BGP4MP or `time a|w prefix nexthop` text) on

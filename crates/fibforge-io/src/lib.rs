@@ -24,10 +24,12 @@
 
 pub mod atomic;
 pub mod data;
+pub mod delimited;
 pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod hostile;
+pub mod mmdb;
 pub mod mrt;
 pub mod open;
 pub mod table;
@@ -74,27 +76,57 @@ pub fn read_table_from<R: Read + Send + 'static>(
         None => open_reader(source, name),
     }
     .map_err(fail)?;
-    let (head, input) = open::peek(input, 12, name).map_err(fail)?;
+    let (head, input) = open::peek(input, HEAD_BYTES, name).map_err(fail)?;
     if head.is_empty() {
         // A zero-byte file is a failed download or write far more often than a table.
         let reason = "the file is empty (0 bytes after decompression): not a table".into();
         return Err(fail(ReadError::Content { source_name: name.into(), reason }));
     }
-    if mrt::looks_like_mrt(&head) {
+    let binary = head[..head.len().min(12)].contains(&0);
+    let csv = !binary && delimited::looks_like_csv(&head);
+    let mrt = mrt::looks_like_mrt(&head);
+    let maybe_mmdb = (binary && !mrt) || named(name, ".mmdb");
+    if let Some(field) = cfg.value_field.as_deref().filter(|_| !csv && !maybe_mmdb) {
+        let kind =
+            if mrt { "an MRT dump" } else { "a text table, whose value is its second column" };
+        let reason = format!(
+            "a value field ('{field}') applies to CSV tables and MaxMind DB files; this is {kind}"
+        );
+        return Err(fail(ReadError::Content { source_name: name.into(), reason }));
+    }
+    if mrt {
         mrt::read_mrt_table(input, name, cfg)
-    } else if head.contains(&0) || named_mrt(name) {
+    } else if named(name, ".mrt") {
         Err(fail(mrt::not_mrt(&head, name)))
+    } else if maybe_mmdb {
+        // A MaxMind DB (its marker is at the end), else a damaged MRT file.
+        mmdb::read_if_mmdb(input, name, cfg).unwrap_or_else(|| {
+            let error = if named(name, ".mmdb") {
+                ReadError::Content {
+                    source_name: name.into(),
+                    reason: "not a MaxMind DB: no metadata marker in its last 128 KiB".into(),
+                }
+            } else {
+                mrt::not_mrt(&head, name)
+            };
+            Err(fail(error))
+        })
+    } else if csv {
+        delimited::read_csv_table(input, name, cfg)
     } else {
         read_text_table(input, name, cfg)
     }
 }
 
-/// A name ending in `.mrt`, possibly followed by a compression suffix.
-fn named_mrt(name: &str) -> bool {
+/// How much of a stream is looked at to choose its format (a CSV header line fits).
+const HEAD_BYTES: usize = 4096;
+
+/// A name ending in `suffix`, possibly followed by a compression suffix.
+fn named(name: &str, suffix: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     let base = [".gz", ".bz2", ".gzip", ".bzip2"]
         .iter()
         .find_map(|s| lower.strip_suffix(s))
         .unwrap_or(&lower);
-    base.ends_with(".mrt")
+    base.ends_with(suffix)
 }

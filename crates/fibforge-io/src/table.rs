@@ -102,6 +102,14 @@ pub struct ReadConfig {
     /// an address is reported as "expected an IPv4 prefix" rather than with the other
     /// family's parse error. Both families are still read (mixed files are allowed).
     pub family: Option<Family>,
+    /// The value's column by header name (CSV tables) or field path (MaxMind DB files,
+    /// dot-separated: `country.iso_code`); `None`: the format's default (see
+    /// [`crate::delimited`], [`crate::mmdb`]). Other formats refuse it.
+    pub value_field: Option<String>,
+    /// MaxMind DB values as JSON texts, strings quoted too (`"NL"`), for faces that turn
+    /// them back into objects (Python's dicts); [`LoadedTable::json_values`] then says so.
+    /// Other formats, and origin AS values, are unaffected.
+    pub json_values: bool,
 }
 
 /// A routing table of either or both families, as read from a file (`fibforge::Table` is
@@ -122,6 +130,8 @@ pub struct LoadedTable {
     /// Lines of a text table read, blank and comment lines included (0 for MRT): with no
     /// route, see [`LoadedTable::no_routes`].
     pub lines: u64,
+    /// True when the values are JSON texts ([`ReadConfig::json_values`] on a MaxMind DB).
+    pub json_values: bool,
     policy: DuplicatePolicy,
 }
 
@@ -135,6 +145,7 @@ impl LoadedTable {
             duplicates: 0,
             peers: Vec::new(),
             lines: 0,
+            json_values: false,
             policy: cfg.duplicates,
         }
     }
@@ -219,6 +230,7 @@ impl LoadedTable {
             duplicates: self.duplicates,
             peers: self.peers.clone(),
             lines: self.lines,
+            json_values: source.json_values,
             policy: self.policy,
         };
         project(&self.v4, &source.v4, &source.hops, &mut out.hops, &mut out.v4);

@@ -93,13 +93,13 @@ pub fn read_text_table<R: BufRead>(
 
 /// Routes parsed but not inserted yet, per family.
 #[derive(Default)]
-struct RouteBatch {
+pub(crate) struct RouteBatch {
     v4: Vec<(Prefix4, NextHop)>,
     v6: Vec<(Prefix6, NextHop)>,
 }
 
 impl RouteBatch {
-    fn push(&mut self, prefix: AnyPrefix, hop: NextHop) {
+    pub(crate) fn push(&mut self, prefix: AnyPrefix, hop: NextHop) {
         match prefix {
             AnyPrefix::V4(p) => self.v4.push((p, hop)),
             AnyPrefix::V6(p) => self.v6.push((p, hop)),
@@ -107,7 +107,7 @@ impl RouteBatch {
     }
 
     /// Inserts in address order; the stable sort keeps duplicates in file order.
-    fn insert_into(mut self, table: &mut LoadedTable) {
+    pub(crate) fn insert_into(mut self, table: &mut LoadedTable) {
         self.v4.sort_by_key(|&(p, _)| p);
         self.v6.sort_by_key(|&(p, _)| p);
         for (p, hop) in self.v4 {
@@ -248,7 +248,7 @@ fn origin_as_column<'a>(line: &'a [u8], second: Option<&[u8]>) -> Result<Cow<'a,
 }
 
 /// A decimal AS number without sign (leading zeros allowed, as some dumps write them).
-fn parse_asn(text: &str) -> Option<u32> {
+pub(crate) fn parse_asn(text: &str) -> Option<u32> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -267,7 +267,11 @@ fn utf8(bytes: &[u8]) -> Result<&str, String> {
     std::str::from_utf8(bytes).map_err(|_| format!("column is not valid UTF-8: {}", quote(bytes)))
 }
 
-fn parse_prefix(text: &[u8], mode: ParseMode, family: Option<Family>) -> Result<AnyPrefix, String> {
+pub(crate) fn parse_prefix(
+    text: &[u8],
+    mode: ParseMode,
+    family: Option<Family>,
+) -> Result<AnyPrefix, String> {
     if text.len() > MAX_PREFIX_TEXT || !text.is_ascii() {
         return Err(format!("{} is not a prefix", quote(text)));
     }

@@ -25,6 +25,7 @@
 pub mod algos;
 pub mod arrow;
 pub mod batch;
+pub mod bulk;
 pub mod columns;
 pub mod compiled;
 pub mod convert;

@@ -1,7 +1,9 @@
-//! `Table.load`: a file (text table or MRT dump, any compression) into the routes and values
-//! of a `Table` (which [`table`](crate::table) builds from them) whose values are the file's
-//! value column: the next hop's text (`value="next_hop"`) or the origin
-//! AS as an int (`value="origin_as"`), read by fibforge-io ([`fibforge_io::ValueColumn`]).
+//! `Table.load`: a file (text table, CSV, MaxMind DB or MRT dump, any compression) into the
+//! routes and values of a `Table` (which [`table`](crate::table) builds from them) whose
+//! values are the file's value column: the next hop's text (`value="next_hop"`), the origin
+//! AS as an int (`value="origin_as"`), a CSV column or MaxMind DB field by name
+//! (`value_field=`), or a MaxMind DB's whole record as Python objects (dicts), read by
+//! fibforge-io ([`fibforge_io::ValueColumn`]).
 //!
 //! The file's next-hop ids are mapped to the table's value ids (each distinct value
 //! becomes one Python object) and the routes re-encoded with their prefix lengths
@@ -33,6 +35,7 @@ impl Options {
         value: &str,
         peer: Option<&str>,
         peer_as: Option<u32>,
+        value_field: Option<&str>,
     ) -> PyResult<Self> {
         let mode = Mode::parse(family)?;
         structures(mode, algo)?;
@@ -41,7 +44,13 @@ impl Options {
             Mode::V6 => Some(fibforge::Family::Ipv6),
             Mode::Auto => None,
         };
-        let read = ReadConfig { family, ..read_config(value, peer, peer_as)? };
+        // MaxMind DB records come back as JSON, decoded into Python objects below.
+        let read = ReadConfig {
+            family,
+            value_field: value_field.map(str::to_string),
+            json_values: true,
+            ..read_config(value, peer, peer_as)?
+        };
         Ok(Options { mode, read })
     }
 
@@ -103,11 +112,21 @@ pub fn load(
         warn_merged(py, path, &loaded.peers)?;
     }
     let values = Values::new(py);
+    let json_loads = match loaded.json_values {
+        true => Some(py.import("json")?.getattr("loads")?),
+        false => None,
+    };
     let ids = loaded
         .hops
         .values()
         .iter()
-        .map(|text| values.intern(&value_object(py, text, options.read.value)?))
+        .map(|text| {
+            let value = match &json_loads {
+                Some(loads) => loads.call1((text.as_str(),))?,
+                None => value_object(py, text, options.read.value)?,
+            };
+            values.intern(&value)
+        })
         .collect::<PyResult<Vec<u32>>>()?;
     let (v4, v6) = (loaded.v4, loaded.v6);
     let (v4, v6) = py.detach(|| (reencode(&v4, &ids), reencode(&v6, &ids)));

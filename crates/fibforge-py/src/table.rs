@@ -187,7 +187,8 @@ impl PyTable {
     /// Loads a text table or MRT dump, or an export file as a read-only `CompiledTable`
     /// (see `__init__.pyi`).
     #[staticmethod]
-    #[pyo3(signature = (path, family = "auto", algo = None, value = "next_hop", peer = None, peer_as = None))]
+    #[pyo3(signature = (path, family = "auto", algo = None, value = "next_hop", peer = None, peer_as = None, value_field = None))]
+    #[allow(clippy::too_many_arguments)]
     fn load(
         py: Python<'_>,
         path: &Bound<'_, PyAny>,
@@ -196,6 +197,7 @@ impl PyTable {
         value: &str,
         peer: Option<&str>,
         peer_as: Option<u32>,
+        value_field: Option<&str>,
     ) -> PyResult<Py<PyAny>> {
         let path = convert::path(path, "path")?;
         if crate::compiled::sniff(&path) {
@@ -204,10 +206,27 @@ impl PyTable {
             return Ok(Py::new(py, table)?.into_any());
         }
         let algo = algo.unwrap_or(DEFAULT_ALGO);
-        let options = crate::load::Options::parse(family, algo, value, peer, peer_as)?;
+        let options = crate::load::Options::parse(family, algo, value, peer, peer_as, value_field)?;
         let (v4, v6, values) = crate::load::load(py, &path, &options)?;
         let table = py.detach(|| PyTable::from_ribs(options.mode(), algo, v4, v6, values))?;
         Ok(Py::new(py, table)?.into_any())
+    }
+
+    /// A table of the routes `prefixes[i] -> values[i]`, built in one pass (see
+    /// `__init__.pyi`).
+    #[staticmethod]
+    #[pyo3(signature = (prefixes, values, family = "auto", algo = DEFAULT_ALGO))]
+    fn from_arrays(
+        py: Python<'_>,
+        prefixes: &Bound<'_, PyAny>,
+        values: &Bound<'_, PyAny>,
+        family: &str,
+        algo: &str,
+    ) -> PyResult<Self> {
+        let mode = Mode::parse(family)?;
+        structures(mode, algo)?;
+        let (v4, v6, values) = crate::bulk::ribs(py, prefixes, values, mode)?;
+        py.detach(|| PyTable::from_ribs(mode, algo, v4, v6, values))
     }
 
     /// "ipv4", "ipv6" or "auto".
@@ -391,6 +410,15 @@ impl PyTable {
     /// Every route as (prefix, value), IPv4 first, in prefix order.
     fn routes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Route<'py>>> {
         self.to_python(py, self.all_routes())
+    }
+
+    /// The prefixes whose value is `value`, IPv4 then IPv6 in prefix order (pyasn's
+    /// `get_as_prefixes`).
+    fn prefixes_of(&self, value: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let ids = self.values.ids_of(value)?;
+        let routes = self.all_routes();
+        let mine = |h: &NextHop| ids.contains(&values::decode(*h).0);
+        Ok(routes.into_iter().filter(|(_, h)| mine(h)).map(|(p, _)| p.to_string()).collect())
     }
 
     /// Value ids of a numpy array of addresses (see `__init__.pyi`); with `lengths=True` a

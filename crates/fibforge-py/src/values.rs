@@ -132,6 +132,27 @@ impl Values {
         self.get(py, id).ok_or_else(|| PyValueError::new_err(format!("unknown value id {id}")))
     }
 
+    /// The ids whose value equals `value` as the table tells values apart: hashable values
+    /// by type and `==` (`1`, `1.0` and `True` stay apart), others by `==`. The values are
+    /// copied out first, so the comparisons run with no lock held.
+    pub fn ids_of(&self, value: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+        let py = value.py();
+        let wanted = key(value).ok();
+        let objects: Vec<Py<PyAny>> = self.objects(py).iter().map(|v| v.clone_ref(py)).collect();
+        let mut ids = Vec::new();
+        for (id, object) in objects.iter().enumerate() {
+            let object = object.bind(py);
+            let same = match &wanted {
+                Some(k) => key(object).is_ok_and(|o| o.eq(k).unwrap_or(false)),
+                None => object.eq(value).unwrap_or(false),
+            };
+            if same {
+                ids.push(id as u32);
+            }
+        }
+        Ok(ids)
+    }
+
     /// Every value in id order.
     pub fn to_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let objects: Vec<Py<PyAny>> = self.objects(py).iter().map(|v| v.clone_ref(py)).collect();

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 pub const PRESETS: &[(&str, &str)] = &[
     ("poptrie-table3", "Poptrie Table 3: every algorithm, random traffic, IPv4"),
     ("poptrie-table4", "Poptrie Table 4: cycles per lookup percentiles (4M samples)"),
-    ("poptrie-traffic", "Poptrie §4.4: random, sequential and repeated traffic"),
+    ("poptrie-traffic", "Poptrie §4.2/§4.5: random, sequential and repeated traffic"),
     ("poptrie-fig8", "Poptrie Fig. 8: thread scaling"),
     ("poptrie-table5", "Poptrie Table 5: SYN1 and SYN2 growth tables"),
     ("poptrie-ipv6", "Poptrie §4.10: IPv6"),

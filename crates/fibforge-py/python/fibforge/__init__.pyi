@@ -65,8 +65,10 @@ class Table:
         value: Literal["next_hop", "origin_as"] = "next_hop",
         peer: Optional[str] = None,
         peer_as: Optional[int] = None,
+        value_field: Optional[str] = None,
     ) -> Union["Table", "CompiledTable"]:
-        """Loads a text table or MRT dump (plain, gzip or bzip2) into a Table (``algo``:
+        """Loads a text table, CSV table, MaxMind DB or MRT dump (plain, gzip or bzip2; the
+        format recognised by content, docs/reference/input-formats.md) into a Table (``algo``:
         "poptrie" when None), or an export file (``fibforge.export``, ``fibforge export``,
         recognised by its first bytes) into a read-only CompiledTable, without compiling:
         ``algo``, if given, must name the export's structure, ``family`` its family, and
@@ -80,6 +82,29 @@ class Table:
         naming the peers. OSError when the file cannot be read, ValueError naming the line or
         byte offset when its content is malformed. ``path``: a str or ``os.PathLike``
         (TypeError for bytes: decode them with ``os.fsdecode``).
+
+        CSV (GeoLite2 ``network,...`` blocks, ``start,end,...`` ranges as IP2Location and
+        iplocation write them, with or without a header): the value is the column
+        ``value_field`` names, else the first column after the network or range.
+        MaxMind DB (``.mmdb``): the value is each network's record as Python objects (a dict),
+        or the field ``value_field`` names by path (``"country.iso_code"``); with
+        ``value="origin_as"``, ``autonomous_system_number`` as an int.
+        """
+    @staticmethod
+    def from_arrays(
+        prefixes: Any,
+        values: Any,
+        family: str = "auto",
+        algo: str = "poptrie",
+    ) -> "Table":
+        """A table of the routes ``prefixes[i] -> values[i]`` built in one pass: two columns
+        of equal length (lists, numpy or pyarrow arrays, pandas or Polars Series, such as two
+        columns of a DataFrame); prefixes as str or ``ipaddress`` networks, values any
+        objects (each distinct value stored once). A later duplicate prefix wins. ValueError
+        naming the row for a bad prefix or one of a family the table leaves out, or for
+        columns of different lengths.
+
+        >>> t = Table.from_arrays(df["network"], df["asn"])
         """
     @property
     def family(self) -> str: ...
@@ -117,6 +142,10 @@ class Table:
         """Routes covering ``prefix``, longest first (as py-radix)."""
     def search_covered(self, prefix: Network) -> List[Route]:
         """py-radix name of ``covered``."""
+    def prefixes_of(self, value: Any) -> List[str]:
+        """The prefixes whose value is ``value`` (pyasn's ``get_as_prefixes(asn)``), IPv4 then
+        IPv6 in prefix order; values compare as the table stores them (``1``, ``1.0`` and
+        ``True`` apart)."""
     def routes(self) -> List[Route]:
         """Every route, IPv4 first, in prefix order."""
     @overload

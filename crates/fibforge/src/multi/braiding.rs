@@ -14,7 +14,9 @@
 //!   (`braid_choice`), which still never adds more nodes than the plain merge. Braiding a
 //!   table optimally against an earlier braided trie can leave a later table less to overlap
 //!   than the plain trie would, so the build also merges without braiding and keeps the
-//!   smaller trie: its node count is never above `braid=off`'s.
+//!   smaller trie: its node count is never above `braid=off`'s. So the result is the paper's
+//!   optimal braiding only for the tables the exact program finished within its budget, and
+//!   only when the braided trie is kept: [`TrieBraiding::outcome`] records which.
 //! - `greedy`: overlaps estimated by subtree sizes (the earlier stand-in; it can add nodes).
 //! - `off`: no bit set, the Merged Trie's shape with the bits, to measure what braiding saves.
 //!
@@ -78,18 +80,56 @@ pub struct TrieBraiding<A: Address> {
     braid: Vec<u64>,
     pmt: Vec<u32>,
     vrfs: usize,
-    exact: usize,
+    outcome: BraidOutcome,
     family: PhantomData<fn() -> A>,
+}
+
+/// How a Trie Braiding build chose its braiding bits ([`TrieBraiding::outcome`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BraidOutcome {
+    /// The option the build ran with.
+    pub braid: Braid,
+    /// Tables merged (the non-empty ones).
+    pub tables: usize,
+    /// With `braid=optimal`: tables the exact program braided within its budget; the other
+    /// `tables - exact` were braided by the one-level lookahead.
+    pub exact: usize,
+    /// The braided trie was kept; false when the plain merge (no bits set) was smaller and
+    /// kept instead (always true for `greedy`, false for `off`).
+    pub kept_braided: bool,
+}
+
+/// `exact 9/9, braided kept`, `exact 2/7 (lookahead 5), plain kept`, `greedy`, `off`.
+impl std::fmt::Display for BraidOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.braid {
+            Braid::Off => return write!(f, "off"),
+            Braid::Greedy => return write!(f, "greedy"),
+            Braid::Optimal => write!(f, "exact {}/{}", self.exact, self.tables)?,
+        }
+        if self.exact < self.tables {
+            write!(f, " (lookahead {})", self.tables - self.exact)?;
+        }
+        let kept = if self.kept_braided { "braided" } else { "plain" };
+        write!(f, ", {kept} kept")
+    }
 }
 
 impl<A: Address> TrieBraiding<A> {
     /// Braids `tables` (VRF id = position) into one trie.
     pub fn build(tables: &[Rib<A>], cfg: &Config) -> Result<Self, BuildError> {
         let mut m = merge(tables, cfg.braid);
+        let mut outcome = BraidOutcome {
+            braid: cfg.braid,
+            tables: tables.iter().filter(|t| !t.is_empty()).count(),
+            exact: m.exact,
+            kept_braided: cfg.braid != Braid::Off,
+        };
         if cfg.braid == Braid::Optimal {
             let plain = merge(tables, Braid::Off);
             if plain.child.len() < m.child.len() {
                 m = plain;
+                outcome.kept_braided = false;
             }
         }
         if m.child.len() as u64 >= LEAF as u64 {
@@ -103,14 +143,14 @@ impl<A: Address> TrieBraiding<A> {
             let bit = node as usize * n + v as usize;
             braid[bit / 64] |= 1 << (bit % 64);
         }
-        let exact = m.exact;
-        Ok(TrieBraiding { nodes, braid, pmt: pmt.into_hops(), vrfs: n, exact, family: PhantomData })
+        let pmt = pmt.into_hops();
+        Ok(TrieBraiding { nodes, braid, pmt, vrfs: n, outcome, family: PhantomData })
     }
 
-    /// Tables braided by the exact program (`braid=optimal`; the others by the lookahead),
-    /// 0 when the plain merge was smaller and kept.
-    pub fn exact_tables(&self) -> usize {
-        self.exact
+    /// Which tables the exact program braided (the others: the lookahead), and whether the
+    /// braided trie or the plain merge was kept.
+    pub fn outcome(&self) -> BraidOutcome {
+        self.outcome
     }
 
     /// Trie nodes, distinct vectors and braiding bits set.

@@ -5,7 +5,7 @@
 //! some bit positions inverted (what braiding can undo) plus random routes.
 
 use super::braiding;
-use super::braiding::{Braid, TrieBraiding};
+use super::braiding::{Braid, BraidOutcome, TrieBraiding};
 use super::trie_build::merge;
 use super::{MultiLookup, VrfId};
 use crate::addr::Address;
@@ -78,6 +78,18 @@ fn optimal_undoes_a_mirror_greedy_may_not() {
     assert_eq!(opt.counts().0, 18, "root + 17 shared nodes");
     assert_eq!(braided(&ribs, Braid::Off).counts().0, 35, "two disjoint paths");
     assert_answers(&opt, &ribs, "mirror");
+    let o = opt.outcome();
+    assert_eq!((o.tables, o.exact, o.kept_braided), (2, 2, true), "small tables: exact");
+    assert_eq!(o.to_string(), "exact 2/2, braided kept");
+    assert_eq!(braided(&ribs, Braid::Off).outcome().to_string(), "off");
+}
+
+#[test]
+fn the_outcome_says_which_program_answered() {
+    let o = BraidOutcome { braid: Braid::Optimal, tables: 7, exact: 2, kept_braided: false };
+    assert_eq!(o.to_string(), "exact 2/7 (lookahead 5), plain kept");
+    let greedy = BraidOutcome { braid: Braid::Greedy, ..o };
+    assert_eq!(greedy.to_string(), "greedy");
 }
 
 #[test]

@@ -24,15 +24,23 @@ pub(super) fn build_core<A: Address>(
     let mut sink = VecSink { chunk_stride: shape.chunk_stride(), ..Default::default() };
     let defaults = vec![0u32; ribs.len()];
     let (root, _) = em.element_entries(0, Prefix::DEFAULT_ROUTE, &defaults, &mut sink)?;
-    let live = ribs.iter().map(Option::is_some).collect();
-    Ok(assemble(&root, sink, PmtSource::Rows(live), shape, cfg))
+    let slots = ribs.iter().map(|r| r.as_ref().map(rib_hops)).collect();
+    assemble(&root, sink, PmtSource::Rows(slots), shape, cfg)
+}
+
+/// The distinct raw next hops of `rib`: the ports its PortMapTable column lists.
+pub(super) fn rib_hops<A: Address>(rib: &Rib<A>) -> Vec<u32> {
+    let mut hops: Vec<u32> = rib.iter().map(|(_, h)| h.raw()).collect();
+    hops.sort_unstable();
+    hops.dedup();
+    hops
 }
 
 /// Where a new structure's PortMapTable comes from.
 pub(super) enum PmtSource {
     /// The sink's rows (a fresh build, or a packed-rows table insertion/deletion), one value
-    /// per slot; `false` marks a free slot.
-    Rows(Vec<bool>),
+    /// per slot; per slot the next hops of its RIB, `None` for a free slot.
+    Rows(Vec<Option<Vec<u32>>>),
     /// Columns edited by a table insertion/deletion.
     Edited(pmt::columns::Columns, pmt::columns::Book),
 }
@@ -44,13 +52,13 @@ pub(super) fn assemble(
     source: PmtSource,
     shape: &Shape,
     cfg: &Config,
-) -> (Core, Store) {
+) -> Result<(Core, Store), BuildError> {
     let spare = |n: usize, min: usize| n + (n as f64 * cfg.headroom) as usize + min;
     let (pmt, pmt_words, book) = match source {
-        PmtSource::Rows(live) => {
+        PmtSource::Rows(slots) => {
             let entries = sink.book.top as usize;
             let room = spare(entries, 1024) - entries;
-            let (p, w) = pmt::Pmt::new(&sink.pmt, (&live, entries), cfg.compress_pmt, room);
+            let (p, w) = pmt::Pmt::new(&sink.pmt, (&slots, entries), cfg.compress_pmt, room)?;
             (p, w, std::mem::take(&mut sink.book))
         }
         PmtSource::Edited(cols, book) => (pmt::Pmt::Columns(cols), 0, book),
@@ -74,7 +82,7 @@ pub(super) fn assemble(
         retiring: Vec::new(),
         modified_pointers: 0,
     };
-    (core, store)
+    Ok((core, store))
 }
 
 /// A copy of `from` with room for `capacity` words.

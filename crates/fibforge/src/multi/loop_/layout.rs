@@ -11,8 +11,8 @@
 //!   bitset's most significant bit is the cluster's first element) followed by its lookup
 //!   entries, one per range head. A sparse chunk is `[count, default, (key, entry) * count]`
 //!   with keys `prefix_bits << 8 | shift`, longest prefix (smallest shift) first;
-//! - `pmt`: the PortMapTable, `vrfs` raw next hops (0 = no route) per composite entry, flat or
-//!   bitmap-compressed (see [`pmt`](super::pmt)).
+//! - `pmt`: the PortMapTable, `vrfs` next hops (0 = no route) per composite entry, in columns
+//!   of one- or two-byte port codes or bitmap-compressed rows (see [`pmt`](super::pmt)).
 //!
 //! A lookup entry is `t << 30 | p`: `t = 0` → `p` indexes the PortMapTable, `t = 1` → `p` is a
 //! chunk id of the next layer, `t = 2` → `p` is the arena offset of a sparse chunk.

@@ -47,8 +47,10 @@
 //! groups, codewords and sparse chunks work unchanged down to /128.
 //!
 //! **Limits**: lookup entries carry 30-bit payloads (PortMapTable indices, chunk ids, arena
-//! offsets); exceeding them is a `BuildError::LimitExceeded`. Next hops are stored as full
-//! 32-bit ids in the PortMapTable (the paper uses 8 bits), so there is no next-hop cap.
+//! offsets); exceeding them is a `BuildError::LimitExceeded`. PortMapTable cells are one byte
+//! per table while the table has at most 255 next hops (the paper's 8-bit ports), two bytes up
+//! to 65,535 and four beyond, so there is no next-hop cap; a route update that brings a
+//! table's next hops past its cells' width widens that table's column (`pmt/cells.rs`).
 //! After updates the answers equal a fresh build's; the memory layout may differ (a chunk
 //! is not converted between sparse and grouped forms in place). PortMapTable entries that
 //! fall out of use through updates are found by a periodic sweep and reused after the grace
@@ -96,5 +98,7 @@ pub use writer::Loop;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cells;
 #[cfg(test)]
 mod tests_tables;

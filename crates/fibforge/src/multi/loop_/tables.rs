@@ -2,7 +2,7 @@
 //! paper §III-D): the live arrays patched copy-on-write (`merge_patch.rs`) when the column
 //! layout and the reserved room allow, else fresh arrays built by one walk (`merge.rs`).
 
-use super::assemble::{PmtSource, assemble, copied};
+use super::assemble::{PmtSource, assemble, copied, rib_hops};
 use super::layout::Core;
 use super::merge::{self, Reshape};
 use super::update::Store;
@@ -95,7 +95,9 @@ impl<A: Address> Loop<A> {
         let old = self.core.clone();
         let pmt::Pmt::Columns(cols) = &old.pmt else { return Ok(Some(false)) };
         let edit = match (reshape.add, reshape.clear) {
-            (Some((slot, _)), _) => pmt::columns::ColumnEdit::add(cols, &self.store.pmt, slot),
+            (Some((slot, rib)), _) => {
+                pmt::columns::ColumnEdit::add(cols, &self.store.pmt, (slot, &rib_hops(rib)))
+            }
             (None, Some(slot)) => pmt::columns::ColumnEdit::remove(cols, &self.store.pmt, slot),
             (None, None) => return Ok(Some(false)),
         };
@@ -149,13 +151,34 @@ impl<A: Address> Loop<A> {
         let stride = self.shape.chunk_stride() as usize;
         let arena = old.arena.len() + self.store.arena_used().max(1 << 14);
         let groups = old.chunk_groups.len() + (self.store.chunks_used() * stride).max(256);
+        self.publish_copy(cols.share(), (arena, groups));
+    }
+
+    /// Lists next hop `hop` among table `vrf`'s ports (see `pmt/cells.rs`). When the column's
+    /// port list is full, a structure with that column one cell width wider is published
+    /// first: in copies of the other arrays, because readers of the current structure read
+    /// the narrow column, which must never be named by an entry a later update writes.
+    pub(super) fn admit_port(&mut self, vrf: VrfId, hop: u32) {
+        let old = self.core.clone();
+        let pmt::Pmt::Columns(cols) = &old.pmt else { return };
+        if !cols.admit(vrf, hop) {
+            let wide = cols.widened(vrf);
+            assert!(wide.admit(vrf, hop), "a widened port list has room");
+            self.publish_copy(wide, (old.arena.len(), old.chunk_groups.len()));
+        }
+    }
+
+    /// Publishes the structure over `cols` in copies of the current root, group pointers
+    /// (room for `groups`) and arena (room for `arena` words).
+    fn publish_copy(&mut self, cols: pmt::columns::Columns, (arena, groups): (usize, usize)) {
+        let old = self.core.clone();
         let core = Core {
             shape: old.shape.clone(),
             vrfs: old.vrfs,
             root: copied(&old.root, old.root.len()),
             chunk_groups: copied(&old.chunk_groups, groups),
             arena: copied(&old.arena, arena),
-            pmt: pmt::Pmt::Columns(cols.share()),
+            pmt: pmt::Pmt::Columns(cols),
         };
         self.swap_core(core);
     }
@@ -165,8 +188,8 @@ impl<A: Address> Loop<A> {
         let old = &*self.core;
         let width = reshape.width;
         let edit = match (&old.pmt, reshape.add, reshape.clear) {
-            (pmt::Pmt::Columns(c), Some((slot, _)), _) => {
-                Some(pmt::columns::ColumnEdit::add(c, &self.store.pmt, slot))
+            (pmt::Pmt::Columns(c), Some((slot, rib)), _) => {
+                Some(pmt::columns::ColumnEdit::add(c, &self.store.pmt, (slot, &rib_hops(rib))))
             }
             (pmt::Pmt::Columns(c), None, Some(slot)) => {
                 Some(pmt::columns::ColumnEdit::remove(c, &self.store.pmt, slot))
@@ -180,8 +203,9 @@ impl<A: Address> Loop<A> {
                 let (cols, book) = edit.finish();
                 PmtSource::Edited(cols, book)
             }
-            None => PmtSource::Rows(vec![true; width]), // packed rows: no per-slot storage
+            // Packed rows: no per-slot storage (the lists are for columns).
+            None => PmtSource::Rows(vec![Some(Vec::new()); width]),
         };
-        Ok(assemble(&root, sink, source, &self.shape, &self.cfg))
+        assemble(&root, sink, source, &self.shape, &self.cfg)
     }
 }

@@ -94,6 +94,8 @@ impl<A: Address> Loop<A> {
         hop: NextHop,
     ) -> Result<Option<NextHop>, BuildError> {
         let opt1 = self.cfg.optimization1;
+        self.rib_mut(vrf)?;
+        self.admit_port(vrf, hop.raw()); // before any cell holds its code
         let rib = self.rib_mut(vrf)?;
         let old = rib.insert(prefix, hop);
         if old != Some(hop) {

@@ -1,10 +1,12 @@
 //! The PortMapTable as one column per table (the default layout).
 //!
-//! Column `v` is an array of raw next hops (0 = no route) indexed by the composite's entry
-//! index: `cols[v][i]`. A lookup reads `cols[vrf]` (a slot of a small array that stays in
-//! cache and does not depend on the chunk walk) and then `cols[vrf][i]`: one dependent access
-//! after the walk, as with the flat `entries × width` row table it replaces. A removed table's
-//! slot holds an empty column (every read gives "no route") and owns no memory.
+//! Column `v` is an array of cells indexed by the composite's entry index: `cols[v][i]`, each
+//! cell the code of a port of table `v` (0 = no route), one byte wide while the table has at
+//! most 255 next hops, as the paper's (see [`cells`](super::cells)). A lookup reads `cols[vrf]`
+//! (a slot of a small array that stays in cache and does not depend on the chunk walk), then
+//! the cell and the port it codes (a short list, also cached): one dependent miss after the
+//! walk, as with the flat `entries × width` row table it replaces. A removed table's slot holds
+//! an empty column (every read gives "no route") and owns no memory.
 //!
 //! Columns are shared (`Arc`) between successive structures, so adding or removing a table
 //! touches only what changes ([`ColumnEdit`]):
@@ -29,15 +31,15 @@
 //! (see [`sweep`](super::super::sweep)).
 
 use super::super::words::limit_error;
+use super::cells::Column;
 use super::index::{FastMap, PmtIndex, mix, term};
 use crate::fib::BuildError;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-type Column = Arc<[AtomicU32]>;
-
-fn column(len: usize) -> Column {
-    (0..len).map(|_| AtomicU32::new(0)).collect()
+/// A port list that ran out of codes where none should (see [`cells`](super::cells)): the
+/// writer rebuilds, as for any reserved room that runs out.
+fn ports_full() -> BuildError {
+    limit_error("reserved PortMapTable ports")
 }
 
 pub(in crate::multi::loop_) struct Columns {
@@ -47,28 +49,26 @@ pub(in crate::multi::loop_) struct Columns {
 }
 
 impl Columns {
-    /// Live table from `flat` composites (`live.len()` values each, `entries` of them) with
-    /// room for `capacity` entries; slots whose `live` is false get no storage.
+    /// Live table from `flat` composites (`slots.len()` values each, `entries` of them) with
+    /// room for `capacity` entries; `slots[v]` lists the next hops of table `v`'s RIB (`None`
+    /// for a free slot, which gets no storage).
     pub(in crate::multi::loop_) fn new(
         flat: &[u32],
-        live: &[bool],
+        slots: &[Option<Vec<u32>>],
         entries: usize,
         capacity: usize,
-    ) -> Columns {
-        let (capacity, width) = (capacity.max(entries), live.len());
-        let cols = (0..width)
-            .map(|v| {
-                if !live[v] {
-                    return column(0);
-                }
-                let col = column(capacity);
-                for i in 0..entries {
-                    col[i].store(flat[i * width + v], Ordering::Relaxed);
-                }
-                col
-            })
-            .collect();
-        Columns { cols, capacity }
+    ) -> Result<Columns, BuildError> {
+        let (capacity, width) = (capacity.max(entries), slots.len());
+        let column = |v: usize| {
+            let Some(hops) = &slots[v] else { return Ok(Column::empty()) };
+            let col = Column::new(hops, capacity);
+            for i in 0..entries {
+                col.set(i, flat[i * width + v]).ok_or_else(ports_full)?;
+            }
+            Ok(col)
+        };
+        let cols = (0..width).map(column).collect::<Result<_, BuildError>>()?;
+        Ok(Columns { cols, capacity })
     }
 
     pub(in crate::multi::loop_) fn width(&self) -> usize {
@@ -83,16 +83,32 @@ impl Columns {
     /// The value of column `vrf` (< width) of entry `i`; 0 in a removed table's slot.
     #[inline]
     pub(in crate::multi::loop_) fn get(&self, i: u32, vrf: u32) -> u32 {
-        self.cols[vrf as usize].get(i as usize).map_or(0, |x| x.load(Ordering::Relaxed))
+        self.cols[vrf as usize].get(i)
     }
 
     /// Hints that `cols[vrf][i]` (`vrf` < width) is read soon.
     #[inline]
     pub(in crate::multi::loop_) fn prefetch(&self, i: u32, vrf: u32) {
-        let col = &self.cols[vrf as usize];
-        if (i as usize) < col.len() {
-            crate::algo::prefetch::read(col, i as usize);
-        }
+        self.cols[vrf as usize].prefetch(i);
+    }
+
+    /// Lists next hop `hop` in column `vrf`'s ports: false when the list is full (the column
+    /// must be [`widened`](Self::widened) first).
+    pub(in crate::multi::loop_) fn admit(&self, vrf: u32, hop: u32) -> bool {
+        self.cols.get(vrf as usize).is_none_or(|c| c.encode(hop).is_some())
+    }
+
+    /// The same columns with column `vrf` one cell width wider (the others shared).
+    pub(in crate::multi::loop_) fn widened(&self, vrf: u32) -> Columns {
+        let mut cols = self.cols.to_vec();
+        cols[vrf as usize] = cols[vrf as usize].widened();
+        Columns { cols: cols.into_boxed_slice(), capacity: self.capacity }
+    }
+
+    /// Bytes per cell of each column (0 for a removed table's slot).
+    #[cfg(test)]
+    pub(in crate::multi::loop_) fn cell_bytes(&self) -> Vec<usize> {
+        self.cols.iter().map(|c| if c.is_empty() { 0 } else { c.cell_bytes() }).collect()
     }
 
     /// Stores `composite` as entry `i` (the next one).
@@ -105,21 +121,20 @@ impl Columns {
             return Err(limit_error("reserved PortMapTable entries"));
         }
         for (col, &x) in self.cols.iter().zip(composite) {
-            if let Some(slot) = col.get(i as usize) {
-                slot.store(x, Ordering::Relaxed);
-            }
+            col.set(i as usize, x).ok_or_else(ports_full)?;
         }
         Ok(())
     }
 
-    /// Bytes in use for `entries` entries: live columns only.
+    /// Bytes in use for `entries` entries: the cells of live columns and their port lists.
     pub(in crate::multi::loop_) fn used_bytes(&self, entries: u32) -> usize {
-        4 * entries as usize * self.cols.iter().filter(|c| !c.is_empty()).count()
+        let live = self.cols.iter().filter(|c| !c.is_empty());
+        live.map(|c| c.used_bytes(entries as usize)).sum()
     }
 
     /// Bytes allocated.
     pub(in crate::multi::loop_) fn allocated_bytes(&self) -> usize {
-        4 * self.cols.iter().map(|c| c.len()).sum::<usize>()
+        self.cols.iter().map(Column::allocated_bytes).sum()
     }
 }
 
@@ -224,13 +239,18 @@ pub(in crate::multi::loop_) struct ColumnEdit {
 }
 
 impl ColumnEdit {
-    /// Prepares adding a table in `slot` (a free slot or the next one).
-    pub(in crate::multi::loop_) fn add(old: &Columns, book: &Book, slot: usize) -> ColumnEdit {
+    /// Prepares adding a table in `slot` (a free slot or the next one) whose RIB uses the
+    /// next hops `hops`.
+    pub(in crate::multi::loop_) fn add(
+        old: &Columns,
+        book: &Book,
+        (slot, hops): (usize, &[u32]),
+    ) -> ColumnEdit {
         let mut cols = old.cols.to_vec();
         if slot >= cols.len() {
-            cols.resize_with(slot + 1, || column(0));
+            cols.resize_with(slot + 1, Column::empty);
         }
-        cols[slot] = column(old.capacity);
+        cols[slot] = Column::new(hops, old.capacity);
         let claimed = vec![false; book.top as usize];
         ColumnEdit {
             cols,
@@ -279,12 +299,12 @@ impl ColumnEdit {
         let claimed = self.adding.as_mut().expect("adding");
         let base = self.book.hashes[iu];
         if !std::mem::replace(&mut claimed[iu], true) {
-            self.cols[s][iu].store(value, Ordering::Relaxed);
+            self.cols[s].set(iu, value).ok_or_else(ports_full)?;
             self.book.hashes[iu] = base.wrapping_add(term(s, value));
             self.book.index.note(self.book.hashes[iu], i);
             return Ok(i);
         }
-        let taken = self.cols[s][iu].load(Ordering::Relaxed);
+        let taken = self.cols[s].get(i);
         if taken == value {
             return Ok(i);
         }
@@ -294,7 +314,7 @@ impl ColumnEdit {
         }
         let j = self.divide(i)?;
         self.divided.insert(mix(key), j);
-        self.cols[s][j as usize].store(value, Ordering::Relaxed);
+        self.cols[s].set(j as usize, value).ok_or_else(ports_full)?;
         let h = base.wrapping_sub(term(s, taken)).wrapping_add(term(s, value));
         self.book.set_hash(j, h);
         self.book.index.note(h, j);
@@ -309,7 +329,7 @@ impl ColumnEdit {
         }
         for (v, col) in self.cols.iter().enumerate() {
             if v != self.slot && !col.is_empty() {
-                col[j as usize].store(col[i as usize].load(Ordering::Relaxed), Ordering::Relaxed);
+                col.set_code(j as usize, col.code(i as usize)); // same column: same codes
             }
         }
         let claimed = self.adding.as_mut().expect("adding");
@@ -325,11 +345,7 @@ impl ColumnEdit {
         let capacity = self.capacity + self.capacity / 2 + 1024;
         for col in &mut self.cols {
             if !col.is_empty() {
-                let bigger = column(capacity);
-                for (a, b) in bigger.iter().zip(col.iter()) {
-                    a.store(b.load(Ordering::Relaxed), Ordering::Relaxed);
-                }
-                *col = bigger;
+                *col = col.resized(capacity);
             }
         }
         self.capacity = capacity;
@@ -341,14 +357,14 @@ impl ColumnEdit {
         if self.merged[iu] != u32::MAX {
             return self.merged[iu];
         }
-        let gone = self.cols[s].get(iu).map_or(0, |x| x.load(Ordering::Relaxed));
+        let gone = self.cols[s].get(i);
         let h = self.book.hashes[iu].wrapping_sub(term(s, gone));
         self.book.hashes[iu] = h;
         let cols = &self.cols;
         let same = |j: u32| {
-            cols.iter().enumerate().filter(|&(v, c)| v != s && !c.is_empty()).all(|(_, c)| {
-                c[j as usize].load(Ordering::Relaxed) == c[iu].load(Ordering::Relaxed)
-            })
+            // Codes of one column are equal exactly when the next hops are.
+            let mut others = cols.iter().enumerate().filter(|&(v, c)| v != s && !c.is_empty());
+            others.all(|(_, c)| c.code(j as usize) == c.code(iu))
         };
         let j = self.book.index.find(h, same).unwrap_or(i);
         if j == i {
@@ -364,7 +380,7 @@ impl ColumnEdit {
     /// are dropped.
     pub(in crate::multi::loop_) fn finish(mut self) -> (Columns, Book) {
         if self.adding.is_none() {
-            self.cols[self.slot] = column(0);
+            self.cols[self.slot] = Column::empty();
         }
         while self.cols.last().is_some_and(|c| c.is_empty()) {
             self.cols.pop();

@@ -1,9 +1,10 @@
 //! The PortMapTable: one composite (a raw next hop per table, 0 = no route) per entry, in one
 //! of two layouts:
 //!
-//! - [`Columns`] (default): one array per table, `cols[vrf][i]`; one dependent access per
-//!   lookup, and adding or removing a table touches only that table's column and the entries
-//!   it divides or merges (see [`columns`]);
+//! - [`Columns`] (default): one array per table, `cols[vrf][i]`, of cells as narrow as the
+//!   table's next hops allow (one byte up to 255 of them, as the paper's port numbers; see
+//!   [`cells`]); one dependent access per lookup, and adding or removing a table touches only
+//!   that table's column and the entries it divides or merges (see [`columns`]);
 //! - [`Packed`] (`Config::compress_pmt`, the paper's `S_pmt2`): bitmap-compressed rows;
 //!   smaller when tables share next hops, at two more dependent accesses per lookup, and table
 //!   insertion/deletion rewrites every row (see [`packed`]).
@@ -14,6 +15,7 @@
 //! so the writer's whole-composite reads (interning checks, Optimization 1) touch one cache
 //! line per table instead of `width / 16`; lookups read one value and are unaffected.
 
+pub(super) mod cells;
 pub(super) mod columns;
 pub(super) mod index;
 mod packed;
@@ -28,20 +30,20 @@ pub(super) enum Pmt {
 }
 
 impl Pmt {
-    /// Live table from `flat` composites (`live.len()` values each, `entries` of them), with
-    /// room for `spare` more entries; `live[v]` is false for a free VRF slot. Returns the table
-    /// and the packed words in use (0 for columns).
+    /// Live table from `flat` composites (`slots.len()` values each, `entries` of them), with
+    /// room for `spare` more entries; `slots[v]` lists the next hops of table `v`'s RIB, `None`
+    /// for a free VRF slot. Returns the table and the packed words in use (0 for columns).
     pub(super) fn new(
         flat: &[u32],
-        (live, entries): (&[bool], usize),
+        (slots, entries): (&[Option<Vec<u32>>], usize),
         compress: bool,
         spare: usize,
-    ) -> (Pmt, u32) {
+    ) -> Result<(Pmt, u32), BuildError> {
         if compress {
-            let (p, words) = Packed::new(flat, live.len(), spare);
-            (Pmt::Packed(p), words)
+            let (p, words) = Packed::new(flat, slots.len(), spare);
+            Ok((Pmt::Packed(p), words))
         } else {
-            (Pmt::Columns(Columns::new(flat, live, entries, entries + spare)), 0)
+            Ok((Pmt::Columns(Columns::new(flat, slots, entries, entries + spare)?), 0))
         }
     }
 
@@ -126,9 +128,15 @@ mod tests {
             (0..width as u32).map(|c| if c == 31 || c == 32 { 9 } else { 3 }).collect(),
         ];
         let flat: Vec<u32> = comps.concat();
+        let slots: Vec<Option<Vec<u32>>> = (0..width)
+            .map(|v| {
+                let mut hops: Vec<u32> = comps.iter().map(|c| c[v]).filter(|&x| x != 0).collect();
+                hops.dedup();
+                Some(hops)
+            })
+            .collect();
         for compress in [false, true] {
-            let live = vec![true; width];
-            let (pmt, mut top) = Pmt::new(&flat[..width * 2], (&live, 2), compress, 4);
+            let (pmt, mut top) = Pmt::new(&flat[..width * 2], (&slots, 2), compress, 4).unwrap();
             pmt.append(2, &mut top, &comps[2]).unwrap();
             pmt.append(3, &mut top, &comps[3]).unwrap();
             for (i, c) in comps.iter().enumerate() {
