@@ -58,3 +58,11 @@ pub mod verify;
 pub use family::BenchAddress;
 #[cfg(feature = "harness")]
 pub use runner::{NamedTable, Settings};
+
+/// The Rust guide (`docs/guide/rust.md`) as a doc test: each of its Rust snippets is
+/// compiled and run by `cargo test --doc` (`./test.sh`), so the guide stays true. This crate
+/// hosts it because it depends on everything the guide uses (`fibforge`, `fibforge-io`,
+/// `ipnet`); only doc tests see the item.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/guide/rust.md")]
+pub struct RustGuide;

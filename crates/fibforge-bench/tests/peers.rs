@@ -100,6 +100,12 @@ fn poptrie_crate_agrees_with_the_oracle() {
     agree(Peer::PoptrieCrate, v6());
 }
 
+#[test]
+fn treebitmap_agrees_with_the_oracle() {
+    agree(Peer::TreeBitmap, v4());
+    agree(Peer::TreeBitmap, v6());
+}
+
 /// A slice of the IPv4 table small enough for `rte_lpm_add` route by route (the full table
 /// is written as an image), with the default route.
 #[test]

@@ -88,8 +88,12 @@ pub fn read_db(data: &[u8]) {
         Some(b) if b & 1 == 1 => Some("country.iso_code".to_string()),
         _ => None,
     };
-    let cfg =
-        ReadConfig { value, value_field, json_values: data.len() % 2 == 0, ..Default::default() };
+    let cfg = ReadConfig {
+        value,
+        value_field,
+        json_values: data.len().is_multiple_of(2),
+        ..Default::default()
+    };
     for result in [
         crate::delimited::read_csv_table(data, "fuzz", &cfg),
         crate::mmdb::read_mmdb(data.to_vec(), "fuzz", &cfg),

@@ -8,6 +8,7 @@
 //! | `prefix-trie` | `prefix_trie` | the `prefix-trie` crate (feature `peer-prefix-trie`) |
 //! | `ip_network_table` | `ip_network_table` | the `ip_network_table` crate (feature `peer-ip-network-table`) |
 //! | `poptrie` | `poptrie_crate` | the `poptrie` crate (feature `peer-poptrie`) |
+//! | `treebitmap` | `treebitmap` | `IpLookupTable` of the `ip_network_table-deps-treebitmap` crate, the `treebitmap` fork `ip_network_table` uses (feature `peer-treebitmap`) |
 //!
 //! A peer that is not built in or not installed yields rows with status `not_available` and
 //! the reason; it is never silently dropped.
@@ -37,12 +38,20 @@ pub enum Peer {
     IpNetworkTable,
     /// Rust `poptrie`.
     PoptrieCrate,
+    /// Rust `treebitmap` (the `ip_network_table-deps-treebitmap` fork).
+    TreeBitmap,
 }
 
 impl Peer {
     /// Every peer, in report order.
-    pub const ALL: [Peer; 5] =
-        [Peer::Dpdk, Peer::Bart, Peer::PrefixTrie, Peer::IpNetworkTable, Peer::PoptrieCrate];
+    pub const ALL: [Peer; 6] = [
+        Peer::Dpdk,
+        Peer::Bart,
+        Peer::PrefixTrie,
+        Peer::IpNetworkTable,
+        Peer::PoptrieCrate,
+        Peer::TreeBitmap,
+    ];
 
     /// The name used on the command line and in the `impl` field.
     pub fn name(self) -> &'static str {
@@ -52,6 +61,7 @@ impl Peer {
             Peer::PrefixTrie => "prefix-trie",
             Peer::IpNetworkTable => "ip_network_table",
             Peer::PoptrieCrate => "poptrie",
+            Peer::TreeBitmap => "treebitmap",
         }
     }
 
@@ -72,6 +82,7 @@ impl Peer {
             Peer::PrefixTrie => rust_crates::availability(self),
             Peer::IpNetworkTable => rust_crates::availability(self),
             Peer::PoptrieCrate => rust_crates::availability(self),
+            Peer::TreeBitmap => rust_crates::availability(self),
         }
     }
 }
@@ -218,9 +229,14 @@ mod tests {
 
     #[test]
     fn lists_parse() {
-        assert_eq!(parse_list("all").unwrap().len(), 5);
+        assert_eq!(parse_list("all").unwrap(), Peer::ALL.to_vec());
+        assert_eq!(Peer::ALL.len(), 6);
         assert!(parse_list("none").unwrap().is_empty());
         assert_eq!(parse_list("dpdk,bart").unwrap(), vec![Peer::Dpdk, Peer::Bart]);
+        assert_eq!(
+            parse_list("treebitmap,prefix_trie").unwrap(),
+            vec![Peer::TreeBitmap, Peer::PrefixTrie]
+        );
         assert!(parse_list("dpdk,nope").is_err());
     }
 }

@@ -166,6 +166,7 @@ pub fn peer_algos(peer: Peer, ipv6: bool) -> &'static [&'static str] {
         (Peer::PrefixTrie, _) => &["prefix_trie"],
         (Peer::IpNetworkTable, _) => &["ip_network_table"],
         (Peer::PoptrieCrate, _) => &["poptrie_crate"],
+        (Peer::TreeBitmap, _) => &["treebitmap"],
     }
 }
 

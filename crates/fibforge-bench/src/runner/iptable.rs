@@ -14,6 +14,7 @@ use fibforge::{Address, IpTable, NextHop, Prefix};
 use ipnet::{IpNet, Ipv4Net, Ipv6Net};
 use std::hint::black_box;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::time::Instant;
 
 /// Addresses a batch converts to `std::net` types at a time (on the stack).
 const CHUNK: usize = 256;
@@ -86,18 +87,32 @@ impl<A: IpTableFamily> Probe<A> for Table {
 
 /// The `iptable` rows of `ctx`'s first traffic pattern, or one error row when the table
 /// does not build or answers differently from the RIB.
+///
+/// Memory is the heap growth of the build, as for the Rust crate peers (the routes, the
+/// compiled structure and the values: all the table holds), with
+/// [`IpTable::memory_bytes`] (structure and value slots only) in the note; null without the
+/// counting allocator ([`crate::alloc`]).
 pub fn iptable_rows<A: IpTableFamily>(ctx: &Ctx<'_, A>) -> Vec<Row> {
     let routes = ctx.rib.iter().map(|(p, hop)| (A::net(p), hop));
+    let heap0 = crate::alloc::live_bytes();
+    let t0 = Instant::now();
     let mut table = Table(IpTable::new());
     if let Err(e) = table.0.try_extend(routes) {
         return vec![error_row(ctx, format!("IpTable build failed: {e}"))];
     }
+    let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let heap = heap0.zip(crate::alloc::live_bytes()).map(|(a, b)| b.saturating_sub(a) as u64);
     if let Some(wrong) = first_wrong(ctx, &table.0) {
         return vec![error_row(ctx, wrong)];
     }
+    let compiled = table.0.memory_bytes();
     let mut rows = rust_rows(ctx, "iptable", &mut table);
     for r in &mut rows {
-        r.note = Some("IpTable::lookup: value and matched network (IpAddr in, IpNet out)".into());
+        r.note = Some(format!(
+            "IpTable::lookup: value and matched network (IpAddr in, IpNet out); memory: heap \
+             growth of the build (memory_bytes(): {compiled})"
+        ));
+        (r.memory_bytes, r.compile_ms) = (heap, Some(compile_ms));
     }
     rows
 }

@@ -36,7 +36,8 @@ pub struct Args {
     /// (IPv4) and random,in-prefix (IPv6).
     #[arg(long)]
     traffic: Option<String>,
-    /// Peers: all, none, or a list of dpdk, bart, prefix-trie, ip_network_table, poptrie.
+    /// Peers: all, none, or a list of dpdk, bart, prefix-trie, ip_network_table, poptrie,
+    /// treebitmap.
     #[arg(long, default_value = "all")]
     peers: String,
     /// Thread scaling up to N threads sharing one structure (1: no scaling rows; at most
