@@ -8,7 +8,7 @@
  * loads with a message naming it, leaving a table loaded before intact.
  * Prints "N passed, N failed" last; exits 0 only when nothing failed.
  */
-#include "fibforge.h"
+#include "check.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -16,29 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
 /* The structures the table tests run on: the default, the B+-tree, and the B+-tree without
  * its directory and with two side slots, so that most updates go through rebuilds. */
 static const char *const STRUCTURES[] = {"poptrie", "bplus", "bplus:dir=off,delta=2"};
 #define N_STRUCTURES (sizeof STRUCTURES / sizeof STRUCTURES[0])
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (cond) {                                                            \
-            passed++;                                                          \
-        } else {                                                               \
-            failed++;                                                          \
-            fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n",      \
-                    __FILE__, __LINE__, #cond, fibforge_last_error());         \
-        }                                                                      \
-    } while (0)
-
-#define IP4(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (uint32_t)(d))
-
-static int error_mentions(const char *needle) {
-    return strstr(fibforge_last_error(), needle) != NULL;
-}
 
 /* 2001:db8:<g2>::<last> */
 static fibforge_ip6 ip6(uint16_t g2, uint8_t last) {

@@ -9,7 +9,7 @@
  * same next hop as the per-family table loaded from the same file.
  * Prints "N passed, N failed" last; exits 0 only when nothing failed.
  */
-#include "fibforge.h"
+#include "check.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -17,27 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (cond) {                                                            \
-            passed++;                                                          \
-        } else {                                                               \
-            failed++;                                                          \
-            fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n",      \
-                    __FILE__, __LINE__, #cond, fibforge_last_error());         \
-        }                                                                      \
-    } while (0)
-
-#define IP4(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (uint32_t)(d))
-
 static const char *const STRUCTURES[] = {"poptrie", "bplus"};
 #define N_STRUCTURES (sizeof STRUCTURES / sizeof STRUCTURES[0])
-
-static int error_mentions(const char *needle) {
-    return strstr(fibforge_last_error(), needle) != NULL;
-}
 
 /* 2001:db8:<g2>::<last> */
 static fibforge_ip6 ip6(uint16_t g2, uint8_t last) {

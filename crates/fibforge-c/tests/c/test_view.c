@@ -8,28 +8,13 @@
  * Usage: test_view TABLE   (data/ris2015-as3856.tsv.gz)
  * Prints "N passed, N failed" last; exits 0 only when nothing failed.
  */
-#include "fibforge.h"
+#include "check.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (cond) {                                                            \
-            passed++;                                                          \
-        } else {                                                               \
-            failed++;                                                          \
-            fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n",      \
-                    __FILE__, __LINE__, #cond, fibforge_last_error());         \
-        }                                                                      \
-    } while (0)
-
-#define IP4(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (uint32_t)(d))
 
 static uint32_t xorshift(uint32_t *x) {
     *x ^= *x << 13, *x ^= *x >> 17, *x ^= *x << 5;
