@@ -97,7 +97,7 @@ fn field_names(fields: Option<&Bound<'_, PyAny>>) -> PyResult<(Vec<String>, bool
     Ok((names, single))
 }
 
-/// A table's values as one Arrow array ([`value_array`]), made again only when values
+/// A table's values as one Arrow array (`value_array`), made again only when values
 /// were added since (a value id never changes its value, so the count tells).
 #[derive(Default)]
 pub struct ValueCache(Mutex<Option<(usize, ArrayRef)>>);
