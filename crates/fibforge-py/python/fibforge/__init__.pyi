@@ -162,8 +162,10 @@ class Table:
         """Value ids (NO_ROUTE where none matches) of a column, and with ``lengths=True`` the
         matched prefix lengths (NO_LENGTH where none matches), computed without the GIL.
 
-        Columns: 1-D integer arrays of any dtype and byte order (IPv4), (n, 2) uint64 or
-        (n, 16) uint8 arrays (IPv6), lists of ints, and text columns parsed in Rust (lists,
+        Columns: 1-D integer arrays of any dtype and byte order and lists of ints (IPv4
+        addresses in every table, "auto" ones included, where a single ``lookup(int)`` asks
+        for a single-family table; an IPv6 table refuses them), (n, 2) uint64 or (n, 16)
+        uint8 arrays (IPv6), and text columns parsed in Rust (lists,
         numpy str_, bytes_ or object arrays, pandas Series, pyarrow arrays; IPv4 and IPv6 may
         mix), and Arrow columns: any object with ``__arrow_c_array__`` or
         ``__arrow_c_stream__`` (pyarrow arrays and chunked arrays, Polars Series, DuckDB
