@@ -6,9 +6,8 @@
 use super::handle::Answer;
 use crate::error::Error;
 
-/// Addresses per chunk. Data planes call with small batches (DPDK's bursts are 32-64), and
-/// every call zeroes its chunk buffers: 64 rather than 256 took batches of 64 from 85-87 to
-/// 101-111 M lookups/s (bench_single.c, release, ris2015), ahead of single lookups.
+/// Addresses per chunk: data planes call with small batches (DPDK's bursts are 32-64) and each
+/// call zeroes its chunk buffers, so they are sized for such a call (docs/lab/api-speed.md).
 pub const CHUNK: usize = 64;
 
 /// Looks up `n` addresses at `addrs` into `n` next hops at `hops` and, unless `lens` is
