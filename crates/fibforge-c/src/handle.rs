@@ -121,12 +121,7 @@ impl<A: Side> TableHandle<A> {
             return Err(Error::new(Status::Parse, note));
         }
         let total = loaded.len();
-        let names = loaded
-            .hops
-            .values()
-            .iter()
-            .map(|n| CString::new(n.replace('\0', "\\0")).unwrap_or_default())
-            .collect();
+        let names = hop_names(&loaded);
         let routes = A::routes(loaded);
         if routes.is_empty() && total > 0 {
             // A file of the other family would load as an empty table without this.
@@ -215,7 +210,15 @@ fn prefix<A: Side>(addr: A, len: u8) -> Result<Prefix<A>, Error> {
     Prefix::new(addr, len.into()).map_err(|e| Error::new(Status::Invalid, e.to_string()))
 }
 
-fn read_error(e: &ReadError) -> Error {
+/// The text of each next hop a loaded file named, by id, for `*_next_hop_name` (an interior
+/// NUL cannot cross into C: it is shown as `\0`).
+pub(crate) fn hop_names(loaded: &fibforge_io::LoadedTable) -> Vec<CString> {
+    let escaped = |n: &String| CString::new(n.replace('\0', "\\0")).unwrap_or_default();
+    loaded.hops.values().iter().map(escaped).collect()
+}
+
+/// The C status and message of a failed read.
+pub(crate) fn read_error(e: &ReadError) -> Error {
     let status = match e {
         ReadError::Io { .. } => Status::Io,
         _ => Status::Parse,

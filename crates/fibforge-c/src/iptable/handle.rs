@@ -8,9 +8,9 @@
 
 use super::types::{CPrefix, CRoute, net4, net6};
 use crate::error::{Error, Status};
-use crate::handle::{Ip6, MAX_NEXT_HOP, NO_ROUTE, c_name};
+use crate::handle::{Ip6, MAX_NEXT_HOP, NO_ROUTE, c_name, hop_names, read_error};
 use fibforge::{IpReader, IpTable, IpTableError, SnapshotError};
-use fibforge_io::{ReadConfig, ReadError};
+use fibforge_io::ReadConfig;
 use ipnet::{IpNet, Ipv4Net, Ipv6Net};
 use std::ffi::{CStr, CString};
 use std::net::{Ipv4Addr, Ipv6Addr};
@@ -39,12 +39,40 @@ pub type Answer = (u32, u8);
 
 const MISS: Answer = (NO_ROUTE, 0);
 
-fn answer4(found: Option<(Ipv4Net, &u32)>) -> Answer {
-    found.map_or(MISS, |(net, &hop)| (hop, net.prefix_len()))
+/// A network type of the answers (`Ipv4Net`, `Ipv6Net`): its prefix length.
+trait Matched: Copy {
+    fn length(self) -> u8;
 }
 
-fn answer6(found: Option<(Ipv6Net, &u32)>) -> Answer {
-    found.map_or(MISS, |(net, &hop)| (hop, net.prefix_len()))
+impl Matched for Ipv4Net {
+    fn length(self) -> u8 {
+        self.prefix_len()
+    }
+}
+
+impl Matched for Ipv6Net {
+    fn length(self) -> u8 {
+        self.prefix_len()
+    }
+}
+
+fn answer<N: Matched>(found: Option<(N, &u32)>) -> Answer {
+    found.map_or(MISS, |(net, &hop)| (hop, net.length()))
+}
+
+/// A chunk of answers (at most [`CHUNK`](super::batch::CHUNK)): `lookup` fills the table's or
+/// reader's answers for `addrs`, written to `out` as C reads them.
+fn batch<'t, K, N: Matched>(
+    addrs: &[K],
+    out: &mut [Answer],
+    lookup: impl FnOnce(&[K], &mut [Option<(N, &'t u32)>]),
+) {
+    let mut found = [None; super::batch::CHUNK];
+    let found = &mut found[..addrs.len()];
+    lookup(addrs, found);
+    for (o, &f) in out.iter_mut().zip(found.iter()) {
+        *o = answer(f);
+    }
 }
 
 impl IpTableHandle {
@@ -75,12 +103,7 @@ impl IpTableHandle {
             (IpNet::V6(net.expect("a RIB prefix is valid")), h.index())
         });
         handle.table.try_extend(v4.chain(v6)).map_err(table_error)?;
-        handle.names = loaded
-            .hops
-            .values()
-            .iter()
-            .map(|n| CString::new(n.replace('\0', "\\0")).unwrap_or_default())
-            .collect();
+        handle.names = hop_names(&loaded);
         Ok(handle)
     }
 
@@ -123,33 +146,23 @@ impl IpTableHandle {
     /// The longest match of an IPv4 address (host byte order).
     #[inline]
     pub fn lookup4(&self, addr: u32) -> Answer {
-        answer4(self.table.lookup_v4(Ipv4Addr::from(addr)))
+        answer(self.table.lookup_v4(Ipv4Addr::from(addr)))
     }
 
     /// The longest match of an IPv6 address.
     #[inline]
     pub fn lookup6(&self, addr: Ip6) -> Answer {
-        answer6(self.table.lookup_v6(Ipv6Addr::from(addr.bytes)))
+        answer(self.table.lookup_v6(Ipv6Addr::from(addr.bytes)))
     }
 
     /// Batch lookups of IPv4 addresses into `out` (one answer per address).
     pub fn lookup4_batch(&self, addrs: &[Ipv4Addr], out: &mut [Answer]) {
-        let mut found = [None; super::batch::CHUNK];
-        let found = &mut found[..addrs.len()];
-        self.table.lookup_batch_v4(addrs, found);
-        for (o, &f) in out.iter_mut().zip(found.iter()) {
-            *o = answer4(f);
-        }
+        batch(addrs, out, |a, f| self.table.lookup_batch_v4(a, f));
     }
 
     /// Batch lookups of IPv6 addresses into `out` (one answer per address).
     pub fn lookup6_batch(&self, addrs: &[Ipv6Addr], out: &mut [Answer]) {
-        let mut found = [None; super::batch::CHUNK];
-        let found = &mut found[..addrs.len()];
-        self.table.lookup_batch_v6(addrs, found);
-        for (o, &f) in out.iter_mut().zip(found.iter()) {
-            *o = answer6(f);
-        }
+        batch(addrs, out, |a, f| self.table.lookup_batch_v6(a, f));
     }
 
     /// The number of routes of both families.
@@ -225,34 +238,24 @@ impl IpReaderHandle {
     /// The longest match of an IPv4 address.
     #[inline]
     pub fn lookup4(&mut self, addr: u32) -> Answer {
-        self.with_online(|r| answer4(r.lookup_v4(Ipv4Addr::from(addr))))
+        self.with_online(|r| answer(r.lookup_v4(Ipv4Addr::from(addr))))
     }
 
     /// The longest match of an IPv6 address.
     #[inline]
     pub fn lookup6(&mut self, addr: Ip6) -> Answer {
-        self.with_online(|r| answer6(r.lookup_v6(Ipv6Addr::from(addr.bytes))))
+        self.with_online(|r| answer(r.lookup_v6(Ipv6Addr::from(addr.bytes))))
     }
 }
 
 /// Batch lookups through an online reader (the `IpReader` twins of the table's).
 pub fn reader_lookup4_batch(r: &IpReader<u32>, addrs: &[Ipv4Addr], out: &mut [Answer]) {
-    let mut found = [None; super::batch::CHUNK];
-    let found = &mut found[..addrs.len()];
-    r.lookup_batch_v4(addrs, found);
-    for (o, &f) in out.iter_mut().zip(found.iter()) {
-        *o = answer4(f);
-    }
+    batch(addrs, out, |a, f| r.lookup_batch_v4(a, f));
 }
 
 /// As [`reader_lookup4_batch`], IPv6.
 pub fn reader_lookup6_batch(r: &IpReader<u32>, addrs: &[Ipv6Addr], out: &mut [Answer]) {
-    let mut found = [None; super::batch::CHUNK];
-    let found = &mut found[..addrs.len()];
-    r.lookup_batch_v6(addrs, found);
-    for (o, &f) in out.iter_mut().zip(found.iter()) {
-        *o = answer6(f);
-    }
+    batch(addrs, out, |a, f| r.lookup_batch_v6(a, f));
 }
 
 impl Cursor {
@@ -302,12 +305,4 @@ fn root_cause(e: &SnapshotError) -> &SnapshotError {
         SnapshotError::File { error, .. } => root_cause(error),
         other => other,
     }
-}
-
-fn read_error(e: &ReadError) -> Error {
-    let status = match e {
-        ReadError::Io { .. } => Status::Io,
-        _ => Status::Parse,
-    };
-    Error::new(status, e.to_string())
 }
