@@ -157,7 +157,8 @@ pub fn read_csv_table<R: Read>(
             Err(e) => break Some(csv_error(name, &e)),
         }
         line = record.position().map_or(line + 1, csv::Position::line);
-        let fields: Vec<&str> = record.iter().map(unquote).collect();
+        // The csv reader has unquoted and trimmed the fields already.
+        let fields: Vec<&str> = record.iter().collect();
         if fields.iter().all(|f| f.is_empty()) {
             continue;
         }

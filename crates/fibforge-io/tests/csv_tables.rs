@@ -33,6 +33,9 @@ fn geolite2_blocks_take_the_first_column_after_the_network() {
          8.8.8.0/24,15169,GOOGLE\n",
     );
     assert_eq!(routes(&t), ["1.0.0.0/24 13335", "8.8.8.0/24 15169", "2001:db8::/32 64500"]);
+    // A quoted field is unquoted once: its own escaped quotes stay.
+    let t = load("network,org\n1.0.0.0/24,\"\"\"quoted\"\"\"\n");
+    assert_eq!(routes(&t), ["1.0.0.0/24 \"quoted\""]);
 }
 
 #[test]
