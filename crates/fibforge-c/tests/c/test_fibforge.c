@@ -21,20 +21,6 @@
 static const char *const STRUCTURES[] = {"poptrie", "bplus", "bplus:dir=off,delta=2"};
 #define N_STRUCTURES (sizeof STRUCTURES / sizeof STRUCTURES[0])
 
-/* 2001:db8:<g2>::<last> */
-static fibforge_ip6 ip6(uint16_t g2, uint8_t last) {
-    fibforge_ip6 a;
-    memset(&a, 0, sizeof a);
-    a.bytes[0] = 0x20;
-    a.bytes[1] = 0x01;
-    a.bytes[2] = 0x0d;
-    a.bytes[3] = 0xb8;
-    a.bytes[4] = (uint8_t)(g2 >> 8);
-    a.bytes[5] = (uint8_t)g2;
-    a.bytes[15] = last;
-    return a;
-}
-
 static void write_file(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     if (!f) {
